@@ -1,0 +1,32 @@
+// The CLI's subcommands. Each lives in its own file and only parses options,
+// calls the library and writes results; main.cpp turns errors into one line.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "nanoscatter/device.hpp"
+
+namespace nanoscatter::cli {
+
+// What every subcommand may need to know about the invocation.
+struct RunContext {
+  std::string command_line;  // argv joined, recorded in output headers
+  std::string version;
+};
+
+// Options shared by the engines (DESIGN.md command-line contract).
+struct CommonOptions {
+  std::string device = "auto";
+  std::string precision = "double";
+  std::string output;
+  bool quiet = false;
+};
+
+// Adds --device, --precision (when the engine has one), --output and --quiet.
+void add_common_options(CLI::App& sub, CommonOptions& options, bool with_precision,
+                        bool output_required = true);
+
+void add_build_command(CLI::App& app, const RunContext& context);
+void add_info_command(CLI::App& app, const RunContext& context);
+
+}  // namespace nanoscatter::cli

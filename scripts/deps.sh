@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages nanoscatter builds and tests with, when any
+# is missing. Safe to run again; does nothing when all are present.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build ccache pkg-config
+  libfftw3-dev libhdf5-dev libxrl-dev libtomlplusplus-dev libcli11-dev libpng-dev
+  libgtest-dev libbenchmark-dev
+  python3-periodictable python3-ase python3-numpy python3-h5py
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,48 @@
+#include "nanoscatter/device.hpp"
+
+#include <atomic>
+#include <cstdio>
+
+#include "nanoscatter/error.hpp"
+
+namespace nanoscatter {
+
+#if !NANOSCATTER_HAVE_CUDA
+int cuda_device_count() { return 0; }
+std::string cuda_device_name() { return {}; }
+#endif
+
+DeviceRequest parse_device(const std::string& name) {
+  if (name == "auto") return DeviceRequest::automatic;
+  if (name == "cpu") return DeviceRequest::cpu;
+  if (name == "gpu") return DeviceRequest::gpu;
+  fail_at({"", 0, "--device"}, "unknown device '", name, "' (expected auto, cpu or gpu)");
+}
+
+Precision parse_precision(const std::string& name) {
+  if (name == "single" || name == "float" || name == "float32") return Precision::single;
+  if (name == "double" || name == "float64") return Precision::dual;
+  fail_at({"", 0, "--precision"}, "unknown precision '", name, "' (expected single or double)");
+}
+
+const char* to_string(Device d) { return d == Device::gpu ? "gpu" : "cpu"; }
+const char* to_string(Precision p) { return p == Precision::single ? "single" : "double"; }
+
+Device select_device(DeviceRequest request, bool quiet) {
+  if (request == DeviceRequest::cpu) return Device::cpu;
+  const int n = cuda_device_count();
+  if (request == DeviceRequest::gpu) {
+    if (n == 0) {
+      fail_at({"", 0, "--device"},
+              NANOSCATTER_HAVE_CUDA ? "gpu requested but no CUDA device is available"
+                                    : "gpu requested but this build has no CUDA support");
+    }
+    return Device::gpu;
+  }
+  if (n > 0) return Device::gpu;
+  static std::atomic<bool> said{false};
+  if (!quiet && !said.exchange(true)) std::fprintf(stderr, "nanoscatter: no GPU found, running on the CPU\n");
+  return Device::cpu;
+}
+
+}  // namespace nanoscatter

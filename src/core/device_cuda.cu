@@ -1,0 +1,30 @@
+// CUDA side of device selection (compiled only when CUDA is built).
+#include <cstdio>
+#include <string>
+
+#include "core/cuda_check.cuh"
+#include "nanoscatter/device.hpp"
+
+namespace nanoscatter {
+
+int cuda_device_count() {
+  int n = 0;
+  // No driver or no device is a normal situation on CPU machines, not an error.
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky status
+    return 0;
+  }
+  return n;
+}
+
+std::string cuda_device_name() {
+  if (cuda_device_count() == 0) return {};
+  cudaDeviceProp prop{};
+  NS_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s, %d SMs, %.0f GiB", prop.name, prop.multiProcessorCount,
+                prop.totalGlobalMem / 1073741824.0);
+  return buf;
+}
+
+}  // namespace nanoscatter
