@@ -1,0 +1,62 @@
+// Debye engine: orientation-averaged scattering of an atom list,
+//   I(Q) = Σ_i Σ_j f_i(Q) f_j(Q) sin(Q r_ij)/(Q r_ij),  sinc(0) = 1,
+// evaluated exactly (double sum over pairs) or from pair-distance histograms.
+// Plan-style API: DebyePlan plan(structure, options); plan.execute(q).
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nanoscatter/device.hpp"
+#include "nanoscatter/scattering_factors.hpp"
+#include "nanoscatter/structure.hpp"
+
+namespace nanoscatter {
+
+enum class DebyeMethod { exact, histogram };
+DebyeMethod parse_debye_method(const std::string& name);  // "exact", "histogram"
+
+struct DebyeOptions {
+  Radiation radiation = Radiation::xray;
+  FactorOptions factors;
+  DebyeMethod method = DebyeMethod::exact;
+  double bin_width = 1e-3;               // Å, histogram mode
+  Precision precision = Precision::dual;
+  Device device = Device::cpu;
+  bool partials = false;                 // one column per species pair
+  bool quiet = true;                     // progress on stderr
+  int threads = 0;                       // OpenMP threads, 0 = all
+  std::size_t max_device_memory = 0;     // bytes the GPU path may use, 0 = from free memory
+};
+
+// A Q grid in Å⁻¹: uniform from qmin to qmax (inclusive) in n points.
+std::vector<double> uniform_q_grid(double qmin, double qmax, int n);
+// Q = 4π sin(θ)/λ for a uniform 2θ grid in degrees.
+std::vector<double> two_theta_q_grid(double two_theta_min, double two_theta_max, int n,
+                                     double wavelength);
+
+struct DebyeResult {
+  std::vector<double> q;
+  std::vector<double> intensity;               // total I(Q), electrons² (X-ray), fm² (neutron), Å² (electron)
+  std::vector<std::string> partial_names;      // "Co-Co", "Co-O", ...
+  std::vector<std::vector<double>> partials;   // per species pair, sums to intensity
+  std::size_t atom_count = 0;
+  double seconds = 0;                          // wall time of execute()
+};
+
+class DebyePlan {
+ public:
+  DebyePlan(const Structure& structure, DebyeOptions options);
+  ~DebyePlan();
+  DebyePlan(DebyePlan&&) noexcept;
+  DebyePlan& operator=(DebyePlan&&) noexcept;
+  DebyeResult execute(const std::vector<double>& q) const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace nanoscatter

@@ -1,0 +1,62 @@
+// The Debye engine's inner kernels: sums over atom pairs of one species block
+// (a "triangle", i < j within one species) or two ("rectangle", all i in A,
+// j in B). Every backend (float64 reference, fast CPU, CUDA) implements the
+// same functions; tests compare them with the reference.
+#pragma once
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "nanoscatter/device.hpp"
+
+namespace nanoscatter::debye {
+
+// Atoms of one species, structure-of-arrays, Å; w = occupancy weight.
+struct AtomBlock {
+  std::vector<double> x, y, z, w;
+  std::size_t size() const { return x.size(); }
+};
+
+// Which pairs a call covers.
+enum class PairSet { triangle, rectangle };  // triangle: i<j within a; rectangle: a × b
+
+// out[k] += Σ_pairs w_i w_j sin(q_k r_ij) / r_ij.
+// Division by q_k happens once per Q in the caller (DESIGN: sin(Qr)/r
+// accumulated, divided by Q at the end). Pairs with r_ij = 0 contribute q_k
+// (the limit), which keeps sinc(0) = 1 after the division.
+void exact_pair_sums_reference(const AtomBlock& a, const AtomBlock& b, PairSet set,
+                               std::span<const double> q, std::span<double> out);
+void exact_pair_sums_cpu(const AtomBlock& a, const AtomBlock& b, PairSet set,
+                         std::span<const double> q, std::span<double> out, Precision precision,
+                         int threads);
+#if NANOSCATTER_HAVE_CUDA
+struct CudaDebyeOptions {
+  Precision precision = Precision::single;
+  std::size_t max_device_memory = 0;  // 0: use up to half of the free memory
+};
+void exact_pair_sums_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set,
+                          std::span<const double> q, std::span<double> out,
+                          const CudaDebyeOptions& options);
+#endif
+
+// Histogram of pair distances with per-bin moments, so that I(Q) can be
+// computed with a Taylor correction around each bin centre instead of
+// placing every distance at the centre. Bin k covers [k·Δr, (k+1)·Δr);
+// δ = r − centre_k.
+struct PairHistogram {
+  double bin_width = 1e-3;
+  std::vector<double> count;   // Σ w_i w_j
+  std::vector<double> sum_d;   // Σ w_i w_j δ
+  std::vector<double> sum_d2;  // Σ w_i w_j δ²
+  void resize_for(double r_max);
+  void add(const PairHistogram& other);
+};
+
+void pair_histogram_cpu(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
+                        int threads);
+#if NANOSCATTER_HAVE_CUDA
+void pair_histogram_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
+                         const CudaDebyeOptions& options);
+#endif
+
+}  // namespace nanoscatter::debye
