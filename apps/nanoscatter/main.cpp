@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("nanoscatter ") + NANOSCATTER_VERSION);
   app.require_subcommand(1);
   cli::add_build_command(app, context);
+  cli::add_debye_command(app, context);
   cli::add_info_command(app, context);
 
   try {
