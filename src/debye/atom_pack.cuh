@@ -1,0 +1,51 @@
+// Atoms as the Debye kernels read them: one aligned (x, y, z, w) record per
+// atom (a single 16- or 32-byte load), relative to a common origin.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "debye/pair_sums.hpp"
+
+namespace nanoscatter::debye {
+
+template <class Real>
+struct alignas(sizeof(Real) * 4) Atom4 {
+  Real x, y, z, w;
+};
+
+struct Origin {
+  double x = 0, y = 0, z = 0;
+};
+
+// Centre of both blocks' bounding box and the box diagonal (an upper bound
+// of every pair distance). Coordinates relative to the centre keep the most
+// digits in float32; only differences matter.
+struct BlockBounds {
+  Origin centre;
+  double diagonal = 0;
+};
+
+inline BlockBounds block_bounds(const AtomBlock& a, const AtomBlock& b) {
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (const AtomBlock* blk : {&a, &b})
+    for (std::size_t i = 0; i < blk->size(); ++i) {
+      const double c[3] = {blk->x[i], blk->y[i], blk->z[i]};
+      for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], c[d]), hi[d] = std::max(hi[d], c[d]);
+    }
+  BlockBounds bounds;
+  bounds.centre = {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])};
+  bounds.diagonal = std::sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                              (hi[2] - lo[2]) * (hi[2] - lo[2]));
+  return bounds;
+}
+
+template <class Real>
+std::vector<Atom4<Real>> pack_atoms(const AtomBlock& block, const Origin& o) {
+  std::vector<Atom4<Real>> packed(block.size());
+  for (std::size_t i = 0; i < block.size(); ++i)
+    packed[i] = {Real(block.x[i] - o.x), Real(block.y[i] - o.y), Real(block.z[i] - o.z), Real(block.w[i])};
+  return packed;
+}
+
+}  // namespace nanoscatter::debye
