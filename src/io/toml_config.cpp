@@ -1,0 +1,269 @@
+// ConfigTable over toml++ 3.3. The only file that includes toml++.
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "nanoscatter/config.hpp"
+
+namespace nanoscatter {
+
+namespace detail {
+struct ConfigDocument {
+  std::string file;
+  toml::table root;
+};
+}  // namespace detail
+
+namespace {
+
+int line_of(const toml::source_region& region) { return static_cast<int>(region.begin.line); }
+
+const char* describe(toml::node_type type) {
+  switch (type) {
+    case toml::node_type::table: return "a table";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a floating-point number";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::date: return "a date";
+    case toml::node_type::time: return "a time";
+    case toml::node_type::date_time: return "a date-time";
+    case toml::node_type::none: break;
+  }
+  return "nothing";
+}
+
+// A finite double from an integer or float node, or an Error at `where`.
+double number_from(const toml::node& node, const Where& where) {
+  double value = 0;
+  if (const auto* i = node.as_integer()) {
+    value = static_cast<double>(i->get());
+  } else if (const auto* f = node.as_floating_point()) {
+    value = f->get();
+  } else {
+    fail_at(where, "expected a number, found ", describe(node.type()));
+  }
+  if (!std::isfinite(value)) fail_at(where, "expected a finite number, found ", value);
+  return value;
+}
+
+}  // namespace
+
+// Builds views; a friend of ConfigTable so the opaque pointer stays private.
+struct ConfigAccess {
+  static ConfigTable make(std::shared_ptr<const detail::ConfigDocument> doc,
+                          const toml::table* table, std::string path) {
+    ConfigTable view;
+    view.doc_ = std::move(doc);
+    view.table_ = table;
+    view.path_ = std::move(path);
+    return view;
+  }
+  static const toml::table& table(const ConfigTable& view) {
+    return *static_cast<const toml::table*>(view.table_);
+  }
+};
+
+namespace {
+
+const toml::table& table_of(const ConfigTable& view) { return ConfigAccess::table(view); }
+
+std::string child_path(const ConfigTable& view, std::string_view key) {
+  return view.path().empty() ? std::string(key) : view.path() + "." + std::string(key);
+}
+
+// The node under `key`, or an Error naming the key at the table's line.
+const toml::node& require(const ConfigTable& view, std::string_view key) {
+  const toml::node* node = table_of(view).get(key);
+  if (!node) {
+    Where where = view.where();
+    where.field = child_path(view, key);
+    fail_at(where, "missing required key");
+  }
+  return *node;
+}
+
+Where where_in_array(const ConfigTable& view, std::string_view key, std::size_t index,
+                     const toml::node& element) {
+  return {view.file(), line_of(element.source()),
+          child_path(view, key) + "[" + std::to_string(index) + "]"};
+}
+
+std::shared_ptr<const detail::ConfigDocument> parse_document(std::string_view text,
+                                                             const std::string& source_name) {
+  auto doc = std::make_shared<detail::ConfigDocument>();
+  doc->file = source_name;
+  try {
+    doc->root = toml::parse(text, source_name);
+  } catch (const toml::parse_error& e) {
+    const auto& begin = e.source().begin;
+    fail_at({source_name, static_cast<int>(begin.line), ""}, "syntax error at column ",
+            begin.column, ": ", e.description());
+  }
+  return doc;
+}
+
+}  // namespace
+
+const std::string& ConfigTable::file() const { return doc_->file; }
+
+Where ConfigTable::where() const {
+  // The root table's region is the whole file; report no line for it.
+  const int line = table_ == &doc_->root ? 0 : line_of(table_of(*this).source());
+  return {doc_->file, line, path_};
+}
+
+Where ConfigTable::where(std::string_view key) const {
+  if (const toml::node* node = table_of(*this).get(key))
+    return {doc_->file, line_of(node->source()), child_path(*this, key)};
+  Where w = where();
+  w.field = child_path(*this, key);
+  return w;
+}
+
+bool ConfigTable::has(std::string_view key) const { return table_of(*this).contains(key); }
+
+double ConfigTable::get_double(std::string_view key) const {
+  return number_from(require(*this, key), where(key));
+}
+double ConfigTable::get_double_or(std::string_view key, double fallback) const {
+  return has(key) ? get_double(key) : fallback;
+}
+
+std::int64_t ConfigTable::get_int(std::string_view key) const {
+  const toml::node& node = require(*this, key);
+  const auto* value = node.as_integer();
+  if (!value) fail_at(where(key), "expected an integer, found ", describe(node.type()));
+  return value->get();
+}
+std::int64_t ConfigTable::get_int_or(std::string_view key, std::int64_t fallback) const {
+  return has(key) ? get_int(key) : fallback;
+}
+
+bool ConfigTable::get_bool(std::string_view key) const {
+  const toml::node& node = require(*this, key);
+  const auto* value = node.as_boolean();
+  if (!value) fail_at(where(key), "expected true or false, found ", describe(node.type()));
+  return value->get();
+}
+bool ConfigTable::get_bool_or(std::string_view key, bool fallback) const {
+  return has(key) ? get_bool(key) : fallback;
+}
+
+std::string ConfigTable::get_string(std::string_view key) const {
+  const toml::node& node = require(*this, key);
+  const auto* value = node.as_string();
+  if (!value) fail_at(where(key), "expected a string, found ", describe(node.type()));
+  return value->get();
+}
+std::string ConfigTable::get_string_or(std::string_view key, const std::string& fallback) const {
+  return has(key) ? get_string(key) : fallback;
+}
+
+std::vector<double> ConfigTable::get_array_of_doubles(std::string_view key) const {
+  const toml::node& node = require(*this, key);
+  const auto* array = node.as_array();
+  if (!array) fail_at(where(key), "expected an array of numbers, found ", describe(node.type()));
+  std::vector<double> values;
+  values.reserve(array->size());
+  for (std::size_t i = 0; i < array->size(); ++i)
+    values.push_back(number_from((*array)[i], where_in_array(*this, key, i, (*array)[i])));
+  return values;
+}
+
+std::vector<std::string> ConfigTable::get_array_of_strings(std::string_view key) const {
+  const toml::node& node = require(*this, key);
+  const auto* array = node.as_array();
+  if (!array) fail_at(where(key), "expected an array of strings, found ", describe(node.type()));
+  std::vector<std::string> values;
+  values.reserve(array->size());
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const auto* s = (*array)[i].as_string();
+    if (!s)
+      fail_at(where_in_array(*this, key, i, (*array)[i]), "expected a string, found ",
+              describe((*array)[i].type()));
+    values.push_back(s->get());
+  }
+  return values;
+}
+
+ConfigTable ConfigTable::get_table(std::string_view key) const {
+  const toml::node& node = require(*this, key);
+  const auto* table = node.as_table();
+  if (!table) fail_at(where(key), "expected a table, found ", describe(node.type()));
+  return ConfigAccess::make(doc_, table, child_path(*this, key));
+}
+
+std::vector<ConfigTable> ConfigTable::get_array_of_tables(std::string_view key) const {
+  const toml::node& node = require(*this, key);
+  const auto* array = node.as_array();
+  if (!array)
+    fail_at(where(key), "expected an array of tables ([[", key, "]]), found ", describe(node.type()));
+  std::vector<ConfigTable> tables;
+  tables.reserve(array->size());
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const auto* table = (*array)[i].as_table();
+    const Where w = where_in_array(*this, key, i, (*array)[i]);
+    if (!table) fail_at(w, "expected a table, found ", describe((*array)[i].type()));
+    tables.push_back(ConfigAccess::make(doc_, table, w.field));
+  }
+  return tables;
+}
+
+namespace {
+
+// (key, where the key is written), sorted into file order; toml++ keeps
+// tables sorted by name.
+std::vector<std::pair<std::string, toml::source_position>> keys_in_file_order(
+    const toml::table& table) {
+  std::vector<std::pair<std::string, toml::source_position>> keys;
+  for (const auto& [key, node] : table) {
+    // Keys of implicitly created tables carry no position; fall back to the value's.
+    const auto& pos = key.source().begin ? key.source().begin : node.source().begin;
+    keys.emplace_back(std::string(key.str()), pos);
+  }
+  std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) {
+    return std::pair(a.second.line, a.second.column) < std::pair(b.second.line, b.second.column);
+  });
+  return keys;
+}
+
+}  // namespace
+
+std::vector<std::string> ConfigTable::keys() const {
+  std::vector<std::string> names;
+  for (auto& [key, pos] : keys_in_file_order(table_of(*this))) names.push_back(std::move(key));
+  return names;
+}
+
+void ConfigTable::check_keys(std::initializer_list<std::string_view> allowed) const {
+  for (const auto& [key, pos] : keys_in_file_order(table_of(*this))) {
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    std::string list;
+    for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+    fail_at({doc_->file, static_cast<int>(pos.line), path_}, "unknown key '", key, "'",
+            allowed.size() ? "; allowed: " + list : "; this table takes no keys");
+  }
+}
+
+ConfigTable parse_config(std::string_view text, const std::string& source_name) {
+  auto doc = parse_document(text, source_name);
+  const toml::table* root = &doc->root;
+  return ConfigAccess::make(std::move(doc), root, "");
+}
+
+ConfigTable load_config(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail_at({file, 0, ""}, "cannot open configuration file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) fail_at({file, 0, ""}, "read error");
+  return parse_config(text.str(), file);
+}
+
+}  // namespace nanoscatter
