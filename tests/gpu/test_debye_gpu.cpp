@@ -11,6 +11,10 @@
 #include "test_util.hpp"
 
 using namespace nanoscatter;
+
+#if !NANOSCATTER_HAVE_CUDA
+TEST(DebyeCuda, NotBuilt) { GTEST_SKIP() << "built without CUDA"; }
+#else
 using namespace nanoscatter::debye;
 
 namespace {
@@ -159,3 +163,4 @@ TEST(DebyeCuda, HistogramMatchesCpu) {
     EXPECT_LT(worst_d2, 1e-15);
   }
 }
+#endif  // NANOSCATTER_HAVE_CUDA
