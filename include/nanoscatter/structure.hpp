@@ -4,8 +4,10 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "nanoscatter/error.hpp"
 #include "nanoscatter/vec3.hpp"
 
 namespace nanoscatter {
@@ -26,18 +28,32 @@ struct Cell {
   // b in the xy plane (the crystallographic standard orientation).
   Mat3 lattice_vectors() const;
   Vec3 to_cartesian(const Vec3& fractional) const;
+  Vec3 to_fractional(const Vec3& cartesian) const;
   double volume() const;
 };
+
+// Throws Error (naming `where`, field "a", "alpha", ...) unless the lengths are
+// positive and finite and the angles make a cell of positive volume.
+void validate_cell(const Cell& cell, const Where& where = {});
+// The cell whose standard-orientation vectors have the lengths and angles of
+// a, b, c (any orientation). Throws Error for a degenerate or left-handed triple.
+Cell cell_from_vectors(const Vec3& a, const Vec3& b, const Vec3& c);
 
 struct Structure {
   std::vector<Atom> atoms;
   std::optional<Cell> cell;  // set when built from or read with a unit cell
   std::string title;         // free text carried into output headers
+  // True when `atoms` are the complete contents of one periodic `cell` (a CIF
+  // expanded by its symmetry operations, an extended XYZ with pbc "T T T"),
+  // false for a finite particle or an asymmetric unit.
+  bool periodic = false;
 };
 
 // Atomic number of a chemical symbol (case-insensitive: "au", "AU"); throws
 // Error for unknown symbols.
 int atomic_number(const std::string& symbol);
+// Atomic number of a symbol (case-insensitive), or nullopt when unknown.
+std::optional<int> find_atomic_number(const std::string& symbol);
 // Canonical capitalised symbol of atomic number z (1..118).
 const std::string& element_symbol(int z);
 
