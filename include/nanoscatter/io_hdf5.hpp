@@ -6,6 +6,10 @@
 // demand. complex<double> is stored as the compound type {double r; double i;},
 // the layout h5py reads natively as complex128 (and numpy's own layout), so
 // that no trailing dimension of 2 has to be explained to readers.
+//
+// HDF5's automatic error printing is switched off during each call and
+// restored afterwards; HDF5 errors come back as Error. Debian's HDF5 is built
+// without thread safety: use these from one thread at a time.
 #pragma once
 #include <complex>
 #include <cstddef>

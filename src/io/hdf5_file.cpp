@@ -349,7 +349,8 @@ Dataset2D read_dataset_2d(const std::string& spec) {
   std::string dataset = colon == std::string::npos ? std::string() : spec.substr(colon + 1);
   const std::string& file = result.file;
   if (file.empty()) fail_at({spec, 0, ""}, "no file name before ':'");
-  if (!std::filesystem::exists(file)) fail_at({file, 0, dataset}, "no such file");
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) fail_at({file, 0, dataset}, "no such file");
 
   ErrorSilencer quiet;
   Handle f(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);

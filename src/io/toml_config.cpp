@@ -64,6 +64,8 @@ struct ConfigAccess {
     return view;
   }
   static const toml::table& table(const ConfigTable& view) {
+    // A default-constructed view shows nothing; say so instead of crashing.
+    if (!view.table_) fail("ConfigTable: use of an empty view (not obtained from a parsed file)");
     return *static_cast<const toml::table*>(view.table_);
   }
 };
@@ -109,9 +111,13 @@ std::shared_ptr<const detail::ConfigDocument> parse_document(std::string_view te
 
 }  // namespace
 
-const std::string& ConfigTable::file() const { return doc_->file; }
+const std::string& ConfigTable::file() const {
+  static const std::string none;
+  return doc_ ? doc_->file : none;
+}
 
 Where ConfigTable::where() const {
+  table_of(*this);  // rejects an empty view
   // The root table's region is the whole file; report no line for it.
   const int line = table_ == &doc_->root ? 0 : line_of(table_of(*this).source());
   return {doc_->file, line, path_};
