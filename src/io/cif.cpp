@@ -49,7 +49,7 @@ Cell read_cell(const io::CifBlock& block, const std::string& path) {
 
 std::vector<SymmetryOp> read_symmetry(const io::CifBlock& block, const std::string& path) {
   // CIF 2 core name first, then the older CIF 1 name.
-  for (const char* tag : {"_space_group_symop_operation_xyz", "_symmetry_equiv_pos_as_xyz"}) {
+  for (const std::string tag : {"_space_group_symop_operation_xyz", "_symmetry_equiv_pos_as_xyz"}) {
     const auto values = block.values(tag);
     if (values.empty()) continue;
     std::vector<SymmetryOp> ops;
@@ -65,8 +65,8 @@ std::vector<SymmetryOp> read_symmetry(const io::CifBlock& block, const std::stri
   }
   // No operations: P1 unless the file names another space group, which we
   // cannot expand without tables.
-  for (const char* tag : {"_space_group_name_h-m_alt", "_symmetry_space_group_name_h-m"}) {
-    const auto* value = block.item(tag);
+  for (const std::string tag : {"_space_group_name_H-M_alt", "_symmetry_space_group_name_H-M"}) {
+    const auto* value = block.item(io::to_lower(tag));
     if (!value || io::cif_missing(*value)) continue;
     std::string compact;
     for (char ch : value->text)
@@ -75,8 +75,8 @@ std::vector<SymmetryOp> read_symmetry(const io::CifBlock& block, const std::stri
       fail_at({path, value->line, tag}, "space group '", value->text,
               "' is given without symmetry operations (_space_group_symop_operation_xyz)");
   }
-  for (const char* tag : {"_space_group_it_number", "_symmetry_int_tables_number"}) {
-    const auto* value = block.item(tag);
+  for (const std::string tag : {"_space_group_IT_number", "_symmetry_Int_Tables_number"}) {
+    const auto* value = block.item(io::to_lower(tag));
     if (!value || io::cif_missing(*value)) continue;
     const auto number = io::cif_number(*value);
     if (!number || *number != 1)
