@@ -48,6 +48,7 @@ const std::map<std::string, std::string>& option_for_field() {
       {"height", "--height"},     {"planes", "--planes"},
       {"fraction", "--vacancies"}, {"vacancy elements", "--vacancy-elements"},
       {"rms", "--displace"},      {"rotation", "--placements"},
+      {"shape", "--shape"},
   };
   return table;
 }
@@ -184,7 +185,7 @@ void add_build_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--c", o.c, "lattice constant c, Å (hcp, wurtzite; default ideal √(8/3)·a)");
   sub->add_option("--u", o.u, "wurtzite internal parameter (default 3/8)");
   sub->add_option("--elements", o.elements, "species: 1 (sc..diamond), 2 (rocksalt, zincblende, wurtzite), 3 (perovskite ABX3)")
-      ->expected(1, 3);
+      ->expected(1, 16);  // more than any lattice takes, so a wrong count gets our one-line error
   sub->add_option("--cif", o.cell_file, "unit cell file (.cif; or .xyz/.pdb holding one periodic cell)");
   sub->add_option("--input", o.input_file, "finite structure (.xyz, .pdb, .cif) to crop, copy, perturb or convert");
   sub->add_option("--shape", o.shape, "sphere|cube|cuboid|cylinder|octahedron, centred on the lattice origin");

@@ -40,8 +40,9 @@ Structure read_cif(const std::string& path);
 // comment is stored as comment="..." in the extended form.
 void write_xyz(const std::string& path, const Structure& structure, const std::string& comment);
 
-// Writes PDB HETATM records (+ CRYST1 when there is a cell). Coordinates must
-// fit the format's 8.3 columns (|x| < 10000 Å).
+// Writes PDB HETATM records, plus CRYST1 (space group P 1) when the atoms are
+// one periodic cell; a finite particle gets no CRYST1. Coordinates must fit
+// the format's 8.3 columns (|x| < 10000 Å).
 void write_pdb(const std::string& path, const Structure& structure, const std::string& title);
 
 // Dispatch on the extension: .xyz/.extxyz, .pdb. Error naming `field` for others.

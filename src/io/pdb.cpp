@@ -143,7 +143,9 @@ void write_pdb(const std::string& path, const Structure& structure, const std::s
   for (char& ch : clean)
     if (ch == '\n' || ch == '\r') ch = ' ';
   if (!clean.empty()) std::fprintf(file, "TITLE     %s\n", clean.c_str());
-  if (structure.cell) {
+  // CRYST1 says the atoms fill a crystal with this cell; a finite particle
+  // cut from one gets no CRYST1 (the format's way to say "not a crystal").
+  if (structure.cell && structure.periodic) {
     const Cell& c = *structure.cell;
     std::fprintf(file, "CRYST1%9.3f%9.3f%9.3f%7.2f%7.2f%7.2f %-11s%4d\n", c.a, c.b, c.c, c.alpha, c.beta,
                  c.gamma, "P 1", 1);
@@ -155,10 +157,13 @@ void write_pdb(const std::string& path, const Structure& structure, const std::s
     char charge[3] = "  ";
     if (atom.charge != 0 && std::abs(atom.charge) < 10)
       std::snprintf(charge, sizeof charge, "%d%c", std::abs(atom.charge), atom.charge > 0 ? '+' : '-');
-    const std::string name = atom.element.size() == 1 ? " " + atom.element : atom.element;
+    // Upper case as the format writes elements; one-letter elements sit in column 14.
+    std::string element = atom.element;
+    for (char& ch : element) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    const std::string name = element.size() == 1 ? " " + element : element;
     std::fprintf(file, "HETATM%5d %-4s %3s %c%4d    %8.3f%8.3f%8.3f%6.2f%6.2f          %2s%2s\n", serial,
                  name.c_str(), "UNL", 'A', 1, atom.position.x, atom.position.y, atom.position.z,
-                 atom.occupancy, atom.b_iso, atom.element.c_str(), charge);
+                 atom.occupancy, atom.b_iso, element.c_str(), charge);
   }
   std::fprintf(file, "END\n");
   const bool ok = std::ferror(file) == 0;

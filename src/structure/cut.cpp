@@ -19,7 +19,7 @@ Structure cut_crystal(const UnitCellSpec& unit_cell, const Shape& shape, const C
   const double reach = bounding_radius(shape) + options.tolerance;
   // Every kept atom has |r| ≤ reach, so its fractional coordinate g = L⁻¹r
   // obeys |g_i| ≤ ‖row_i(L⁻¹)‖·reach; with g = n + f this bounds the cell index n.
-  int lo[3], hi[3];
+  double lo_d[3], hi_d[3], cells = 1;
   for (int i = 0; i < 3; ++i) {
     const double extent = norm(to_fractional.row[i]) * reach;
     double f_min = unit_cell.basis[0].fractional[i], f_max = f_min;
@@ -27,8 +27,19 @@ Structure cut_crystal(const UnitCellSpec& unit_cell, const Shape& shape, const C
       f_min = std::min(f_min, site.fractional[i]);
       f_max = std::max(f_max, site.fractional[i]);
     }
-    lo[i] = static_cast<int>(std::floor(-extent - f_max)) - 1;
-    hi[i] = static_cast<int>(std::ceil(extent - f_min)) + 1;
+    lo_d[i] = std::floor(-extent - f_max) - 1;
+    hi_d[i] = std::ceil(extent - f_min) + 1;
+    cells *= hi_d[i] - lo_d[i] + 1;
+  }
+  // 1e10 cells take minutes to scan and yield more atoms than fit in memory
+  // (≥ 10¹⁰ × sizeof(Atom) ≈ 0.6 TB): refuse instead of running for hours.
+  constexpr double kMaxCells = 1e10;
+  if (!(cells <= kMaxCells))
+    fail_at({"", 0, "shape"}, "the shape spans ", cells, " unit cells (more than ", kMaxCells, "); make it smaller");
+  int lo[3], hi[3];
+  for (int i = 0; i < 3; ++i) {
+    lo[i] = static_cast<int>(lo_d[i]);
+    hi[i] = static_cast<int>(hi_d[i]);
   }
 
   Structure out;

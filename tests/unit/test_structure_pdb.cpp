@@ -60,6 +60,11 @@ TEST(StructurePdb, WriteReadRoundTrip) {
     // %8.3f columns: error ≤ 5e-4 Å.
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(back.atoms[i].position[k], s.atoms[i].position[k], 5e-4);
   }
+  // A finite particle cut from a crystal is no crystal: no CRYST1.
+  s.periodic = false;
+  write_pdb(path, s, "particle");
+  EXPECT_EQ(test::read_text(path).find("CRYST1"), std::string::npos);
+  EXPECT_FALSE(read_structure(path).cell.has_value());
   s.atoms[0].position.x = 12345;  // does not fit 8.3 columns
   EXPECT_THROW(write_pdb((dir / "big.pdb").string(), s, ""), Error);
   EXPECT_FALSE(std::filesystem::exists(dir / "big.pdb"));
