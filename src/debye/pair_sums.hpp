@@ -18,7 +18,7 @@ struct AtomBlock {
 };
 
 // Which pairs a call covers.
-enum class PairSet { triangle, rectangle };  // triangle: i<j within a; rectangle: a × b
+enum class PairSet { triangle, rectangle };  // triangle: i<j within a (b is not read); rectangle: a × b
 
 // out[k] += Σ_pairs w_i w_j sin(q_k r_ij) / r_ij.
 // Division by q_k happens once per Q in the caller (DESIGN: sin(Qr)/r

@@ -1,0 +1,161 @@
+// DebyePlan: species factorisation of the Debye double sum and dispatch of
+// the pair kernels (reference/fast CPU, CUDA) over blocks of atom pairs.
+//
+// With species m (element, charge, B), form factor f_m(Q), Debye–Waller
+// factor T_m(Q) = exp(−B_m s²), s = Q/4π, and occupancy weights w_i:
+//
+//   I(Q) = Σ_m |f_m|² Σ_{i∈m} w_i                                  (self)
+//        + Σ_m 2 |f_m|² T_m² W_mm(Q)                               (same species)
+//        + Σ_{m<n} 2 Re(f_m f_n*) T_m T_n V_mn(Q)                  (cross species)
+//
+// W_mm = Σ_{i<j ∈ m} w_i w_j sinc(Q r_ij) (a triangle), V_mn = Σ_{i∈m, j∈n}
+// w_i w_j sinc(Q r_ij) (a rectangle).
+//
+// Occupancy: w_i is the probability that site i is occupied. The expected
+// intensity over random, independent occupations has w_i w_j for a pair of
+// distinct sites but w_i (not w_i²) for the self term, since the occupation
+// indicator satisfies n_i² = n_i.
+//
+// Debye–Waller: the thermal average of exp(iQ·(u_i − u_j)) for independent
+// Gaussian displacements is T_i T_j for i ≠ j and exactly 1 for i = j (the
+// atom does not move relative to itself). So only the pair terms are damped
+// and the self terms keep |f|², which is why I(Q)/N → ⟨|f|²⟩ at large Q
+// (the thermal diffuse background of uncorrelated, "Einstein" vibrations;
+// B. E. Warren, X-Ray Diffraction, Addison-Wesley 1969 / Dover 1990, ch. 11,
+// temperature diffuse scattering). Codes that multiply every f by T (self
+// terms included) give a background falling as exp(−2Bs²) instead; ours
+// differs from theirs in exactly the self term, Σ|f|²w(1 − T²).
+#include <chrono>
+#include <cmath>
+#include <complex>
+
+#include "debye/dispatch.hpp"
+#include "debye/histogram_intensity.hpp"
+#include "debye/pair_sums.hpp"
+#include "debye/species.hpp"
+#include "nanoscatter/debye.hpp"
+#include "nanoscatter/error.hpp"
+#include "nanoscatter/progress.hpp"
+
+namespace nanoscatter {
+
+using debye::pair_index;
+using debye::PairHistogram;
+
+DebyeMethod parse_debye_method(const std::string& name) {
+  if (name == "exact") return DebyeMethod::exact;
+  if (name == "histogram") return DebyeMethod::histogram;
+  fail_at({"", 0, "--method"}, "unknown method '", name, "' (expected exact or histogram)");
+}
+
+struct DebyePlan::Impl {
+  DebyeOptions options;
+  debye::SpeciesBlocks species;
+  std::size_t atom_count = 0;
+  std::vector<PairHistogram> histograms;  // histogram mode, per species pair (m ≤ n)
+};
+
+DebyePlan::DebyePlan(const Structure& structure, DebyeOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  if (options.method == DebyeMethod::histogram &&
+      (!(options.bin_width > 0) || !std::isfinite(options.bin_width)))
+    fail_at({"", 0, "--bin-width"}, "must be a finite value > 0 Å, got ", options.bin_width);
+  if (options.threads < 0) fail_at({"", 0, "threads"}, "must be ≥ 0, got ", options.threads);
+  debye::check_device(options.device);
+  impl_->options = options;
+  impl_->species = debye::group_by_species(structure);
+  impl_->atom_count = structure.atoms.size();
+  // Histograms do not depend on Q: the plan makes them once.
+  if (options.method == DebyeMethod::histogram)
+    impl_->histograms = debye::pair_histograms(impl_->species, options);
+}
+
+DebyePlan::~DebyePlan() = default;
+DebyePlan::DebyePlan(DebyePlan&&) noexcept = default;
+DebyePlan& DebyePlan::operator=(DebyePlan&&) noexcept = default;
+
+DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t k = 0; k < q.size(); ++k)
+    if (!std::isfinite(q[k]) || q[k] < 0)
+      fail_at({"", 0, "q"}, "Q point ", k + 1, " is ", q[k], " (need finite values ≥ 0 Å⁻¹)");
+  const DebyeOptions& o = impl_->options;
+  const auto& s = impl_->species;
+  const std::size_t ns = s.blocks.size(), nq = q.size(), npairs = ns * (ns + 1) / 2;
+
+  // Σ_pairs w_i w_j sinc(Q r_ij) per species pair (W_mm, V_mn).
+  std::vector<std::vector<double>> sums(npairs, std::vector<double>(nq, 0.0));
+  if (o.method == DebyeMethod::histogram) {
+    for (std::size_t p = 0; p < npairs; ++p)
+      debye::histogram_sinc_sums(impl_->histograms[p], q, sums[p], debye::BinRule::taylor2,
+                                 o.threads);
+  } else {
+    const debye::PairBlocks pieces = debye::make_pair_blocks(s, debye::exact_piece_atoms(o));
+    Progress progress("debye: exact pair sums", std::uint64_t(pieces.total_pairs),
+                      {.quiet = o.quiet});
+    for (const auto& blk : pieces.blocks) {
+      debye::run_exact(o, blk, q, sums[blk.pair]);
+      progress.advance(std::uint64_t(blk.pairs));
+    }
+    // The kernels return Σ w w sin(Q r)/r; sinc needs one division by Q.
+    // At Q = 0 every sinc is 1, so the sum is the pair weight itself.
+    for (std::size_t m = 0; m < ns; ++m)
+      for (std::size_t n = m; n < ns; ++n) {
+        auto& v = sums[pair_index(ns, m, n)];
+        const double wm = s.total_weight(m);
+        double zero_q;
+        if (m == n) {
+          double w2 = 0;
+          for (double w : s.blocks[m].w) w2 += w * w;
+          zero_q = 0.5 * (wm * wm - w2);  // Σ_{i<j} w_i w_j
+        } else {
+          zero_q = wm * s.total_weight(n);
+        }
+        for (std::size_t k = 0; k < nq; ++k) v[k] = q[k] > 0 ? v[k] / q[k] : zero_q;
+      }
+  }
+
+  // Factors without Debye–Waller (self terms stay undamped) and T_m apart.
+  FactorOptions bare = o.factors;
+  bare.debye_waller = false;
+  std::vector<std::vector<std::complex<double>>> f(ns, std::vector<std::complex<double>>(nq));
+  std::vector<std::vector<double>> t(ns, std::vector<double>(nq, 1.0));
+  for (std::size_t m = 0; m < ns; ++m)
+    for (std::size_t k = 0; k < nq; ++k) {
+      f[m][k] = scattering_factor(o.radiation, s.species[m], q[k], bare);
+      if (o.factors.debye_waller) t[m][k] = debye_waller(s.species[m].b_iso, q[k]);
+    }
+
+  DebyeResult result;
+  result.q = q;
+  result.atom_count = impl_->atom_count;
+  result.intensity.assign(nq, 0.0);
+  std::vector<std::string> names(npairs);
+  std::vector<std::vector<double>> partials(npairs, std::vector<double>(nq, 0.0));
+  for (std::size_t m = 0; m < ns; ++m) {
+    const double wm = s.total_weight(m);
+    for (std::size_t n = m; n < ns; ++n) {
+      const std::size_t p = pair_index(ns, m, n);
+      names[p] = debye::pair_label(s, m, n);
+      for (std::size_t k = 0; k < nq; ++k) {
+        if (m == n) {
+          const double f2 = std::norm(f[m][k]);
+          partials[p][k] = f2 * wm + 2 * f2 * t[m][k] * t[m][k] * sums[p][k];
+        } else {
+          const double cross = std::real(f[m][k] * std::conj(f[n][k]));
+          partials[p][k] = 2 * cross * t[m][k] * t[n][k] * sums[p][k];
+        }
+      }
+    }
+  }
+  for (std::size_t p = 0; p < npairs; ++p)
+    for (std::size_t k = 0; k < nq; ++k) result.intensity[k] += partials[p][k];
+  if (o.partials) {
+    result.partial_names = std::move(names);
+    result.partials = std::move(partials);
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace nanoscatter

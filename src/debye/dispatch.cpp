@@ -1,0 +1,148 @@
+// Pair blocks and device dispatch for the Debye engine (dispatch.hpp).
+#include "debye/dispatch.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "nanoscatter/error.hpp"
+#include "nanoscatter/progress.hpp"
+
+namespace nanoscatter::debye {
+
+namespace {
+
+// Atoms per piece. Exact CPU: a 8192² rectangle is 1,024 tile pairs,
+// enough to keep 100+ threads busy, and ~1e11 pair·Q at 1456 Q points per
+// call (seconds: progress moves). CUDA: 32768² pairs fill a GPU for ~1 s.
+// Histograms: per-thread histograms are allocated and reduced per call, so
+// calls must carry many pairs (32768² ≈ 1e9) for that cost to vanish.
+constexpr std::size_t kPieceExactCpu = 8192;
+constexpr std::size_t kPieceExactGpu = 32768;
+constexpr std::size_t kPieceHistogram = 32768;
+
+std::vector<AtomBlock> cut(const AtomBlock& b, std::size_t piece) {
+  std::vector<AtomBlock> out;
+  for (std::size_t s = 0; s < b.size(); s += piece) {
+    const std::size_t e = std::min(b.size(), s + piece);
+    AtomBlock p;
+    p.x.assign(b.x.begin() + s, b.x.begin() + e);
+    p.y.assign(b.y.begin() + s, b.y.begin() + e);
+    p.z.assign(b.z.begin() + s, b.z.begin() + e);
+    p.w.assign(b.w.begin() + s, b.w.begin() + e);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+#if NANOSCATTER_HAVE_CUDA
+CudaDebyeOptions cuda_options(const DebyeOptions& o) {
+  CudaDebyeOptions c;
+  c.precision = o.precision;
+  c.max_device_memory = o.max_device_memory;
+  return c;
+}
+#endif
+
+void run_histogram(const DebyeOptions& o, const PairBlock& blk, PairHistogram& hist) {
+  if (o.device == Device::gpu) {
+#if NANOSCATTER_HAVE_CUDA
+    pair_histogram_cuda(*blk.a, *blk.b, blk.set, hist, cuda_options(o));
+    return;
+#else
+    check_device(o.device);
+#endif
+  }
+  pair_histogram_cpu(*blk.a, *blk.b, blk.set, hist, o.threads);
+}
+
+// Every pair distance is at most the diagonal of the atoms' bounding box.
+double max_distance_bound(const SpeciesBlocks& s) {
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (const auto& b : s.blocks)
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      const double p[3] = {b.x[i], b.y[i], b.z[i]};
+      for (int d = 0; d < 3; ++d) {
+        lo[d] = std::min(lo[d], p[d]);
+        hi[d] = std::max(hi[d], p[d]);
+      }
+    }
+  double s2 = 0;
+  for (int d = 0; d < 3; ++d) s2 += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+  return std::sqrt(s2);
+}
+
+}  // namespace
+
+PairBlocks make_pair_blocks(const SpeciesBlocks& s, std::size_t piece) {
+  PairBlocks p;
+  const std::size_t ns = s.blocks.size();
+  for (const auto& b : s.blocks) p.pieces.push_back(cut(b, piece));
+  auto add = [&](std::size_t pair, const AtomBlock& a, const AtomBlock& b, PairSet set) {
+    const double n = set == PairSet::triangle ? 0.5 * double(a.size()) * double(a.size() - 1)
+                                              : double(a.size()) * double(b.size());
+    p.blocks.push_back({pair, &a, &b, set, n});
+    p.total_pairs += n;
+  };
+  for (std::size_t m = 0; m < ns; ++m) {
+    const auto& pm = p.pieces[m];
+    for (std::size_t i = 0; i < pm.size(); ++i) {
+      add(pair_index(ns, m, m), pm[i], pm[i], PairSet::triangle);
+      for (std::size_t j = i + 1; j < pm.size(); ++j)
+        add(pair_index(ns, m, m), pm[i], pm[j], PairSet::rectangle);
+    }
+    for (std::size_t n = m + 1; n < ns; ++n)
+      for (const auto& a : pm)
+        for (const auto& b : p.pieces[n]) add(pair_index(ns, m, n), a, b, PairSet::rectangle);
+  }
+  return p;
+}
+
+void check_device(Device device) {
+  if (device != Device::gpu) return;
+#if NANOSCATTER_HAVE_CUDA
+  if (cuda_device_count() == 0)
+    fail_at({"", 0, "--device"}, "gpu requested but no CUDA device is available");
+#else
+  fail_at({"", 0, "--device"}, "gpu requested but this build has no CUDA support");
+#endif
+}
+
+std::size_t exact_piece_atoms(const DebyeOptions& options) {
+  return options.device == Device::gpu ? kPieceExactGpu : kPieceExactCpu;
+}
+
+void run_exact(const DebyeOptions& o, const PairBlock& blk, std::span<const double> q,
+               std::span<double> out) {
+  if (o.device == Device::gpu) {
+#if NANOSCATTER_HAVE_CUDA
+    exact_pair_sums_cuda(*blk.a, *blk.b, blk.set, q, out, cuda_options(o));
+    return;
+#else
+    check_device(o.device);
+#endif
+  }
+  exact_pair_sums_cpu(*blk.a, *blk.b, blk.set, q, out, o.precision, o.threads);
+}
+
+std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOptions& options) {
+  if (!(options.bin_width > 0) || !std::isfinite(options.bin_width))
+    fail_at({"", 0, "--bin-width"}, "must be a finite value > 0 Å, got ", options.bin_width);
+  check_device(options.device);
+  const std::size_t ns = s.blocks.size();
+  std::vector<PairHistogram> hist(ns * (ns + 1) / 2);
+  const double r_max = max_distance_bound(s);
+  for (auto& h : hist) {
+    h.bin_width = options.bin_width;
+    h.resize_for(r_max);
+  }
+  const PairBlocks blocks = make_pair_blocks(s, kPieceHistogram);
+  Progress progress("debye: pair histograms", std::uint64_t(blocks.total_pairs),
+                    {.quiet = options.quiet});
+  for (const auto& blk : blocks.blocks) {
+    run_histogram(options, blk, hist[blk.pair]);
+    progress.advance(std::uint64_t(blk.pairs));
+  }
+  return hist;
+}
+
+}  // namespace nanoscatter::debye

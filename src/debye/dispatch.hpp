@@ -1,0 +1,50 @@
+// Cutting the species blocks into pair blocks (the unit of one kernel call
+// and of progress) and running them on the selected device.
+#pragma once
+#include <span>
+#include <vector>
+
+#include "debye/pair_sums.hpp"
+#include "debye/species.hpp"
+#include "nanoscatter/debye.hpp"
+
+namespace nanoscatter::debye {
+
+// Species pairs (m ≤ n) row by row: (0,0), (0,1), …, (1,1), …
+inline std::size_t pair_index(std::size_t species, std::size_t m, std::size_t n) {
+  return m * species - m * (m - 1) / 2 + (n - m);
+}
+
+// One kernel call: a triangle of one piece or a rectangle of two.
+struct PairBlock {
+  std::size_t pair;  // species-pair index
+  const AtomBlock* a;
+  const AtomBlock* b;
+  PairSet set;
+  double pairs;  // atom pairs covered, for progress
+};
+
+struct PairBlocks {
+  std::vector<std::vector<AtomBlock>> pieces;  // per species
+  std::vector<PairBlock> blocks;               // point into pieces
+  double total_pairs = 0;
+};
+
+// Every pair of atoms exactly once, in pieces of at most `piece` atoms.
+PairBlocks make_pair_blocks(const SpeciesBlocks& species, std::size_t piece);
+
+// Error naming --device when a GPU is asked for and none can run.
+void check_device(Device device);
+
+// Pieces sized for exact sums on the device in `options`.
+std::size_t exact_piece_atoms(const DebyeOptions& options);
+
+void run_exact(const DebyeOptions& options, const PairBlock& block, std::span<const double> q,
+               std::span<double> out);
+
+// Histograms of every species pair (indexed by pair_index), bin width
+// options.bin_width, on options.device, with progress unless quiet.
+std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& species,
+                                           const DebyeOptions& options);
+
+}  // namespace nanoscatter::debye

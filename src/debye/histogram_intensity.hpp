@@ -1,0 +1,29 @@
+// Debye sums from pair-distance histograms: Σ_pairs w_i w_j sinc(Q r_ij)
+// with each bin's pairs expanded about the bin centre r_k to second order,
+//   Σ_{pairs in k} w h(r) ≈ n_k h(r_k) + m1_k h'(r_k) + ½ m2_k h''(r_k),
+// h(r) = sin(Qr)/(Qr), n_k = Σw, m1_k = Σwδ, m2_k = Σwδ² (PairHistogram).
+//
+// Error bound (Taylor remainder): per pair of unit weight,
+//   |h(r) − h(r_k) − δh'(r_k) − ½δ²h''(r_k)| ≤ sup|h'''|·|δ|³/6,
+// |δ| ≤ Δr/2 and h''' = Q³ sinc'''(Qr) with sinc^(n)(u) = ∫₀¹ tⁿ cos^(n)(ut) dt,
+// so |sinc'''| ≤ 1/4 and the remainder is ≤ Q³Δr³/192 (and for u = Qr ≥ 4,
+// |sinc'''(u)| ≤ 1/u + 3/u² + 6/u³ + 6/u⁴ ≤ 2.3/u). The bin-centre rule
+// (n_k h(r_k) only) errs by up to sup|h'|·Δr/2 ≤ QΔr/4 per pair instead.
+#pragma once
+#include <span>
+
+#include "debye/pair_sums.hpp"
+
+namespace nanoscatter::debye {
+
+enum class BinRule {
+  taylor2,  // second-order Taylor correction about the bin centre (the engine's rule)
+  centre,   // every pair at its bin centre (only for comparison in tests)
+};
+
+// out[k] += Σ_bins [n h + m1 h' + ½ m2 h''] at Q = q[k] (already the sinc,
+// no division by Q left to do; Q = 0 gives Σ n).
+void histogram_sinc_sums(const PairHistogram& hist, std::span<const double> q,
+                         std::span<double> out, BinRule rule = BinRule::taylor2, int threads = 0);
+
+}  // namespace nanoscatter::debye

@@ -1,0 +1,117 @@
+// Pair distribution function R(r), G(r) of a finite particle from the pair
+// histograms (definitions in debye_pdf.hpp).
+#include <cmath>
+#include <complex>
+#include <numbers>
+
+#include "debye/dispatch.hpp"
+#include "debye/species.hpp"
+#include "nanoscatter/debye_pdf.hpp"
+#include "nanoscatter/error.hpp"
+
+namespace nanoscatter {
+
+namespace {
+
+// Radius of gyration of the atoms (occupancy-weighted, geometric: no
+// scattering weights), Å.
+double radius_of_gyration(const debye::SpeciesBlocks& s) {
+  double n = 0, cx = 0, cy = 0, cz = 0;
+  for (const auto& b : s.blocks)
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      n += b.w[i];
+      cx += b.w[i] * b.x[i];
+      cy += b.w[i] * b.y[i];
+      cz += b.w[i] * b.z[i];
+    }
+  cx /= n, cy /= n, cz /= n;
+  double r2 = 0;
+  for (const auto& b : s.blocks)
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      const double dx = b.x[i] - cx, dy = b.y[i] - cy, dz = b.z[i] - cz;
+      r2 += b.w[i] * (dx * dx + dy * dy + dz * dz);
+    }
+  return std::sqrt(r2 / n);
+}
+
+// Characteristic function of a sphere of radius R (Guinier & Fournet).
+double sphere_gamma0(double r, double radius) {
+  if (radius <= 0 || r >= 2 * radius) return 0;
+  const double x = r / radius;
+  return 1 - 0.75 * x + x * x * x / 16;
+}
+
+// Upper edge of the last non-empty bin over all histograms.
+double largest_distance(const std::vector<debye::PairHistogram>& hist) {
+  double r = 0;
+  for (const auto& h : hist)
+    for (std::size_t k = h.count.size(); k-- > 0;)
+      if (h.count[k] != 0) {
+        r = std::max(r, double(k + 1) * h.bin_width);
+        break;
+      }
+  return r;
+}
+
+}  // namespace
+
+PdfResult pair_distribution(const Structure& structure, const DebyeOptions& options,
+                            const PdfOptions& pdf) {
+  if (!(pdf.dr > 0) || !std::isfinite(pdf.dr))
+    fail_at({"", 0, "--pdf-dr"}, "must be a finite value > 0 Å, got ", pdf.dr);
+  if (!(pdf.r_max >= 0) || !std::isfinite(pdf.r_max))
+    fail_at({"", 0, "--pdf-rmax"}, "must be a finite value ≥ 0 Å (0: the largest distance), got ",
+            pdf.r_max);
+  const auto s = debye::group_by_species(structure);
+  const std::size_t ns = s.species.size();
+  PdfResult out;
+  out.atoms = s.total_weight();
+
+  // Pair weights c_mn = Re(f_m f_n*)/|⟨f⟩|² at Q = 0, without Debye–Waller.
+  FactorOptions bare = options.factors;
+  bare.debye_waller = false;
+  std::vector<std::complex<double>> f(ns);
+  std::complex<double> f_mean = 0;
+  for (std::size_t m = 0; m < ns; ++m) {
+    f[m] = scattering_factor(options.radiation, s.species[m], 0.0, bare);
+    f_mean += s.total_weight(m) / out.atoms * f[m];
+  }
+  if (std::norm(f_mean) == 0)
+    fail_at({"", 0, "--pdf"}, "the mean scattering factor ⟨f(0)⟩ is 0: G(r) is undefined");
+
+  const auto hist = debye::pair_histograms(s, options);
+  const double r_max = pdf.r_max > 0 ? pdf.r_max : largest_distance(hist);
+  const std::size_t bins = std::max<std::size_t>(1, std::size_t(std::ceil(r_max / pdf.dr)));
+  out.r.resize(bins);
+  out.rdf.assign(bins, 0.0);
+  for (std::size_t k = 0; k < bins; ++k) out.r[k] = (double(k) + 0.5) * pdf.dr;
+
+  for (std::size_t m = 0; m < ns; ++m)
+    for (std::size_t n = m; n < ns; ++n) {
+      const auto& h = hist[debye::pair_index(ns, m, n)];
+      // Σ_{i≠j} counts every unordered pair twice; per atom (1/N), per Å (1/dr).
+      const double c = std::real(f[m] * std::conj(f[n])) / std::norm(f_mean);
+      const double scale = 2 * c / (out.atoms * pdf.dr);
+      for (std::size_t k = 0; k < h.count.size(); ++k) {
+        if (h.count[k] == 0) continue;
+        // The bin's pairs sit at their mean distance centre + Σwδ/Σw.
+        const double r = (double(k) + 0.5) * h.bin_width + h.sum_d[k] / h.count[k];
+        const auto j = std::size_t(std::max(0.0, r) / pdf.dr);
+        if (j < bins) out.rdf[j] += scale * h.count[k];
+      }
+    }
+
+  out.radius_of_gyration = radius_of_gyration(s);
+  out.sphere_radius = std::sqrt(5.0 / 3.0) * out.radius_of_gyration;
+  const double volume = 4.0 / 3.0 * std::numbers::pi * std::pow(out.sphere_radius, 3);
+  out.number_density = volume > 0 ? out.atoms / volume : 0.0;
+  out.g.resize(bins);
+  for (std::size_t k = 0; k < bins; ++k) {
+    const double r = out.r[k];
+    out.g[k] = out.rdf[k] / r -
+               4 * std::numbers::pi * r * out.number_density * sphere_gamma0(r, out.sphere_radius);
+  }
+  return out;
+}
+
+}  // namespace nanoscatter

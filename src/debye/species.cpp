@@ -1,0 +1,138 @@
+// Species grouping for the Debye engine (species.hpp).
+#include "debye/species.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <sstream>
+
+#include "nanoscatter/error.hpp"
+
+namespace nanoscatter::debye {
+
+namespace {
+
+std::string charge_label(const Species& s) {
+  if (s.charge == 0) return s.element;
+  return s.element + std::to_string(std::abs(s.charge)) + (s.charge > 0 ? "+" : "-");
+}
+
+// Shortest unique names: the element alone, the ion label ("Fe3+") where one
+// element comes with several charges, and "@B=…" where species differ only
+// in B.
+std::vector<std::string> make_labels(const std::vector<Species>& species) {
+  std::vector<std::string> labels(species.size());
+  for (std::size_t m = 0; m < species.size(); ++m) {
+    bool other_charge = false, other_b = false;
+    for (std::size_t n = 0; n < species.size(); ++n) {
+      if (n == m || species[n].element != species[m].element) continue;
+      if (species[n].charge != species[m].charge) other_charge = true;
+      else other_b = true;
+    }
+    labels[m] = other_charge ? charge_label(species[m]) : species[m].element;
+    if (other_b) {
+      std::ostringstream os;
+      os << labels[m] << "@B=" << species[m].b_iso;
+      labels[m] = os.str();
+    }
+  }
+  return labels;
+}
+
+// 3 × 21-bit Morton key of a position quantised on the block's bounding box.
+std::uint64_t spread_bits(std::uint64_t v) {
+  v &= 0x1fffff;
+  v = (v | v << 32) & 0x1f00000000ffffULL;
+  v = (v | v << 16) & 0x1f0000ff0000ffULL;
+  v = (v | v << 8) & 0x100f00f00f00f00fULL;
+  v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
+  v = (v | v << 2) & 0x1249249249249249ULL;
+  return v;
+}
+
+void sort_spatially(AtomBlock& b) {
+  const std::size_t n = b.size();
+  if (n < 2) return;
+  double lo[3], hi[3];
+  const std::vector<double>* axes[3] = {&b.x, &b.y, &b.z};
+  for (int d = 0; d < 3; ++d) {
+    const auto [mn, mx] = std::minmax_element(axes[d]->begin(), axes[d]->end());
+    lo[d] = *mn;
+    hi[d] = *mx;
+  }
+  std::vector<std::uint64_t> key(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t k = 0;
+    for (int d = 0; d < 3; ++d) {
+      const double span = hi[d] - lo[d];
+      const double t = span > 0 ? ((*axes[d])[i] - lo[d]) / span : 0.0;
+      k |= spread_bits(std::uint64_t(t * 2097151.0)) << d;  // 2^21 − 1 cells per axis
+    }
+    key[i] = k;
+  }
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t i, std::size_t j) { return key[i] < key[j]; });
+  AtomBlock sorted;
+  for (auto* v : {&sorted.x, &sorted.y, &sorted.z, &sorted.w}) v->reserve(n);
+  for (std::size_t i : order) {
+    sorted.x.push_back(b.x[i]);
+    sorted.y.push_back(b.y[i]);
+    sorted.z.push_back(b.z[i]);
+    sorted.w.push_back(b.w[i]);
+  }
+  b = std::move(sorted);
+}
+
+}  // namespace
+
+double SpeciesBlocks::total_weight(std::size_t m) const {
+  return std::accumulate(blocks[m].w.begin(), blocks[m].w.end(), 0.0);
+}
+
+double SpeciesBlocks::total_weight() const {
+  double s = 0;
+  for (std::size_t m = 0; m < blocks.size(); ++m) s += total_weight(m);
+  return s;
+}
+
+SpeciesBlocks group_by_species(const Structure& structure) {
+  if (structure.atoms.empty()) fail_at({"", 0, "structure"}, "the structure has no atoms");
+  SpeciesBlocks out;
+  for (std::size_t i = 0; i < structure.atoms.size(); ++i) {
+    const Atom& atom = structure.atoms[i];
+    const std::string where = "atom " + std::to_string(i + 1);
+    if (!is_finite(atom.position)) fail_at({"", 0, where}, "position is not finite");
+    if (!(atom.occupancy >= 0 && atom.occupancy <= 1))
+      fail_at({"", 0, where}, "occupancy ", atom.occupancy, " is outside [0, 1]");
+    if (!(atom.b_iso >= 0) || !std::isfinite(atom.b_iso))
+      fail_at({"", 0, where}, "B = ", atom.b_iso, " Å² must be finite and ≥ 0");
+    if (atom.occupancy == 0) continue;
+    const Species sp{atom.element, atom.charge, atom.b_iso};
+    auto it = std::find(out.species.begin(), out.species.end(), sp);
+    const std::size_t m = std::size_t(it - out.species.begin());
+    if (it == out.species.end()) {
+      out.species.push_back(sp);
+      out.blocks.emplace_back();
+    }
+    AtomBlock& b = out.blocks[m];
+    b.x.push_back(atom.position.x);
+    b.y.push_back(atom.position.y);
+    b.z.push_back(atom.position.z);
+    b.w.push_back(atom.occupancy);
+    ++out.atom_count;
+  }
+  if (out.species.empty())
+    fail_at({"", 0, "structure"}, "every atom has occupancy 0: nothing scatters");
+  for (auto& b : out.blocks) sort_spatially(b);
+  out.labels = make_labels(out.species);
+  return out;
+}
+
+std::string pair_label(const SpeciesBlocks& s, std::size_t m, std::size_t n) {
+  return s.labels[m] + "-" + s.labels[n];
+}
+
+}  // namespace nanoscatter::debye
