@@ -49,12 +49,8 @@ __global__ void __launch_bounds__(kTile) histogram_kernel(const Atom4<double>* _
       if (w == 0.0) continue;  // padding (w = 0) and vacant sites add nothing
       const double dx = ai.x - bj.x, dy = ai.y - bj.y, dz = ai.z - bj.z;
       const double d2 = fma(dx, dx, fma(dy, dy, dz * dz));
-      // sqrt from the float reciprocal root plus one Newton step in double
-      // (relative error ~1e-14), cheaper than a full double sqrt.
-      const double y = rsqrtf(static_cast<float>(d2));
-      double r = d2 * y;
-      r = fma(0.5 * y, fma(-r, r, d2), r);
-      if (d2 == 0.0) r = 0.0;
+      // Correctly rounded, as on the CPU, so both paths bin alike.
+      const double r = sqrt(d2);
       const long long bin = static_cast<long long>(r * inv_width);
       if (bin >= nbins) {
         atomicAdd(overflow, 1u);

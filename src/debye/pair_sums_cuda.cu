@@ -192,7 +192,9 @@ __global__ void __launch_bounds__(kTile) exact_pair_kernel(const Atom4<Real>* __
   for (int jt = item.j_begin; jt < item.j_end; ++jt) {
     const int j = jt * kTile + threadIdx.x;
     __syncthreads();
-    tile[threadIdx.x] = j < nb ? b[j] : Atom4<Real>{Real(1e30), 0, 0, 0};
+    // Padding has weight 0 at the origin: finite distances, zero terms (a far
+    // sentinel would overflow r² in float32 and turn 0·∞ into NaN).
+    tile[threadIdx.x] = j < nb ? b[j] : Atom4<Real>{0, 0, 0, 0};
     __syncthreads();
     // On the triangle's diagonal tile only pairs j > i count.
     const int j_lo = (Triangle && jt == item.i_tile) ? threadIdx.x + 1 : 0;
