@@ -29,5 +29,6 @@ void add_common_options(CLI::App& sub, CommonOptions& options, bool with_precisi
 void add_build_command(CLI::App& app, const RunContext& context);
 void add_info_command(CLI::App& app, const RunContext& context);
 void add_debye_command(CLI::App& app, const RunContext& context);
+void add_pattern2d_command(CLI::App& app, const RunContext& context);
 
 }  // namespace nanoscatter::cli

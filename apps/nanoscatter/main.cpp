@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   cli::add_build_command(app, context);
   cli::add_debye_command(app, context);
+  cli::add_pattern2d_command(app, context);
   cli::add_info_command(app, context);
 
   try {

@@ -1,0 +1,194 @@
+// Pattern2DPlan: species factorisation of the kinematic amplitude and
+// dispatch of the phase-sum kernels (fast CPU, CUDA) over chunks of pixels.
+//
+// With species s (element, charge, B), bare factor f_s(|q|) and
+// Debye–Waller factor T_s(|q|) = exp(−B_s s²), s = |q|/4π:
+//   A(q) = Σ_s f_s T_s S_s(q),        S_s(q) = Σ_{j∈s} w_j exp(i q·r_j),
+//   I(q) = |A(q)|² + Σ_s |f_s|² (Σ_{j∈s} w_j − T_s² Σ_{j∈s} w_j²).
+// The second term is E|A|² − |E A|² for independent occupations n_j ∈ {0,1}
+// (E n_j = E n_j² = w_j) and independent Gaussian displacements
+// (E exp(iq·u_j) = T_j): the pair terms j ≠ k of E|A|² factorise into
+// w_j w_k T_j T_k, the self terms are |f_j|² w_j exactly. It is the same
+// expected intensity as the Debye engine's (see src/debye/api.cpp).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <mutex>
+
+#include "nanoscatter/error.hpp"
+#include "nanoscatter/pattern2d.hpp"
+#include "nanoscatter/progress.hpp"
+#include "pattern2d/phase_sums.hpp"
+
+namespace nanoscatter {
+
+using pattern2d::AtomGroups;
+
+namespace {
+
+// Atom·pixel products per kernel call (the unit of progress): ~1 s of work
+// on a many-core CPU (~1e9 per second and core in float32) and ~0.2 s on a
+// GPU (~1e12 per second). Calls are cut along pixels only, so every call
+// sees all atoms and the atoms' packing is paid once per call.
+constexpr double kWorkPerCallCpu = 2e10;
+constexpr double kWorkPerCallGpu = 2e11;
+// Never fewer pixels per call than this: per-call costs (packing the atoms,
+// uploading them) must stay small next to the sums.
+constexpr std::size_t kMinPixelsPerCall = 4096;
+
+void check_device(Device device) {
+  if (device != Device::gpu) return;
+#if NANOSCATTER_HAVE_CUDA
+  if (cuda_device_count() == 0) fail_at({"", 0, "--device"}, "gpu requested but no CUDA device is available");
+#else
+  fail_at({"", 0, "--device"}, "gpu requested but this build has no CUDA support");
+#endif
+}
+
+void run_phase_sums(const Pattern2DOptions& o, std::span<const AtomGroups> groups, std::span<const Vec3> q,
+                    std::span<std::complex<double>> out) {
+  if (o.device == Device::gpu) {
+#if NANOSCATTER_HAVE_CUDA
+    pattern2d::CudaPattern2DOptions c;
+    c.precision = o.precision;
+    c.max_device_memory = o.max_device_memory;
+    pattern2d::phase_sums_cuda(groups, q, out, c);
+    return;
+#endif
+  }
+  pattern2d::phase_sums_cpu(groups, q, out, o.precision, o.threads);
+}
+
+// Per species and pixel: bare factor f_s(|q_p|) and T_s(|q_p|). Pixels of a
+// polar row share |q|, so a row reuses the previous pixel's values when |q|
+// repeats exactly.
+struct Factors {
+  std::vector<std::complex<double>> f;  // [s·P + p]
+  std::vector<double> t;                // [s·P + p]
+};
+
+Factors species_factors(const std::vector<Species>& species, const DetectorGrid& grid,
+                        const Pattern2DOptions& o, double scale) {
+  const std::size_t np = grid.q.size(), ns = species.size();
+  FactorOptions bare = o.factors;
+  bare.debye_waller = false;
+  Factors out;
+  out.f.assign(ns * np, 0.0);
+  out.t.assign(ns * np, 1.0);
+  std::exception_ptr error;
+  std::mutex error_mutex;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::size_t r = 0; r < grid.rows; ++r) {
+    try {
+      double last_q = -1;
+      for (std::size_t c = 0; c < grid.cols; ++c) {
+        const std::size_t p = r * grid.cols + c;
+        const double qm = grid.q_magnitude(p);
+        for (std::size_t s = 0; s < ns; ++s) {
+          if (qm == last_q) {
+            out.f[s * np + p] = out.f[s * np + p - 1];
+            out.t[s * np + p] = out.t[s * np + p - 1];
+            continue;
+          }
+          out.f[s * np + p] = scale * scattering_factor(o.radiation, species[s], qm, bare);
+          if (o.factors.debye_waller) out.t[s * np + p] = debye_waller(species[s].b_iso, qm);
+        }
+        last_q = qm;
+      }
+    } catch (...) {
+      const std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+  return out;
+}
+
+}  // namespace
+
+struct Pattern2DPlan::Impl {
+  Pattern2DOptions options;
+  std::vector<Species> species;
+  std::vector<AtomGroups> groups;
+  std::vector<double> weight_sum, weight_square_sum;  // Σ w, Σ w² per species
+  std::size_t atom_count = 0;
+};
+
+Pattern2DPlan::Pattern2DPlan(const Structure& structure, Pattern2DOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  if (options.threads < 0) fail_at({"", 0, "threads"}, "must be ≥ 0, got ", options.threads);
+  check_device(options.device);
+  const auto grouped = pattern2d::group_species(structure);
+  impl_->options = options;
+  impl_->species = grouped.species;
+  impl_->atom_count = grouped.atom_count;
+  for (const auto& list : grouped.atoms) {
+    impl_->groups.push_back(pattern2d::make_atom_groups(list));
+    double w1 = 0, w2 = 0;
+    for (double w : list.w) w1 += w, w2 += w * w;
+    impl_->weight_sum.push_back(w1);
+    impl_->weight_square_sum.push_back(w2);
+  }
+}
+
+Pattern2DPlan::~Pattern2DPlan() = default;
+Pattern2DPlan::Pattern2DPlan(Pattern2DPlan&&) noexcept = default;
+Pattern2DPlan& Pattern2DPlan::operator=(Pattern2DPlan&&) noexcept = default;
+
+Pattern2DResult Pattern2DPlan::execute(const Pattern2DGeometry& geometry) const {
+  const auto start = std::chrono::steady_clock::now();
+  const Pattern2DOptions& o = impl_->options;
+  Pattern2DResult result;
+  result.grid = make_detector_grid(geometry);
+  result.atom_count = impl_->atom_count;
+  const DetectorGrid& grid = result.grid;
+  const std::size_t np = grid.q.size(), ns = impl_->species.size();
+
+  // Evaluate the factors first: an unusable species fails before the sums.
+  if (o.radiation == Radiation::electron && o.relativistic_electrons)
+    result.electron_gamma = electron_lorentz_factor(geometry.wavelength);
+  const Factors factors = species_factors(impl_->species, grid, o, result.electron_gamma);
+
+  // The sample is rotated actively: atoms at R r, so q·(R r) = (Rᵀ q)·r.
+  const Mat3 to_sample = transpose(geometry.orientation);
+  std::vector<Vec3> q_sample(np);
+  for (std::size_t p = 0; p < np; ++p) q_sample[p] = to_sample * grid.q[p];
+
+  const double atoms = double(std::max<std::size_t>(1, impl_->atom_count));
+  const double per_call = o.device == Device::gpu ? kWorkPerCallGpu : kWorkPerCallCpu;
+  const std::size_t chunk = std::max(kMinPixelsPerCall, std::size_t(per_call / atoms));
+  std::vector<std::complex<double>> sums(ns * np, 0.0);
+  {
+    Progress progress("pattern2d: amplitudes", std::uint64_t(atoms * double(np)), {.quiet = o.quiet});
+    std::vector<std::complex<double>> part;
+    for (std::size_t p0 = 0; p0 < np; p0 += chunk) {
+      const std::size_t n = std::min(chunk, np - p0);
+      part.assign(ns * n, 0.0);
+      run_phase_sums(o, impl_->groups, std::span<const Vec3>(q_sample).subspan(p0, n), part);
+      for (std::size_t s = 0; s < ns; ++s)
+        std::copy(part.begin() + std::ptrdiff_t(s * n), part.begin() + std::ptrdiff_t((s + 1) * n),
+                  sums.begin() + std::ptrdiff_t(s * np + p0));
+      progress.advance(std::uint64_t(atoms * double(n)));
+    }
+  }
+
+  result.intensity.assign(np, 0.0);
+  if (o.amplitude) result.amplitude.assign(np, 0.0);
+  for (std::size_t p = 0; p < np; ++p) {
+    std::complex<double> a = 0;
+    double self = 0;
+    for (std::size_t s = 0; s < ns; ++s) {
+      const std::complex<double> f = factors.f[s * np + p];
+      const double t = factors.t[s * np + p];
+      a += f * t * sums[s * np + p];
+      self += std::norm(f) * (impl_->weight_sum[s] - t * t * impl_->weight_square_sum[s]);
+    }
+    result.intensity[p] = std::norm(a) + self;
+    if (o.amplitude) result.amplitude[p] = a;
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace nanoscatter

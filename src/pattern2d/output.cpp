@@ -1,0 +1,202 @@
+// Writing pattern2d results: HDF5 (everything), text (one row per pixel) and
+// a log-scale PNG quick-look (pattern2d.hpp).
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <sstream>
+
+#include "nanoscatter/error.hpp"
+#include "nanoscatter/io_hdf5.hpp"
+#include "nanoscatter/io_png.hpp"
+#include "nanoscatter/io_text.hpp"
+#include "nanoscatter/pattern2d.hpp"
+
+namespace nanoscatter {
+
+namespace {
+
+const char* intensity_unit(Radiation r) {
+  switch (r) {
+    case Radiation::xray: return "electron^2";
+    case Radiation::neutron: return "fm^2";
+    case Radiation::electron: return "angstrom^2";
+  }
+  return "";
+}
+
+// One-line description of the run for text headers and PNG tEXt chunks.
+std::string describe(const Pattern2DResult& result, const Pattern2DRecord& rec) {
+  std::ostringstream os;
+  os.precision(17);
+  const auto& g = rec.geometry;
+  os << "pattern2d: " << result.atom_count << " atoms, " << to_string(rec.options.radiation)
+     << ", wavelength " << g.wavelength << " angstrom, beam (" << g.beam_direction.x << ", "
+     << g.beam_direction.y << ", " << g.beam_direction.z << "), "
+     << (g.curvature ? "Ewald sphere" : "no curvature") << ", "
+     << (result.grid.polar ? "polar" : "flat") << " detector " << result.grid.rows << "x" << result.grid.cols;
+  return os.str();
+}
+
+std::vector<double> orientation_values(const Mat3& m) {
+  std::vector<double> v;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) v.push_back(m.row[i][j]);
+  return v;
+}
+
+void check_sizes(const Pattern2DResult& r) {
+  const std::size_t n = r.grid.rows * r.grid.cols;
+  if (r.intensity.size() != n || r.grid.q.size() != n || (!r.amplitude.empty() && r.amplitude.size() != n))
+    fail("pattern2d output: result arrays do not match the detector size");
+}
+
+}  // namespace
+
+void write_pattern2d_hdf5(const std::filesystem::path& path, const Pattern2DResult& result,
+                          const Pattern2DRecord& rec) {
+  check_sizes(result);
+  const auto& grid = result.grid;
+  const auto& g = rec.geometry;
+  const auto& o = rec.options;
+  H5Writer h5(path);
+  h5.write("/intensity", result.intensity.data(), {grid.rows, grid.cols});
+  h5.set_attribute("/intensity", "units", intensity_unit(o.radiation));
+  h5.set_attribute("/intensity", "definition",
+                   "I = |A|^2 + sum_j |f_j|^2 (w_j - w_j^2 T_j^2); rows: " + grid.row_name +
+                       ", columns: " + grid.col_name);
+  std::vector<double> q(3 * grid.q.size());
+  for (std::size_t p = 0; p < grid.q.size(); ++p) {
+    q[3 * p] = grid.q[p].x;
+    q[3 * p + 1] = grid.q[p].y;
+    q[3 * p + 2] = grid.q[p].z;
+  }
+  h5.write("/q", q.data(), {grid.rows, grid.cols, 3});
+  h5.set_attribute("/q", "units", "1/angstrom");
+  h5.set_attribute("/q", "frame", "lab (beam along beam_direction; sample rotated by orientation)");
+  const std::string row_path = "/axes/" + grid.row_name, col_path = "/axes/" + grid.col_name;
+  h5.write(row_path, grid.row_axis.data(), {grid.rows});
+  h5.set_attribute(row_path, "units", grid.row_unit);
+  h5.write(col_path, grid.col_axis.data(), {grid.cols});
+  h5.set_attribute(col_path, "units", grid.col_unit);
+  if (!result.amplitude.empty()) {
+    h5.write("/amplitude", result.amplitude.data(), {grid.rows, grid.cols});
+    h5.set_attribute("/amplitude", "definition", "A = sum_j w_j f_j T_j exp(i q.r_j)");
+  }
+
+  h5.set_attribute("/", "engine", "pattern2d");
+  h5.set_attribute("/", "command", rec.command);
+  h5.set_attribute("/", "version", rec.version);
+  h5.set_attribute("/", "structure", rec.structure);
+  h5.set_attribute("/", "atom_count", std::int64_t(result.atom_count));
+  h5.set_attribute("/", "radiation", to_string(o.radiation));
+  h5.set_attribute("/", "wavelength_angstrom", g.wavelength);
+  h5.set_attribute("/", "beam_direction", std::vector<double>{g.beam_direction.x, g.beam_direction.y,
+                                                              g.beam_direction.z});
+  h5.set_attribute("/", "orientation", orientation_values(g.orientation));
+  h5.set_attribute("/", "curvature", int(g.curvature));
+  h5.set_attribute("/", "debye_waller", int(o.factors.debye_waller));
+  if (o.factors.energy_kev) h5.set_attribute("/", "anomalous_energy_kev", *o.factors.energy_kev);
+  if (o.radiation == Radiation::electron) h5.set_attribute("/", "electron_gamma", result.electron_gamma);
+  h5.set_attribute("/", "precision", to_string(o.precision));
+  h5.set_attribute("/", "device", to_string(o.device));
+  h5.set_attribute("/", "seconds", result.seconds);
+  if (const auto* polar = std::get_if<PolarDetector>(&g.detector)) {
+    h5.set_attribute("/", "detector", "polar");
+    h5.set_attribute("/", "qmax", polar->qmax);
+    h5.set_attribute("/", "nq", polar->nq);
+    h5.set_attribute("/", "nphi", polar->nphi);
+  } else {
+    const auto& flat = std::get<FlatDetector>(g.detector);
+    h5.set_attribute("/", "detector", "flat");
+    h5.set_attribute("/", "distance", flat.distance);
+    h5.set_attribute("/", "pixel_size", flat.pixel_size);
+    h5.set_attribute("/", "nx", flat.nx);
+    h5.set_attribute("/", "ny", flat.ny);
+    const double cx = flat.beam_center ? (*flat.beam_center)[0] : 0.5 * (flat.nx - 1);
+    const double cy = flat.beam_center ? (*flat.beam_center)[1] : 0.5 * (flat.ny - 1);
+    h5.set_attribute("/", "beam_center", std::vector<double>{cx, cy});
+  }
+  h5.commit();
+}
+
+void write_pattern2d_text(const std::filesystem::path& path, const Pattern2DResult& result,
+                          const Pattern2DRecord& rec) {
+  check_sizes(result);
+  const auto& grid = result.grid;
+  TextTable table;
+  table.header_lines = {"command: " + rec.command, "version: nanoscatter " + rec.version,
+                        "structure: " + rec.structure, describe(result, rec),
+                        "I = |A|^2 + sum_j |f_j|^2 (w_j - w_j^2 T_j^2); q in the lab frame"};
+  const bool amp = !result.amplitude.empty();
+  table.column_names = {grid.polar ? "q" : "x", grid.polar ? "phi" : "y", "qx", "qy", "qz", "I"};
+  const std::string iu = intensity_unit(rec.options.radiation);
+  table.column_units = {grid.polar ? "1/angstrom" : "mm", grid.polar ? "degree" : "mm", "1/angstrom",
+                        "1/angstrom", "1/angstrom", iu};
+  if (amp) {
+    table.column_names.insert(table.column_names.end(), {"A_re", "A_im"});
+    const std::string au = rec.options.radiation == Radiation::xray      ? "electron"
+                           : rec.options.radiation == Radiation::neutron ? "fm"
+                                                                         : "angstrom";
+    table.column_units.insert(table.column_units.end(), {au, au});
+  }
+  table.columns.assign(table.column_names.size(), {});
+  for (std::size_t r = 0; r < grid.rows; ++r)
+    for (std::size_t c = 0; c < grid.cols; ++c) {
+      const std::size_t p = r * grid.cols + c;
+      table.columns[0].push_back(grid.polar ? grid.row_axis[r] : grid.col_axis[c]);
+      table.columns[1].push_back(grid.polar ? grid.col_axis[c] : grid.row_axis[r]);
+      table.columns[2].push_back(grid.q[p].x);
+      table.columns[3].push_back(grid.q[p].y);
+      table.columns[4].push_back(grid.q[p].z);
+      table.columns[5].push_back(result.intensity[p]);
+      if (amp) {
+        table.columns[6].push_back(result.amplitude[p].real());
+        table.columns[7].push_back(result.amplitude[p].imag());
+      }
+    }
+  write_text_table(path, table);
+}
+
+void write_pattern2d_png(const std::filesystem::path& path, const Pattern2DResult& result,
+                         const Pattern2DRecord& rec) {
+  check_sizes(result);
+  const auto& grid = result.grid;
+  PngOptions png;
+  png.origin_lower = true;  // detector y (or qy) upwards
+  png.text = {{"nanoscatter:engine", "pattern2d"}, {"nanoscatter:command", rec.command},
+              {"nanoscatter:description", describe(result, rec)}};
+  if (!grid.polar) {
+    write_png_log(path, result.intensity.data(), grid.rows, grid.cols, png);
+    return;
+  }
+  // Polar grid → square picture of the (qx, qy) plane of the detector frame,
+  // one picture pixel per ~half ring spacing, at most 1024 wide.
+  constexpr std::size_t kMinSide = 65, kMaxSide = 1025;
+  const std::size_t side = std::clamp<std::size_t>(2 * grid.rows - 1, kMinSide, kMaxSide);
+  const double qmax = grid.row_axis.back();
+  const double half = 0.5 * double(side - 1);
+  const double dq = grid.rows > 1 ? qmax / double(grid.rows - 1) : qmax;
+  const double dphi = 2 * std::numbers::pi / double(grid.cols);
+  std::vector<double> picture(side * side, 0.0);
+  for (std::size_t r = 0; r < side; ++r)
+    for (std::size_t c = 0; c < side; ++c) {
+      const double qx = (double(c) - half) / half * qmax, qy = (double(r) - half) / half * qmax;
+      const double qm = std::hypot(qx, qy);
+      if (qm > qmax * (1 + 1e-12)) continue;  // outside the detector: lowest colour
+      double phi = std::atan2(qy, qx);
+      if (phi < 0) phi += 2 * std::numbers::pi;
+      // Bilinear in (ring, azimuth), azimuth periodic; a single ring is constant in |q|.
+      const double fi = grid.rows > 1 ? std::min(qm / dq, double(grid.rows - 1)) : 0.0;
+      const std::size_t i0 = std::min(std::size_t(fi), grid.rows - 1), i1 = std::min(i0 + 1, grid.rows - 1);
+      const double ti = fi - double(i0);
+      const double fj = phi / dphi;
+      const std::size_t j0 = std::size_t(fj) % grid.cols, j1 = (j0 + 1) % grid.cols;
+      const double tj = fj - std::floor(fj);
+      auto at = [&](std::size_t i, std::size_t j) { return result.intensity[i * grid.cols + j]; };
+      picture[r * side + c] = (1 - ti) * ((1 - tj) * at(i0, j0) + tj * at(i0, j1)) +
+                              ti * ((1 - tj) * at(i1, j0) + tj * at(i1, j1));
+    }
+  write_png_log(path, picture.data(), side, side, png);
+}
+
+}  // namespace nanoscatter
