@@ -1,23 +1,30 @@
 #!/usr/bin/env bash
-# Build a relocatable-enough GPU tree for the lent device machine, which has
-# CUDA but none of our Debian libraries: configure at .gpu-build (git-ignored,
-# carried by the device tool), build for sm_90, and copy every non-system
-# shared library the binaries need into .gpu-build/lib. On the device, link
-# the checkout to this machine's path so CTest's absolute paths resolve:
-#   mkdir -p /work && ln -sfn "$PWD" /work/main && cd /work/main/.gpu-build &&
-#   LD_LIBRARY_PATH=$PWD/lib ctest -L gpu
+# Prepare a run on the lent GPU machine, which has CUDA but none of our
+# Debian libraries and no network: build here (BUILD_DIR, default build/,
+# CUDA for sm_90), then copy what a GPU run needs into .gpu-bundle/
+# (git-ignored; the device tool carries it): the executables, CTest's files
+# and every non-system shared library the executables load.
+# On the device, make the paths CTest recorded resolve, then run:
+#   mkdir -p /work && ln -sfn "$PWD" /work/main && ln -sfn .gpu-bundle build &&
+#   export LD_LIBRARY_PATH=$PWD/build/lib && (cd build && ctest -L gpu) &&
+#   bench/gpu_suite.sh build
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-build="$root/.gpu-build"
+build="$(realpath -m "${1:-$root/build}")"
+bundle="$root/.gpu-bundle"
 bash "$root/scripts/deps.sh"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DNANOSCATTER_CUDA=ON \
       -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
 cmake --build "$build" -j"$(nproc)"
-mkdir -p "$build/lib"
-# Everything outside glibc/libstdc++ and the CUDA driver/toolkit (present there).
-for exe in "$build"/bin/* "$build"/tests/ns_*tests "$build"/bench/*; do
-  [ -x "$exe" ] && [ -f "$exe" ] || continue
-  ldd "$exe" | awk '/=> \// {print $3}' 
-done | sort -u | grep -vE '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux)[.-]|/usr/local/cuda|libcuda\.so' |
-  while read -r lib; do cp -L "$lib" "$build/lib/"; done
-du -sh "$build/lib" "$build"
+rm -rf "$bundle"
+mkdir -p "$bundle/lib" "$bundle/bin" "$bundle/tests" "$bundle/bench"
+cp "$build"/CTestTestfile.cmake "$bundle/"
+cp "$build"/bin/* "$bundle/bin/"
+cp "$build"/tests/ns_*tests "$build"/tests/*.cmake "$bundle/tests/"
+find "$build/bench" -maxdepth 1 -type f -perm -u+x -exec cp {} "$bundle/bench/" \;
+# Everything but glibc, libstdc++/libgcc and the CUDA driver (the device has those).
+for exe in "$bundle"/bin/* "$bundle"/tests/ns_*tests "$bundle"/bench/*; do
+  ldd "$exe" | awk '/=> \// {print $3}'
+done | sort -u | grep -vE '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux)[.-]|libcuda\.so' |
+  while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
+du -sh "$bundle"
