@@ -1,0 +1,157 @@
+// What ADDA decides before solving (make_particle.c InitShape/MakeParticle,
+// param.c): the grid from --grid, --size/--eq-rad and --dpl; the dipole size
+// with the volume correction (the dipoles' total volume equals the particle's
+// exact volume when that is known analytically); the default θ grid and
+// iteration limit.
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <omp.h>
+
+#include "dda/physics.hpp"
+#include "nanoscatter/error.hpp"
+
+namespace nanoscatter {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr int kDefaultGrid = 16;      // ADDA DEF_GRID (jagged = 1)
+constexpr int kMinAutoGrid = 16;      // ADDA MIN_AUTO_GRID: smallest grid set from the default dpl
+
+// Particle volume / (size along x)³, as ADDA's volume_ratio (0: unknown).
+double shape_volume_ratio(const DdaShape& s) {
+  const auto p = [&](std::size_t i) { return i < s.params.size() ? s.params[i] : 1.0; };
+  switch (s.kind) {
+    case DdaShapeKind::sphere:
+    case DdaShapeKind::coated: return kPi / 6;
+    case DdaShapeKind::ellipsoid: return kPi / 6 * p(0) * p(1);
+    case DdaShapeKind::cylinder: return kPi / 4 * p(0);
+    case DdaShapeKind::box: return s.params.size() == 2 ? p(0) * p(1) : 1.0;
+    case DdaShapeKind::capsule: return kPi / 4 * p(0) + kPi / 6;
+    case DdaShapeKind::file: return 0;
+  }
+  return 0;
+}
+
+void check_options(const DdaOptions& o) {
+  if (!(o.lambda > 0) || !std::isfinite(o.lambda))
+    fail_at({"", 0, "--lambda"}, "must be a finite wavelength > 0, got ", o.lambda);
+  if (o.m.empty()) fail_at({"", 0, "--m"}, "at least one refractive index is required");
+  if (o.m.size() > 255) fail_at({"", 0, "--m"}, "at most 255 refractive indices");
+  for (const auto& m : o.m) {
+    if (!std::isfinite(m.real()) || !std::isfinite(m.imag()))
+      fail_at({"", 0, "--m"}, "refractive index must be finite, got ", m.real(), " ", m.imag());
+    if (m.imag() < 0)
+      fail_at({"", 0, "--m"}, "Im(m) must be ≥ 0 (absorbing media have Im(m) > 0), got ", m.imag());
+    if (std::abs(m * m + 2.0) == 0) fail_at({"", 0, "--m"}, "m² = −2 has no Clausius–Mossotti polarizability");
+  }
+  if (o.size < 0 || !std::isfinite(o.size)) fail_at({"", 0, "--size"}, "must be > 0, got ", o.size);
+  if (o.eq_rad < 0 || !std::isfinite(o.eq_rad)) fail_at({"", 0, "--eq-rad"}, "must be > 0, got ", o.eq_rad);
+  if (o.dpl < 0 || !std::isfinite(o.dpl)) fail_at({"", 0, "--dpl"}, "must be > 0, got ", o.dpl);
+  if (o.size > 0 && o.eq_rad > 0) fail_at({"", 0, "--eq-rad"}, "--size and --eq-rad cannot be used together");
+  if (o.grid < 0) fail_at({"", 0, "--grid"}, "must be ≥ 1, got ", o.grid);
+  if (o.dpl > 0 && o.grid > 0 && (o.size > 0 || o.eq_rad > 0))
+    fail_at({"", 0, "--dpl"}, "too much information: --dpl, --grid and --", o.size > 0 ? "size" : "eq-rad");
+  if (!(o.eps > 0 && o.eps < 1)) fail_at({"", 0, "--eps"}, "must lie in (0, 1), got ", o.eps);
+  if (o.maxiter < 0) fail_at({"", 0, "--maxiter"}, "must be ≥ 1, got ", o.maxiter);
+  if (o.ntheta < 0 || o.ntheta == 1) fail_at({"", 0, "--ntheta"}, "must be ≥ 2, got ", o.ntheta);
+  if (o.grid_nphi < 0) fail_at({"", 0, "--grid-phi"}, "must be ≥ 1, got ", o.grid_nphi);
+  if (o.threads < 0) fail_at({"", 0, "--threads"}, "must be ≥ 0, got ", o.threads);
+}
+
+}  // namespace
+
+DdaSetup make_dda_setup(const DdaOptions& o) {
+  check_options(o);
+  DdaSetup s;
+  double max_m2 = 0;
+  for (const auto& m : o.m) max_m2 = std::max(max_m2, std::norm(m));
+  const double dpl_default = 10 * std::sqrt(max_m2);  // ADDA: 10 |m|max dipoles per wavelength
+  double size_x = o.size;
+  const bool file = o.shape.kind == DdaShapeKind::file;
+  const double vr = shape_volume_ratio(o.shape);
+  if (o.eq_rad > 0 && vr > 0) size_x = std::cbrt(4 * kPi / 3 / vr) * o.eq_rad;
+  if (file) {
+    s.geometry = read_adda_shape_file(o.shape.file);
+    if (o.grid > 0 && o.grid != s.geometry.box[0])
+      fail_at({o.shape.file.string(), 0, "--grid"}, "the shape file sets the grid (", s.geometry.box[0],
+              " along x); --grid ", o.grid, " differs");
+  } else {
+    int grid = o.grid;
+    if (grid == 0) {
+      if (size_x > 0) {
+        const double dpl = o.dpl > 0 ? o.dpl : dpl_default;
+        const double need = std::ceil(size_x * dpl / o.lambda);
+        if (need > 65535) fail_at({"", 0, "--grid"}, "the derived grid (", need, ") is too large");
+        grid = static_cast<int>(need);
+        if (o.dpl == 0) grid = std::max(grid, kMinAutoGrid);
+      } else {
+        grid = kDefaultGrid;
+      }
+    }
+    s.geometry = make_dda_shape(o.shape, grid, o.grid_yz);
+  }
+  const DdaGeometry& g = s.geometry;
+  if (g.materials > static_cast<int>(o.m.size()))
+    fail_at({file ? o.shape.file.string() : "", 0, "--m"}, "only ", o.m.size(),
+            " refractive indices are given; the shape has ", g.materials, " domains");
+  const double n = static_cast<double>(g.size());
+  if (n == 0) fail_at({"", 0, "--shape"}, "all dipoles of the scatterer are void");
+  const bool volcor = o.volume_correction && vr > 0;
+  double dpl = 0;
+  if (size_x <= 0) {
+    if (o.eq_rad > 0)  // shape file: the dipoles' volume gives the equivalent radius
+      dpl = o.lambda * std::cbrt(3 * n / (4 * kPi)) / o.eq_rad;
+    else
+      dpl = o.dpl > 0 ? o.dpl : dpl_default;
+    size_x = volcor ? o.lambda * std::cbrt(n / vr) / dpl : o.lambda * g.box[0] / dpl;
+  } else {
+    dpl = volcor ? o.lambda * std::cbrt(n / vr) / size_x : o.lambda * g.box[0] / size_x;
+  }
+  s.dpl = dpl;
+  s.dipole_size = o.lambda / dpl;
+  s.size_x = size_x;
+  s.a_eq = std::cbrt(3 * n / (4 * kPi)) * s.dipole_size;
+  s.fft_grid = dda::fft_grid_for(g.box);
+  const double box_volume = static_cast<double>(g.box[0]) * g.box[1] * g.box[2];
+  s.maxiter = o.maxiter > 0 ? o.maxiter : static_cast<int>(std::min<double>(INT_MAX, 3 * box_volume));
+  // ADDA's heuristic for the number of θ points over 0..180°
+  s.ntheta = o.ntheta > 0 ? o.ntheta
+                          : box_volume < 1000 ? 91 : box_volume < 10000 ? 181 : box_volume < 100000 ? 361 : 721;
+  return s;
+}
+
+DdaMemoryEstimate estimate_dda_memory(const DdaSetup& s, const DdaOptions& o) {
+  const std::size_t real = o.precision == Precision::single ? 4 : 8;
+  const std::size_t cbytes = 2 * real;
+  const auto& b = s.geometry.box;
+  const auto& gr = s.fft_grid;
+  std::size_t solver = 0;
+  for (std::size_t i = 0; i < s.geometry.size(); ++i)
+    if (o.m[s.geometry.material[i]] != std::complex<double>(1, 0)) ++solver;
+  DdaMemoryEstimate e;
+  const std::size_t dsize = static_cast<std::size_t>(gr[0]) * (gr[1] / 2 + 1) * (gr[2] / 2 + 1) * 6;
+  e.interaction_bytes = dsize * cbytes;
+  // vectors: b, x, r and the method's own (QMR-CS 5, Bi-CGSTAB 5, BiCG-CS 2, CGNR 2)
+  int nvec = 3;
+  switch (o.solver) {
+    case DdaSolver::qmr_cs:
+    case DdaSolver::bicgstab: nvec += 5; break;
+    case DdaSolver::bicg_cs:
+    case DdaSolver::cgnr: nvec += 2; break;
+  }
+  e.vector_bytes = static_cast<std::size_t>(nvec) * 3 * solver * cbytes;
+#if NANOSCATTER_HAVE_CUDA
+  if (o.device == Device::gpu) {
+    const std::size_t total = dda::cuda_memory_bytes(b, gr, solver, nvec, o.precision);
+    e.fft_bytes = total - e.interaction_bytes - e.vector_bytes;
+    return e;
+  }
+#endif
+  const std::size_t threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  e.fft_bytes = (3ull * gr[0] * b[1] * b[2] + 3ull * gr[1] * gr[2] * threads) * cbytes;
+  return e;
+}
+
+}  // namespace nanoscatter
