@@ -9,7 +9,7 @@
 // float64 atomics.
 //
 // Phases (see phase_sums.hpp): per atom ν = (q/2π)·d_j in revolutions,
-// reduced exactly to ν − rint(ν) ∈ [−½, ½], then sin and cos on the
+// reduced exactly to ν − round(ν) ∈ [−½, ½], then sin and cos on the
 // special-function unit (__sincosf, absolute error ~4e-7 on [−π, π]); per
 // group the large phase q·c_g is formed and reduced by 2π in float64
 // (Cody–Waite with a two-term 2π, as sin_reduced in
@@ -63,6 +63,23 @@ struct alignas(sizeof(Real) * 4) Offset4 {
 struct alignas(32) Centre {
   double x, y, z, pad;
 };
+
+// Pixels go to the device as they are: three doubles per Vec3, no padding.
+static_assert(sizeof(Vec3) == 3 * sizeof(double));
+
+// Nearest integer of x by adding and subtracting 1.5·2^(mantissa bits):
+// exact for |x| < 2^22 (float) or 2^51 (double), and two full-rate adds,
+// where rint is a conversion instruction that shares the quarter-rate unit
+// with the special functions (sm_70 and later) and would be a third
+// quarter-rate operation per atom·pixel besides sin and cos.
+__device__ __forceinline__ float round_to_integer(float x) {
+  constexpr float magic = 12582912.0f;  // 1.5·2^23
+  return (x + magic) - magic;
+}
+__device__ __forceinline__ double round_to_integer(double x) {
+  constexpr double magic = 6755399441055744.0;  // 1.5·2^52
+  return (x + magic) - magic;
+}
 
 // exp(2πi r) for r ∈ [−½, ½].
 __device__ __forceinline__ void sincos_turns(float r, float& s, float& c) { __sincosf(kTwoPiF * r, &s, &c); }
@@ -128,7 +145,7 @@ __global__ void __launch_bounds__(kThreads)
         for (int k = 0; k < kPixelsPerThread; ++k) {
           const Real nu = fma(u[k][0], a.x, fma(u[k][1], a.y, u[k][2] * a.z));
           Real s, c;
-          sincos_turns(nu - rint(nu), s, c);
+          sincos_turns(nu - round_to_integer(nu), s, c);
           sum_re[k] = fma(a.w, c, sum_re[k]);
           sum_im[k] = fma(a.w, s, sum_im[k]);
         }
@@ -236,16 +253,10 @@ void run(std::span<const AtomGroups> species, std::span<const Vec3> q, std::span
   DeviceBuffer<double> d_q(3 * pixel_chunk);
   DeviceBuffer<double> d_out(2 * ns * pixel_chunk);
   const int sms = sm_count();
-  std::vector<double> q_host(3 * pixel_chunk);
 
   for (std::size_t p0 = 0; p0 < np; p0 += pixel_chunk) {
     const std::size_t n = std::min(pixel_chunk, np - p0);
-    for (std::size_t p = 0; p < n; ++p) {
-      q_host[3 * p] = q[p0 + p].x;
-      q_host[3 * p + 1] = q[p0 + p].y;
-      q_host[3 * p + 2] = q[p0 + p].z;
-    }
-    d_q.upload(q_host.data(), 3 * n);
+    d_q.upload(reinterpret_cast<const double*>(q.data() + p0), 3 * n);
     d_out.zero();
     for (std::size_t s = 0; s < ns; ++s) {
       double* out_s = d_out.data() + 2 * s * n;

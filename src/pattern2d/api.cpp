@@ -13,12 +13,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <exception>
-#include <mutex>
 
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/pattern2d.hpp"
 #include "nanoscatter/progress.hpp"
+#include "pattern2d/factors.hpp"
 #include "pattern2d/phase_sums.hpp"
 
 namespace nanoscatter {
@@ -58,51 +57,6 @@ void run_phase_sums(const Pattern2DOptions& o, std::span<const AtomGroups> group
 #endif
   }
   pattern2d::phase_sums_cpu(groups, q, out, o.precision, o.threads);
-}
-
-// Per species and pixel: bare factor f_s(|q_p|) and T_s(|q_p|). Pixels of a
-// polar row share |q|, so a row reuses the previous pixel's values when |q|
-// repeats exactly.
-struct Factors {
-  std::vector<std::complex<double>> f;  // [s·P + p]
-  std::vector<double> t;                // [s·P + p]
-};
-
-Factors species_factors(const std::vector<Species>& species, const DetectorGrid& grid,
-                        const Pattern2DOptions& o, double scale) {
-  const std::size_t np = grid.q.size(), ns = species.size();
-  FactorOptions bare = o.factors;
-  bare.debye_waller = false;
-  Factors out;
-  out.f.assign(ns * np, 0.0);
-  out.t.assign(ns * np, 1.0);
-  std::exception_ptr error;
-  std::mutex error_mutex;
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::size_t r = 0; r < grid.rows; ++r) {
-    try {
-      double last_q = -1;
-      for (std::size_t c = 0; c < grid.cols; ++c) {
-        const std::size_t p = r * grid.cols + c;
-        const double qm = grid.q_magnitude(p);
-        for (std::size_t s = 0; s < ns; ++s) {
-          if (qm == last_q) {
-            out.f[s * np + p] = out.f[s * np + p - 1];
-            out.t[s * np + p] = out.t[s * np + p - 1];
-            continue;
-          }
-          out.f[s * np + p] = scale * scattering_factor(o.radiation, species[s], qm, bare);
-          if (o.factors.debye_waller) out.t[s * np + p] = debye_waller(species[s].b_iso, qm);
-        }
-        last_q = qm;
-      }
-    } catch (...) {
-      const std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-    }
-  }
-  if (error) std::rethrow_exception(error);
-  return out;
 }
 
 }  // namespace
@@ -148,11 +102,13 @@ Pattern2DResult Pattern2DPlan::execute(const Pattern2DGeometry& geometry) const 
   // Evaluate the factors first: an unusable species fails before the sums.
   if (o.radiation == Radiation::electron && o.relativistic_electrons)
     result.electron_gamma = electron_lorentz_factor(geometry.wavelength);
-  const Factors factors = species_factors(impl_->species, grid, o, result.electron_gamma);
+  const auto factors =
+      pattern2d::pixel_factors(impl_->species, grid, o.radiation, o.factors, result.electron_gamma);
 
   // The sample is rotated actively: atoms at R r, so q·(R r) = (Rᵀ q)·r.
   const Mat3 to_sample = transpose(geometry.orientation);
   std::vector<Vec3> q_sample(np);
+#pragma omp parallel for schedule(static)
   for (std::size_t p = 0; p < np; ++p) q_sample[p] = to_sample * grid.q[p];
 
   const double atoms = double(std::max<std::size_t>(1, impl_->atom_count));
@@ -164,17 +120,23 @@ Pattern2DResult Pattern2DPlan::execute(const Pattern2DGeometry& geometry) const 
     std::vector<std::complex<double>> part;
     for (std::size_t p0 = 0; p0 < np; p0 += chunk) {
       const std::size_t n = std::min(chunk, np - p0);
-      part.assign(ns * n, 0.0);
-      run_phase_sums(o, impl_->groups, std::span<const Vec3>(q_sample).subspan(p0, n), part);
-      for (std::size_t s = 0; s < ns; ++s)
-        std::copy(part.begin() + std::ptrdiff_t(s * n), part.begin() + std::ptrdiff_t((s + 1) * n),
-                  sums.begin() + std::ptrdiff_t(s * np + p0));
+      const auto q_part = std::span<const Vec3>(q_sample).subspan(p0, n);
+      if (n == np) {
+        run_phase_sums(o, impl_->groups, q_part, sums);  // one call: no staging copy
+      } else {
+        part.assign(ns * n, 0.0);
+        run_phase_sums(o, impl_->groups, q_part, part);
+        for (std::size_t s = 0; s < ns; ++s)
+          std::copy(part.begin() + std::ptrdiff_t(s * n), part.begin() + std::ptrdiff_t((s + 1) * n),
+                    sums.begin() + std::ptrdiff_t(s * np + p0));
+      }
       progress.advance(std::uint64_t(atoms * double(n)));
     }
   }
 
   result.intensity.assign(np, 0.0);
   if (o.amplitude) result.amplitude.assign(np, 0.0);
+#pragma omp parallel for schedule(static)
   for (std::size_t p = 0; p < np; ++p) {
     std::complex<double> a = 0;
     double self = 0;

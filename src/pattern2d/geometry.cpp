@@ -113,14 +113,16 @@ DetectorGrid make_detector_grid(const Pattern2DGeometry& g) {
       cos_phi.push_back(std::cos(phi));
       sin_phi.push_back(std::sin(phi));
     }
-    grid.q.reserve(grid.rows * grid.cols);
-    for (double qm : grid.row_axis) {
+    grid.q.resize(grid.rows * grid.cols);
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < grid.rows; ++i) {
       // sin θ = |q|/2k; in-plane part k sin 2θ = |q| cos θ, q_z = −2k sin²θ.
+      const double qm = grid.row_axis[i];
       const double sin_t = std::min(1.0, qm / (2 * k));
       const double q_plane = g.curvature ? qm * std::sqrt(1 - sin_t * sin_t) : qm;
       const double q_z = g.curvature ? -2 * k * sin_t * sin_t : 0.0;
       for (std::size_t j = 0; j < grid.cols; ++j)
-        grid.q.push_back(to_lab * Vec3{q_plane * cos_phi[j], q_plane * sin_phi[j], q_z});
+        grid.q[i * grid.cols + j] = to_lab * Vec3{q_plane * cos_phi[j], q_plane * sin_phi[j], q_z};
     }
     return grid;
   }
@@ -136,9 +138,11 @@ DetectorGrid make_detector_grid(const Pattern2DGeometry& g) {
   for (int iy = 0; iy < flat.ny; ++iy) grid.row_axis.push_back((iy - cy) * flat.pixel_size);
   for (int ix = 0; ix < flat.nx; ++ix) grid.col_axis.push_back((ix - cx) * flat.pixel_size);
   const double d = flat.distance;
-  grid.q.reserve(grid.rows * grid.cols);
-  for (double y : grid.row_axis)
-    for (double x : grid.col_axis) {
+  grid.q.resize(grid.rows * grid.cols);
+#pragma omp parallel for schedule(static)
+  for (std::size_t iy = 0; iy < grid.rows; ++iy)
+    for (std::size_t ix = 0; ix < grid.cols; ++ix) {
+      const double x = grid.col_axis[ix], y = grid.row_axis[iy];
       const double rho2 = x * x + y * y;
       const double l = std::sqrt(rho2 + d * d);
       Vec3 q;
@@ -149,7 +153,7 @@ DetectorGrid make_detector_grid(const Pattern2DGeometry& g) {
         const double scale = k / l * std::sqrt(1 + rho2 / ((l + d) * (l + d)));
         q = {scale * x, scale * y, 0};
       }
-      grid.q.push_back(to_lab * q);
+      grid.q[iy * grid.cols + ix] = to_lab * q;
     }
   return grid;
 }

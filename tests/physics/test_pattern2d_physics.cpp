@@ -126,6 +126,27 @@ TEST(Pattern2DPhysics, SingleAtomOccupancyDebyeWallerAndRadiations) {
   }
 }
 
+// Flat detector (factors evaluated per pixel): one atom gives |f(|q|)|² from
+// scattering_factor itself, for anomalous X-rays (complex f) and electrons.
+// Tolerance 1e-12 (float64 rounding).
+TEST(Pattern2DPhysics, SingleAtomOnAFlatDetector) {
+  Pattern2DGeometry g;
+  g.wavelength = 1.6;
+  g.detector = FlatDetector{50.0, 1.5, 21, 17, std::array<double, 2>{7.0, 9.5}};
+  g.orientation = rotation_zyz_degrees(30, 60, 90);
+  for (const Radiation radiation : {Radiation::xray, Radiation::electron}) {
+    Pattern2DOptions o = cpu(Precision::dual, radiation);
+    o.relativistic_electrons = false;
+    if (radiation == Radiation::xray) o.factors.energy_kev = photon_energy_kev(g.wavelength);
+    const Structure atom = one_atom("Co", {2, 1, -3}, 1.0, 0.5);
+    const auto r = Pattern2DPlan(atom, o).execute(g);
+    for (std::size_t p = 0; p < r.intensity.size(); ++p) {
+      const double f2 = std::norm(scattering_factor(radiation, {"Co", 0, 0.0}, r.grid.q_magnitude(p), o.factors));
+      ASSERT_NEAR(r.intensity[p], f2, 1e-12 * f2) << to_string(radiation) << " pixel " << p;
+    }
+  }
+}
+
 // (b) Simple-cubic crystal, a = 4 Å, 6×6×6 atoms, [001] along the beam, no
 // curvature. Rings at multiples of (2π/a)/4 and 5° azimuths put pixels
 // exactly on G = (2π/a)(h, k, 0) for (h,k) = (±1,0), (0,±1), (±2,0), (0,±2);
