@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Bad input to `nanoscatter pattern2d`: each case must exit non-zero, print
+# one line "nanoscatter: error: ..." naming the file and the option at fault,
+# and leave no output file (nor a temporary one) behind.
+set -u
+bin=$1 work=$2
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+
+printf '2\ntwo gold atoms\nAu 0 0 0\nAu 2.88 0 0\n' > au2.xyz
+printf '0\nno atoms\n' > empty.xyz
+inputs=$(ls | sort)
+polar=(--wavelength 1 --qmax 4 --nq 8 --nphi 12)
+
+# expect_error "<expected message, or its beginning when it ends in '*'>" args...
+expect_error() {
+  local expected=$1
+  shift
+  "$bin" pattern2d "$@" > stdout.txt 2> stderr.txt
+  local rc=$?
+  [ $rc -ne 0 ] || fail "exit 0 for: $*"
+  [ -s stdout.txt ] && fail "stdout not empty for: $*"
+  [ "$(wc -l < stderr.txt)" = 1 ] || fail "not one line for: $*: $(cat stderr.txt)"
+  local got
+  got=$(cat stderr.txt)
+  if [[ $expected == *'*' ]]; then
+    [[ $got == "nanoscatter: error: ${expected%\*}"* ]] || fail "for: $*
+  got:      $got
+  expected: nanoscatter: error: $expected"
+  else
+    [ "$got" = "nanoscatter: error: $expected" ] || fail "for: $*
+  got:      $got
+  expected: nanoscatter: error: $expected"
+  fi
+  rm -f stdout.txt stderr.txt
+  [ "$(ls -A | sort)" = "$inputs" ] || fail "files left behind for: $*: $(ls -A)"
+}
+
+# The issue's cases: nq or nphi < 1, qmax beyond 2k, empty structure,
+# non-positive wavelength.
+expect_error "--nq: must be at least 1, got 0" au2.xyz --wavelength 1 --qmax 4 --nq 0 --nphi 12 -o out.h5
+expect_error "--nphi: must be at least 1, got -3" au2.xyz --wavelength 1 --qmax 4 --nq 8 --nphi -3 -o out.h5
+expect_error "--qmax: qmax = 13 Å⁻¹ exceeds 2k = 4π/λ = 12.566*" \
+  au2.xyz --wavelength 1 --qmax 13 --nq 8 --nphi 12 -o out.h5
+expect_error "empty.xyz: the structure has no atoms" empty.xyz "${polar[@]}" -o out.h5
+expect_error "--wavelength: wavelength (Å) must be positive and finite, got 0" \
+  au2.xyz --wavelength 0 --qmax 4 --nq 8 --nphi 12 -o out.h5
+expect_error "--wavelength: wavelength (Å) must be positive and finite, got -1.5" \
+  au2.xyz --wavelength -1.5 --qmax 4 --nq 8 --nphi 12 -o out.h5 --png out.png
+# Missing, conflicting and malformed options.
+expect_error "--wavelength: required (Å)" au2.xyz --qmax 4 --nq 8 --nphi 12 -o out.h5
+expect_error "--nphi: required for the polar detector (or give --flat)" au2.xyz --wavelength 1 --qmax 4 --nq 8 -o out.h5
+expect_error "--nq: not used with --flat" au2.xyz --wavelength 1 --flat --nq 8 -o out.h5
+expect_error "--distance: required with --flat" au2.xyz --wavelength 1 --flat --pixel-size 1 --nx 4 --ny 4 -o out.h5
+expect_error "--pixel-size: pixel size must be positive and finite, got -0.1" \
+  au2.xyz --wavelength 1 --flat --distance 100 --pixel-size -0.1 --nx 4 --ny 4 -o out.h5
+expect_error "--ny: must be at least 1, got 0" au2.xyz --wavelength 1 --flat --distance 100 --pixel-size 1 --nx 4 --ny 0 -o out.h5
+expect_error "--beam-center: only used with --flat" au2.xyz "${polar[@]}" --beam-center 1 2 -o out.h5
+expect_error "--rotation: give either --euler or --rotation, not both" \
+  au2.xyz "${polar[@]}" --euler 1 2 3 --rotation 1 0 0 0 1 0 0 0 1 -o out.h5
+expect_error "--rotation: the orientation matrix is not a proper rotation*" \
+  au2.xyz "${polar[@]}" --rotation 1 0 0 0 1 0 0 0 -1 -o out.h5
+expect_error "--beam: the beam direction must be a finite, non-zero vector" au2.xyz "${polar[@]}" --beam 0 0 0 -o out.h5
+expect_error "--anomalous: only used with --radiation xray" au2.xyz "${polar[@]}" --radiation neutron --anomalous -o out.h5
+expect_error "--radiation: unknown radiation 'light' (expected xray, neutron or electron)" \
+  au2.xyz "${polar[@]}" --radiation light -o out.h5
+expect_error "--precision: unknown precision 'half' (expected single or double)" au2.xyz "${polar[@]}" --precision half -o out.h5
+expect_error "out.xyz: --output: pattern2d writes HDF5 (.h5, .hdf5), text (.dat, .txt, .csv) or a picture (.png)" \
+  au2.xyz "${polar[@]}" -o out.xyz
+expect_error "out.tiff: --output: unknown extension '.tiff'*" au2.xyz "${polar[@]}" -o out.tiff
+expect_error "out.h5: --png: must end in .png" au2.xyz "${polar[@]}" -o out.dat --png out.h5
+expect_error "nodir/out.h5: --output: directory 'nodir' does not exist" au2.xyz "${polar[@]}" -o nodir/out.h5
+expect_error "out.png: --amplitude: a .png output cannot hold the amplitude; use .h5 or text" \
+  au2.xyz "${polar[@]}" --amplitude -o out.png
+expect_error "missing.xyz: no such file" missing.xyz "${polar[@]}" -o out.h5
+echo "pattern2d bad input: all cases give one-line errors and no files"
