@@ -223,7 +223,10 @@ DdaResult DdaPlan::execute() {
   r_max = std::sqrt(r_max);
   for (auto& run : res.runs) {
     const Vec3d e = run.name == 'Y' ? e_y : e_x;
-    if (!run.from_symmetry) {
+    if (run.from_symmetry) {  // the rotation maps the Y problem onto the X one
+      run.cext = res.runs.front().cext;
+      run.cabs = res.runs.front().cabs;
+    } else {
       const auto f = amplitude(run.name, {Vec3d{0, 0, 1}});
       run.cext = dda::extinction_cross_section(f[0], e, I.k);
       run.cabs = dda::absorption_cross_section(run.name == 'Y' ? p_y : p_x, I.solver_mat, I.alpha, I.k);

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Bad input to `nanoscatter dda`: one line "nanoscatter: error: ..." naming
+# the file, line and field, non-zero exit, no output directory. A solver that
+# does not converge within --maxiter exits non-zero and flags its partial
+# results in CrossSec-Y.
+set -u
+bin=$1 work=$2
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+
+printf '0 0 0\n1 0 0\n1 a 0\n' > bad.geom
+printf 'Nmat=2\n0 0 0 1\n1 0 0\n' > short.geom
+
+expect_error() {
+  local expected=$1
+  shift
+  "$bin" dda "$@" --output-dir out > stdout.txt 2> stderr.txt
+  local rc=$?
+  [ $rc -ne 0 ] || fail "exit 0 for: $*"
+  [ "$(wc -l < stderr.txt)" = 1 ] || fail "not one line for: $*: $(cat stderr.txt)"
+  [ "$(cat stderr.txt)" = "nanoscatter: error: $expected" ] ||
+    fail "for: $*
+  got:      $(cat stderr.txt)
+  expected: nanoscatter: error: $expected"
+  [ -e out ] && fail "output directory created for: $*"
+  rm -f stdout.txt stderr.txt
+}
+
+expect_error "--m: refractive index 1 for all dipoles: the particle does not scatter" --grid 8 --m 1 0
+expect_error "--grid: must be ≥ 1, got 0" --grid 0
+expect_error "bad.geom:3: y: not an integer 'a'" --shape read bad.geom
+expect_error "short.geom:3: domain: expected 4 integers 'x y z domain', found 3 values" --shape-file short.geom
+expect_error "--shape: unknown shape 'cone' (expected sphere, ellipsoid, cylinder, box, coated, capsule or read FILE)" --shape cone
+expect_error "--m: Im(m) must be ≥ 0 (absorbing media have Im(m) > 0), got -0.1" --m 1.5 -0.1
+expect_error "--iter: unknown iterative solver 'gmres' (expected qmr, bicg, bicgstab or cgnr)" --iter gmres
+expect_error "--eq-rad: --size and --eq-rad cannot be used together" --size 2 --eq-rad 1
+
+# non-convergence: non-zero exit, one error line, partial results flagged
+"$bin" dda --grid 16 --maxiter 2 --output-dir nc -q > /dev/null 2> stderr.txt && fail "exit 0 without convergence"
+[ "$(wc -l < stderr.txt)" = 1 ] || fail "non-convergence message: $(cat stderr.txt)"
+grep -q "did not converge" stderr.txt || fail "message: $(cat stderr.txt)"
+grep -q "^# NOT CONVERGED" nc/CrossSec-Y || fail "partial results not flagged"
+grep -q "NOT CONVERGED" nc/log || fail "log does not flag non-convergence"
+echo ok
