@@ -14,7 +14,7 @@ printf 'Nmat=2\n0 0 0 1\n1 0 0\n' > short.geom
 expect_error() {
   local expected=$1
   shift
-  "$bin" dda "$@" --output-dir out > stdout.txt 2> stderr.txt
+  "$bin" dda "$@" --device cpu --output-dir out > stdout.txt 2> stderr.txt
   local rc=$?
   [ $rc -ne 0 ] || fail "exit 0 for: $*"
   [ "$(wc -l < stderr.txt)" = 1 ] || fail "not one line for: $*: $(cat stderr.txt)"
