@@ -1,0 +1,209 @@
+// Reverse Monte Carlo (RMC) fit of a 2D particle arrangement to a measured
+// small-angle image (issue 8).
+//
+// Model: an N×N periodic lattice with occupancy A[x][y] ∈ {0, 1}; a fixed
+// number of particles n = round(loading·N²). Model intensity I = |F|² with
+//   F[k][l] = Σ_{x,y} A[x][y] exp(−2πi (k x + l y)/N)          (FFT2 of A)
+// (row index x ↔ k, column index y ↔ l). A move takes one particle from an
+// occupied site to an empty one; F changes by two rank-1 terms, so a trial
+// costs O(N²) instead of an FFT. The fit minimises, over unmasked pixels,
+//   χ²(s) = Σ (P − s·I)²,   with the best scale s = Σ P I / Σ I²,
+// and reports the relative value χ²_rel = χ²(s)/Σ P² ∈ [0, 1] (1 − cos² of
+// the angle between P and I). Temperatures are in units of χ²_rel.
+//
+// Image convention ("centred"): the zero-q pixel of an M×M image sits at
+// row M/2, column M/2 (integer division; numpy.fft.fftshift's convention),
+// so F[0][0] pairs with the image's centre pixel. Images in FFT order (q = 0
+// at [0][0]) are accepted with TargetLayout::fft and are fftshifted first.
+//
+// Plan-style API: RmcPlan plan(target, options); plan.execute().
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nanoscatter/device.hpp"
+
+namespace nanoscatter {
+
+// A row-major 2D image of doubles.
+struct Image2D {
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  std::vector<double> data;  // data[r * cols + c]
+  double at(std::size_t r, std::size_t c) const { return data[r * cols + c]; }
+};
+
+// Reads a 2D image by the file's extension:
+//   .h5 .hdf5 .nxs  HDF5: "file.h5:/path/to/dataset", or "file.h5" for the
+//                   first 2D numeric dataset (read_dataset_2d)
+//   .tif .tiff      TIFF, one-channel 8/16/32-bit integers or 32/64-bit
+//                   floats (libtiff; first page)
+//   anything else   a whitespace-separated text matrix (read_text_matrix)
+// Errors name the file (and dataset).
+Image2D read_image(const std::string& spec);
+// Whether this build reads TIFF (libtiff found at configure time).
+bool tiff_supported();
+
+enum class TargetLayout { centred, fft };  // where q = 0 sits in the image
+enum class Resample { crop, rebin };       // how a larger image maps onto the model size
+TargetLayout parse_target_layout(const std::string& name);  // "centred" (or "centered"), "fft"
+Resample parse_resample(const std::string& name);           // "crop", "rebin"
+
+struct TargetOptions {
+  std::size_t model_size = 0;      // N; 0: the (square) image's size
+  bool crop_to_square = false;     // crop a non-square image to its central square
+  TargetLayout layout = TargetLayout::centred;
+  // A larger image becomes N×N by cropping the central N×N window (keeps
+  // the q spacing, cuts q_max) or by averaging r×r blocks when the size is
+  // r·N (keeps q_max, coarsens the q spacing).
+  Resample resample = Resample::crop;
+};
+
+// The image the model is fitted to: N×N, centred layout, NaN where masked.
+struct RmcTarget {
+  std::size_t size = 0;
+  std::vector<double> intensity;  // [row * size + col]
+  std::string source;             // where it came from (for output headers)
+  std::size_t used_pixels() const;
+};
+
+// Builds the target from an image and an optional mask of the image's shape
+// (nonzero = use the pixel; NaN pixels of the image are masked too). Errors
+// (fail_at naming `file` and `field`): non-square image without
+// crop_to_square, mask of another shape, image smaller than the model,
+// size not a multiple for rebin, infinite pixels, all used pixels zero.
+RmcTarget make_rmc_target(Image2D image, const Image2D* mask, const TargetOptions& options,
+                          const std::string& image_name = "", const std::string& mask_name = "");
+// read_image + make_rmc_target. `mask_spec` may be empty.
+RmcTarget load_rmc_target(const std::string& target_spec, const std::string& mask_spec,
+                          const TargetOptions& options);
+
+enum class CoolingSchedule { fixed, exponential, linear };
+CoolingSchedule parse_cooling_schedule(const std::string& name);  // "fixed", "exponential", "linear"
+const char* to_string(CoolingSchedule schedule);
+
+struct RmcOptions {
+  std::size_t tiles = 1;                 // independent replicas
+  std::vector<double> loading{0.3};      // fraction of occupied sites: one value, or one per tile
+  std::uint64_t steps = 100000;          // trial moves per tile
+  std::uint64_t seed = 1;
+  // Moves go to an empty site within this Euclidean distance (lattice
+  // units, periodic wrap); 0: to any empty site.
+  double max_distance = 0;
+  CoolingSchedule schedule = CoolingSchedule::exponential;
+  // Initial temperature T0 (units of χ²_rel); unset: from a short probe of
+  // `probe_moves` trial moves per tile, so that the expected acceptance
+  // ratio at T0 is `target_acceptance` (per tile).
+  std::optional<double> temperature;
+  double target_acceptance = 0.5;
+  std::uint64_t probe_moves = 256;
+  // Exponential: T(m) = T0·r^(m/(M−1)); linear: T0·(1 + (r − 1)·m/(M−1));
+  // r = final_ratio = T_final/T0 (exponential needs r > 0).
+  double final_ratio = 1e-3;
+  // Multi-resolution start: fit models of size N/2^L, …, N/2 to the central
+  // low-q crop of the target first (`multires_steps` moves per tile each;
+  // 0: steps/4), growing the occupancy by interpolation at fixed loading.
+  int multires_levels = 0;
+  std::uint64_t multires_steps = 0;
+  // F is recomputed exactly (FFT of the occupancy) every this many moves, so
+  // that float32 rank-1 updates cannot drift; 0: never.
+  std::uint64_t refresh_interval = 20000;
+  std::uint64_t trace_interval = 0;      // moves between χ² trace points; 0: about 1000 points
+  Device device = Device::cpu;
+  int threads = 0;                       // CPU: OpenMP threads over tiles, 0 = all
+  int cluster_size = 0;                  // GPU: thread blocks per tile (1–8), 0 = from the SM count
+  std::size_t max_device_memory = 0;     // GPU bytes, 0 = half of the free memory
+  bool quiet = true;
+};
+
+struct RmcTileResult {
+  double loading = 0;                    // requested
+  std::size_t particles = 0;             // n = round(loading·N²)
+  std::vector<std::uint8_t> occupancy;   // N×N, [x * N + y]
+  double temperature = 0;                // T0 used
+  double chi2_initial = 0;               // χ²_rel of the start (after any multi-resolution stage)
+  double chi2_final = 0;                 // χ²_rel at the end (recomputed exactly)
+  double scale = 0;                      // fitted s at the end
+  std::uint64_t tried = 0;               // trial moves
+  std::uint64_t accepted = 0;
+  std::uint64_t blocked = 0;             // trials whose target site was occupied (max_distance)
+};
+
+struct RmcResult {
+  std::size_t size = 0;                  // N
+  Device device = Device::cpu;
+  std::vector<RmcTileResult> tiles;
+  std::vector<std::uint64_t> trace_moves;       // move count at each trace point (0 = start)
+  std::vector<std::vector<double>> trace;       // [tile][point] χ²_rel
+  double seconds = 0;                           // wall time of execute()
+  double move_seconds = 0;                      // of which spent in trial moves (final level)
+  int cluster_size = 1;                         // GPU blocks per tile used
+};
+
+class RmcPlan {
+ public:
+  // Checks the options (loading in (0, 1), steps, temperatures, ...);
+  // errors name the option (e.g. "--loading").
+  RmcPlan(RmcTarget target, RmcOptions options);
+  ~RmcPlan();
+  RmcPlan(RmcPlan&&) noexcept;
+  RmcPlan& operator=(RmcPlan&&) noexcept;
+
+  // Start tile t from this N×N occupancy instead of a random one (its count
+  // of occupied sites becomes that tile's particle count). One per tile.
+  void set_initial_occupancy(std::vector<std::vector<std::uint8_t>> occupancy);
+  RmcResult execute() const;
+  const RmcTarget& target() const;
+  const RmcOptions& options() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// ---- analysis of a fitted structure (float64, FFTW) -------------------------
+
+// s·|FFT2(A)|² of an N×N occupancy, in the centred layout.
+std::vector<double> rmc_model_intensity(const std::vector<std::uint8_t>& occupancy, std::size_t n,
+                                        double scale = 1.0);
+// χ²_rel of a model intensity (centred) against a target (NaN = masked),
+// with the best scale; brute force over the full image.
+double rmc_relative_chi2(const RmcTarget& target, const std::vector<double>& model_intensity);
+
+// Radial average of a centred N×N image over rings |q| ∈ [b − ½, b + ½)
+// (pixel units, b = 0 … N/2); NaN pixels are left out, empty rings are NaN.
+std::vector<double> radial_average(const std::vector<double>& image, std::size_t n);
+
+// Pair-correlation function of an occupancy on the periodic lattice:
+// g(r) = ⟨number of particles at distance r from a particle⟩ / (ρ · sites at
+// distance r), in rings r ∈ [b − ½, b + ½), b = 1 … N/2 (lattice units);
+// → 1 for an uncorrelated arrangement.
+struct PairCorrelation {
+  std::vector<double> r;
+  std::vector<double> g;
+};
+PairCorrelation pair_correlation(const std::vector<std::uint8_t>& occupancy, std::size_t n);
+
+// ---- outputs ----------------------------------------------------------------
+
+struct RmcRecord {
+  std::string command;
+  std::string version;
+  RmcOptions options;
+};
+
+// Writes into `dir` (which must exist): rmc.h5 (occupancy, model, target,
+// mask, trace, g(r), per-tile statistics), occupancy_tile<k>.png and
+// model_tile<k>.png, chi2_trace.dat, acceptance.dat, pair_correlation.dat.
+// Every file goes through a temporary name, and all are committed only when
+// all were written.
+void write_rmc_outputs(const std::filesystem::path& dir, const RmcResult& result, const RmcTarget& target,
+                       const RmcRecord& record);
+
+}  // namespace nanoscatter

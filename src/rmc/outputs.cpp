@@ -1,0 +1,189 @@
+// The files of an RMC run (write_rmc_outputs in rmc.hpp). Everything is
+// written into a staging folder inside the output directory first and moved
+// into place only when every file was written, so a failure leaves no
+// partial set behind.
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+#include "nanoscatter/error.hpp"
+#include "nanoscatter/io_hdf5.hpp"
+#include "nanoscatter/io_png.hpp"
+#include "nanoscatter/io_text.hpp"
+#include "nanoscatter/rmc.hpp"
+
+namespace nanoscatter {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Removes the staging folder unless its files were moved out.
+class StagingDir {
+ public:
+  explicit StagingDir(const fs::path& dir) : path_(dir / (".rmc.tmp." + std::to_string(getpid()))) {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+    if (!fs::create_directory(path_, ec))
+      fail_at({dir.string(), 0, "--output-dir"}, "cannot create a folder in it: ", ec.message());
+  }
+  ~StagingDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+  // Moves every file into `dir` (same file system: plain renames).
+  void commit(const fs::path& dir) {
+    for (const auto& entry : fs::directory_iterator(path_)) {
+      std::error_code ec;
+      fs::rename(entry.path(), dir / entry.path().filename(), ec);
+      if (ec) fail_at({(dir / entry.path().filename()).string(), 0, "--output-dir"}, "cannot write: ", ec.message());
+    }
+  }
+
+ private:
+  fs::path path_;
+};
+
+std::string tile_name(std::size_t t, std::size_t tiles) {
+  const std::size_t width = std::to_string(tiles > 0 ? tiles - 1 : 0).size();
+  std::string s = std::to_string(t);
+  return std::string(width - s.size(), '0') + s;
+}
+
+std::vector<std::string> header(const RmcRecord& record, const RmcTarget& target, const RmcResult& result) {
+  return {"nanoscatter " + record.version + " rmc", "command: " + record.command, "target: " + target.source,
+          "model: " + std::to_string(result.size) + "x" + std::to_string(result.size) + " sites, " +
+              std::to_string(result.tiles.size()) + " tiles, seed " + std::to_string(record.options.seed) +
+              ", device " + to_string(result.device),
+          "chi2 is relative: sum over unmasked pixels of (P - s I)^2 / sum P^2 with the best scale s"};
+}
+
+}  // namespace
+
+void write_rmc_outputs(const fs::path& dir, const RmcResult& result, const RmcTarget& target, const RmcRecord& record) {
+  if (!fs::is_directory(dir)) fail_at({dir.string(), 0, "--output-dir"}, "not a directory");
+  const std::size_t n = result.size, tiles = result.tiles.size();
+  if (tiles == 0) fail("write_rmc_outputs: no tiles");
+  StagingDir staging(dir);
+  const fs::path s = staging.path();
+  const auto lines = header(record, target, result);
+
+  std::vector<std::vector<double>> models(tiles);
+  std::vector<PairCorrelation> g(tiles);
+  for (std::size_t t = 0; t < tiles; ++t) {
+    models[t] = rmc_model_intensity(result.tiles[t].occupancy, n, result.tiles[t].scale);
+    g[t] = pair_correlation(result.tiles[t].occupancy, n);
+  }
+
+  {  // rmc.h5: everything in one file
+    H5Writer h5(s / "rmc.h5");
+    std::vector<std::uint8_t> occ;
+    std::vector<double> model;
+    for (std::size_t t = 0; t < tiles; ++t) {
+      occ.insert(occ.end(), result.tiles[t].occupancy.begin(), result.tiles[t].occupancy.end());
+      model.insert(model.end(), models[t].begin(), models[t].end());
+    }
+    h5.write("/occupancy", occ.data(), {tiles, n, n});
+    h5.set_attribute("/occupancy", "layout", "[tile][x][y], 1 = occupied");
+    h5.write("/model", model.data(), {tiles, n, n});
+    h5.set_attribute("/model", "layout", "[tile][row][col], s*|FFT2(occupancy)|^2, q = 0 at (N/2, N/2)");
+    h5.write("/target", target.intensity.data(), {n, n});
+    h5.set_attribute("/target", "layout", "q = 0 at (N/2, N/2); NaN where masked");
+    std::vector<std::uint8_t> mask(n * n);
+    for (std::size_t p = 0; p < n * n; ++p) mask[p] = std::isnan(target.intensity[p]) ? 0 : 1;
+    h5.write("/mask", mask.data(), {n, n});
+    std::vector<double> moves(result.trace_moves.begin(), result.trace_moves.end()), trace;
+    for (const auto& tr : result.trace) trace.insert(trace.end(), tr.begin(), tr.end());
+    h5.write("/chi2_trace/moves", moves.data(), {moves.size()});
+    h5.write("/chi2_trace/chi2", trace.data(), {tiles, moves.size()});
+    std::vector<double> gg;
+    for (const auto& gt : g) gg.insert(gg.end(), gt.g.begin(), gt.g.end());
+    h5.write("/pair_correlation/r", g[0].r.data(), {g[0].r.size()});
+    h5.write("/pair_correlation/g", gg.data(), {tiles, g[0].r.size()});
+    auto column = [&](auto field) {
+      std::vector<double> v;
+      for (const auto& tr : result.tiles) v.push_back(double(field(tr)));
+      return v;
+    };
+    const std::pair<const char*, std::vector<double>> stats[] = {
+        {"loading", column([](const RmcTileResult& r) { return r.loading; })},
+        {"particles", column([](const RmcTileResult& r) { return r.particles; })},
+        {"temperature", column([](const RmcTileResult& r) { return r.temperature; })},
+        {"chi2_initial", column([](const RmcTileResult& r) { return r.chi2_initial; })},
+        {"chi2_final", column([](const RmcTileResult& r) { return r.chi2_final; })},
+        {"scale", column([](const RmcTileResult& r) { return r.scale; })},
+        {"tried", column([](const RmcTileResult& r) { return r.tried; })},
+        {"accepted", column([](const RmcTileResult& r) { return r.accepted; })},
+        {"blocked", column([](const RmcTileResult& r) { return r.blocked; })}};
+    for (const auto& [name, values] : stats) h5.write(std::string("/tiles/") + name, values.data(), {tiles});
+    h5.set_attribute("/", "command", record.command);
+    h5.set_attribute("/", "version", record.version);
+    h5.set_attribute("/", "target", target.source);
+    h5.set_attribute("/", "seed", std::int64_t(record.options.seed));
+    h5.set_attribute("/", "steps", std::int64_t(record.options.steps));
+    h5.set_attribute("/", "schedule", to_string(record.options.schedule));
+    h5.set_attribute("/", "max_distance", record.options.max_distance);
+    h5.set_attribute("/", "device", to_string(result.device));
+    h5.set_attribute("/", "seconds", result.seconds);
+    h5.commit();
+  }
+
+  {  // χ² trace
+    TextTable table;
+    table.header_lines = lines;
+    table.column_names.push_back("move");
+    table.columns.emplace_back(result.trace_moves.begin(), result.trace_moves.end());
+    for (std::size_t t = 0; t < tiles; ++t) {
+      table.column_names.push_back("chi2_tile" + tile_name(t, tiles));
+      table.columns.push_back(result.trace[t]);
+    }
+    write_text_table(s / "chi2_trace.dat", table);
+  }
+  {  // acceptance statistics
+    TextTable table;
+    table.header_lines = lines;
+    table.header_lines.push_back("acceptance = accepted / tried; reduction = 1 - chi2_final / chi2_initial");
+    table.column_names = {"tile", "loading", "particles", "temperature", "tried", "accepted", "blocked",
+                          "acceptance", "chi2_initial", "chi2_final", "reduction", "scale"};
+    table.columns.resize(table.column_names.size());
+    for (std::size_t t = 0; t < tiles; ++t) {
+      const RmcTileResult& r = result.tiles[t];
+      const double row[] = {double(t), r.loading, double(r.particles), r.temperature, double(r.tried),
+                            double(r.accepted), double(r.blocked), r.tried ? double(r.accepted) / double(r.tried) : 0.0,
+                            r.chi2_initial, r.chi2_final, r.chi2_initial > 0 ? 1 - r.chi2_final / r.chi2_initial : 0.0,
+                            r.scale};
+      for (std::size_t c = 0; c < table.columns.size(); ++c) table.columns[c].push_back(row[c]);
+    }
+    write_text_table(s / "acceptance.dat", table);
+  }
+  {  // pair correlation
+    TextTable table;
+    table.header_lines = lines;
+    table.header_lines.push_back("g(r): pair-correlation function of the fitted occupancy, rings r +- 1/2 (lattice units)");
+    table.column_names.push_back("r");
+    table.columns.push_back(g[0].r);
+    for (std::size_t t = 0; t < tiles; ++t) {
+      table.column_names.push_back("g_tile" + tile_name(t, tiles));
+      table.columns.push_back(g[t].g);
+    }
+    write_text_table(s / "pair_correlation.dat", table);
+  }
+  // Pictures: occupancy (two colours: vmin/vmax bracket the values 0 and 1)
+  // and the model image on the log scale, like the target's picture.
+  PngOptions occ_png;
+  occ_png.vmin = 0.5;
+  occ_png.vmax = 1.0;
+  occ_png.colour_bar = false;
+  occ_png.text = {{"nanoscatter:content", "RMC occupancy, rows x, columns y"}};
+  for (std::size_t t = 0; t < tiles; ++t) {
+    const std::vector<double> occ(result.tiles[t].occupancy.begin(), result.tiles[t].occupancy.end());
+    write_png_log(s / ("occupancy_tile" + tile_name(t, tiles) + ".png"), occ.data(), n, n, occ_png);
+    write_png_log(s / ("model_tile" + tile_name(t, tiles) + ".png"), models[t].data(), n, n);
+  }
+  write_png_log(s / "target.png", target.intensity.data(), n, n);
+  staging.commit(dir);
+}
+
+}  // namespace nanoscatter
