@@ -30,6 +30,7 @@ void add_build_command(CLI::App& app, const RunContext& context);
 void add_info_command(CLI::App& app, const RunContext& context);
 void add_debye_command(CLI::App& app, const RunContext& context);
 void add_pattern2d_command(CLI::App& app, const RunContext& context);
+void add_rmc_command(CLI::App& app, const RunContext& context);
 void add_dda_command(CLI::App& app, const RunContext& context);
 void add_mie_command(CLI::App& app, const RunContext& context);
 

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   cli::add_build_command(app, context);
   cli::add_debye_command(app, context);
   cli::add_pattern2d_command(app, context);
+  cli::add_rmc_command(app, context);
   cli::add_dda_command(app, context);
   cli::add_mie_command(app, context);
   cli::add_info_command(app, context);
