@@ -18,6 +18,11 @@
 // (≤ kTileGroups·kGroupSize atoms), then float64 from there on. The float64
 // kernel runs the same steps with sincospi and float64 throughout.
 //
+// Throughput (bench/pattern2d_bench_gpu.cpp, one H200, float32): 1.45e12
+// atom·pixel/s for 10⁶ atoms × 512² pixels, ~70 % of the bound set by the
+// two special-function operations (sin, cos) per atom·pixel at 16 per clock
+// and SM; ~10 full-rate instructions per atom·pixel remain beside them.
+//
 // Memory: atoms stay resident when they fit in half the budget (otherwise
 // they are streamed in chunks of groups); pixels go in chunks sized from the
 // rest, so any atom count and any detector size run within

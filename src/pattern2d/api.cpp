@@ -27,10 +27,11 @@ using pattern2d::AtomGroups;
 namespace {
 
 // Atom·pixel products per kernel call (the unit of progress): ~1 s of work
-// on a many-core CPU (~1e9 per second and core in float32) and ~0.2 s on a
-// GPU (~1e12 per second). Calls are cut along pixels only, so every call
-// sees all atoms and the atoms' packing is paid once per call.
-constexpr double kWorkPerCallCpu = 2e10;
+// on a 16-core CPU (~4e8 per second and core in float32, measured by
+// bench/pattern2d_bench.cpp) and ~0.15 s on a GPU (~1.4e12 per second on one
+// H200). Calls are cut along pixels only, so every call sees all atoms and
+// the atoms' packing is paid once per call.
+constexpr double kWorkPerCallCpu = 5e9;
 constexpr double kWorkPerCallGpu = 2e11;
 // Never fewer pixels per call than this: per-call costs (packing the atoms,
 // uploading them) must stay small next to the sums.
