@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   cli::add_rmc_command(app, context);
   cli::add_dda_command(app, context);
   cli::add_mie_command(app, context);
+  cli::add_gisaxs_command(app, context);
   cli::add_info_command(app, context);
 
   try {

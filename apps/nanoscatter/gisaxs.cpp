@@ -1,0 +1,127 @@
+// `nanoscatter gisaxs`: the GISAXS image of a sample file (DWBA or Born).
+// Parses, checks every option before any work, calls the library, writes
+// the requested files (each appears whole or not at all).
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <numbers>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "nanoscatter/error.hpp"
+#include "nanoscatter/gisaxs.hpp"
+#include "nanoscatter/output_format.hpp"
+
+namespace nanoscatter::cli {
+namespace {
+
+struct GisaxsCliOptions {
+  CommonOptions common;
+  std::string sample;
+  std::string approximation = "dwba";
+  std::string png, text;
+  int threads = 0;
+};
+
+struct Output {
+  std::string path;
+  OutputFormat format;
+};
+
+// The format from the extension (text, HDF5 or PNG) and an existing directory.
+Output checked_output(const std::string& path, const char* option, std::optional<OutputFormat> required) {
+  OutputFormat format;
+  try {
+    format = output_format_from_path(path);
+  } catch (const Error& e) {
+    throw Error(Where{path, 0, option}, e.reason());
+  }
+  if (format == OutputFormat::xyz || (required && format != *required))
+    fail_at({path, 0, option},
+            required ? std::string("expects a ") + std::string(to_string(*required)) + " file name"
+                     : std::string("gisaxs writes HDF5 (.h5, .hdf5), text (.txt, .dat) or PNG (.png)"));
+  const auto dir = std::filesystem::path(path).parent_path();
+  if (!dir.empty() && !std::filesystem::is_directory(dir))
+    fail_at({path, 0, option}, "directory '", dir.string(), "' does not exist");
+  return {path, format};
+}
+
+std::string describe_detector(const gisaxs::PixelGrid& g) {
+  std::ostringstream os;
+  os << "detector: " << g.cols << " x " << g.rows << " pixels, " << g.horizontal_name << " [" << g.horizontal_unit
+     << "] from " << g.horizontal.front() << " to " << g.horizontal.back() << ", " << g.vertical_name << " ["
+     << g.vertical_unit << "] from " << g.vertical.front() << " to " << g.vertical.back() << " (pixel centres)";
+  return os.str();
+}
+
+void run(const GisaxsCliOptions& o, const RunContext& context) {
+  // Every option first, so that bad input costs no work and leaves no file.
+  gisaxs::GisaxsOptions options;
+  options.approximation = gisaxs::parse_approximation(o.approximation);
+  if (o.threads < 0) fail_at({"", 0, "--threads"}, "must be ≥ 0 (0: all cores), got ", o.threads);
+  options.threads = o.threads;
+  options.quiet = o.common.quiet;
+  std::vector<Output> outputs{checked_output(o.common.output, "--output", std::nullopt)};
+  if (!o.png.empty()) outputs.push_back(checked_output(o.png, "--png", OutputFormat::png));
+  if (!o.text.empty()) outputs.push_back(checked_output(o.text, "--text", OutputFormat::text));
+  const DeviceRequest device = parse_device(o.common.device);
+  if (device == DeviceRequest::gpu)
+    fail_at({"", 0, "--device"}, "the gisaxs engine has no GPU path yet; use --device cpu or auto");
+  options.device = Device::cpu;  // auto: the CPU until the GPU path exists
+
+  const gisaxs::Sample sample = gisaxs::read_sample(o.sample);
+  const gisaxs::GisaxsPlan plan(sample, options);
+  const gisaxs::GisaxsResult result = plan.execute();
+
+  gisaxs::OutputInfo info;
+  std::ostringstream os;
+  info.header_lines.push_back(std::string("nanoscatter gisaxs: ") +
+                              (options.approximation == gisaxs::Approximation::dwba
+                                   ? "distorted-wave Born approximation"
+                                   : "Born approximation"));
+  info.header_lines.push_back("command: " + context.command_line);
+  info.header_lines.push_back("version: nanoscatter " + context.version);
+  info.header_lines.push_back("sample: " + o.sample);
+  os.precision(10);
+  os << "beam: wavelength " << sample.beam.wavelength << " nm, alpha_i "
+     << sample.beam.alpha_i * 180 / std::numbers::pi << " deg, phi_i " << sample.beam.phi_i * 180 / std::numbers::pi
+     << " deg, intensity " << sample.beam.intensity;
+  info.header_lines.push_back(os.str());
+  info.header_lines.push_back(describe_detector(result.pixels));
+  os.str("");
+  os << "layers: " << sample.layers.size() << ", particle kinds: " << result.particle_kinds << ", time: "
+     << result.seconds << " s";
+  info.header_lines.push_back(os.str());
+
+  for (const Output& out : outputs) {
+    switch (out.format) {
+      case OutputFormat::hdf5: gisaxs::write_hdf5(out.path, result, info); break;
+      case OutputFormat::text: gisaxs::write_text(out.path, result, info); break;
+      case OutputFormat::png: gisaxs::write_png(out.path, result, info); break;
+      case OutputFormat::xyz: break;  // rejected above
+    }
+  }
+  if (!o.common.quiet)
+    std::fprintf(stderr, "gisaxs: %zu x %zu pixels, %zu particle kind(s), %s, %.3f s -> %s\n", result.cols,
+                 result.rows, result.particle_kinds, gisaxs::to_string(options.approximation), result.seconds,
+                 o.common.output.c_str());
+}
+
+}  // namespace
+
+void add_gisaxs_command(CLI::App& app, const RunContext& context) {
+  auto* sub = app.add_subcommand("gisaxs", "GISAXS image of particles on or in a multilayer (DWBA or Born)");
+  auto options = std::make_shared<GisaxsCliOptions>();
+  GisaxsCliOptions& o = *options;
+  sub->add_option("sample", o.sample, "sample description (TOML, see docs/gisaxs.md)")->required();
+  add_common_options(*sub, o.common, /*with_precision=*/false);
+  sub->add_option("--approximation", o.approximation, "dwba|born")->capture_default_str();
+  sub->add_option("--png", o.png, "also write a log-scale picture (.png)");
+  sub->add_option("--text", o.text, "also write the image as text in BornAgain's layout (.txt, .dat)");
+  sub->add_option("--threads", o.threads, "CPU threads (0: all)")->capture_default_str();
+  sub->callback([options, context] { run(*options, context); });
+}
+
+}  // namespace nanoscatter::cli

@@ -1,0 +1,291 @@
+// GISAXS engine: detector images of particles on or in a multilayer, in the
+// distorted-wave Born approximation (DWBA) or the plain Born approximation.
+// Conventions follow BornAgain so that its users meet the same numbers:
+//   lengths nm, angles radians inside (degrees in files), k = 2π/λ,
+//   k_i = k (cos α_i cos φ_i, cos α_i sin φ_i, −sin α_i),
+//   k_f = k (cos α_f cos φ_f, −cos α_f sin φ_f, sin α_f),  q = k_i − k_f,
+//   n = 1 − δ + iβ,  k_z,j(α) = k sqrt(n_j² − cos²α) (exact n², principal branch),
+//   I = ρ_s |(π/λ²)(n_p² − n_layer²) F_DWBA|² ΔΩ / sin α_i  (× beam intensity)
+// per pixel centre, ρ_s the particles per nm² (docs/gisaxs.md has the rest).
+//
+// Plan-style API: GisaxsPlan plan(sample, options); GisaxsResult r = plan.execute();
+// Pixels are processed in blocks (GisaxsOptions::block_pixels) over OpenMP
+// threads; form factors see arrays of q (gisaxs_formfactors.hpp).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "nanoscatter/device.hpp"
+#include "nanoscatter/gisaxs_formfactors.hpp"
+#include "nanoscatter/vec3.hpp"
+
+namespace nanoscatter::gisaxs {
+
+// ---- the sample -------------------------------------------------------------
+
+// Refractive index n = 1 − δ + iβ (β ≥ 0).
+struct Material {
+  std::string name;
+  double delta = 0, beta = 0;
+  Complex refractive_index() const { return {1.0 - delta, beta}; }
+  // n² − 1 = (n − 1)(n + 1), exact for small δ, β.
+  Complex n2_minus_1() const { return Complex(-delta, beta) * Complex(2.0 - delta, beta); }
+};
+
+struct Beam {
+  double wavelength = 0;  // nm
+  double alpha_i = 0;     // rad, grazing angle of incidence, > 0
+  double phi_i = 0;       // rad, azimuth of the incident beam
+  double intensity = 1;   // the image scales with it
+};
+
+// Layers run from the ambient (index 0, semi-infinite above) to the
+// substrate (last, semi-infinite below).
+struct Layer {
+  std::string name;
+  Material material;
+  double thickness = 0;  // nm; 0 for the ambient and the substrate
+  double roughness = 0;  // nm, rms roughness of the layer's top interface (Névot–Croce)
+};
+
+// φ_f × α_f bins (BornAgain's SphericalDetector); pixel centres at bin centres.
+struct AngularDetector {
+  std::vector<double> phi_edges;    // rad, increasing
+  std::vector<double> alpha_edges;  // rad, increasing
+};
+// q_y × q_z bins, q_y = k cos α_f sin φ_f (+ k cos α_i sin φ_i),
+// q_z = k (sin α_f + sin α_i) (upwards positive, the experimentalists' q_z).
+struct QGridDetector {
+  std::vector<double> qy_edges, qz_edges;  // nm⁻¹, increasing
+};
+// A flat detector perpendicular to the direct beam at `distance`, the direct
+// beam hitting it at (beam_x, beam_y) in pixel units from the lower-left
+// corner; columns run towards +φ_f, rows towards +α_f (BornAgain's
+// RectangularDetector set perpendicular to the direct beam).
+struct FlatDetector {
+  double distance = 0;                       // mm
+  double pixel_width = 0, pixel_height = 0;  // mm
+  std::size_t columns = 0, rows = 0;
+  double beam_x = 0, beam_y = 0;             // pixels
+};
+using Detector = std::variant<AngularDetector, QGridDetector, FlatDetector>;
+
+enum class DistributionKind { gaussian, lognormal };
+// A sampled distribution of one shape parameter (BornAgain's
+// ParameterDistribution): `samples` equidistant values over mean ± factor·σ
+// (Gaussian, σ = width) or median·exp(±factor·s) (log-normal, s = width), each
+// weighted by the density there, weights normalised to 1. The parameter's
+// nominal value is the mean (Gaussian) or the median (log-normal).
+struct SizeDistribution {
+  std::size_t parameter = 0;  // index into the shape's parameters
+  DistributionKind kind = DistributionKind::gaussian;
+  double width = 0;           // σ in the parameter's unit, or the log-normal s
+  int samples = 11;
+  double sigma_factor = 2;
+};
+
+struct ParticleSpec {
+  std::string shape;               // a shape_catalogue() name
+  std::vector<double> parameters;  // in the catalogue's order (lengths nm, angles rad)
+  Material material;
+  std::optional<Material> core_material;  // for shapes with a core
+  double abundance = 1;
+  std::size_t layer = 0;
+  // Particle bottom below the top interface of its layer (nm); for the
+  // ambient (layer 0) the reference is the first interface and depth ≤ 0
+  // lifts the particle above it.
+  double depth = 0;
+  Mat3 rotation;  // particle frame → sample frame, about the particle's reference point
+  std::vector<SizeDistribution> distributions;
+};
+
+// ---- interference functions (BornAgain's definitions) -----------------------
+enum class ProfileKind { gauss, cauchy, voigt };
+// Fourier transform of a 1D probability density, φ(0) = 1:
+// gauss exp(−q²ω²/2), cauchy 1/(1 + q²ω²), voigt η·gauss + (1 − η)·cauchy.
+struct Distribution1D {
+  ProfileKind kind = ProfileKind::gauss;
+  double omega = 0;  // nm
+  double eta = 0.5;  // voigt only
+};
+// 2D version (FTDistribution2D): gauss exp(−(q₁²ω₁² + q₂²ω₂²)/2),
+// cauchy (1 + q₁²ω₁² + q₂²ω₂²)^{−3/2}, in axes rotated by γ from the lattice
+// direction (BornAgain's default δ = 90° between the axes).
+struct Distribution2D {
+  ProfileKind kind = ProfileKind::gauss;
+  double omega_x = 0, omega_y = 0;  // nm
+  double gamma = 0;                 // rad
+  double eta = 0.5;
+};
+// Decay functions of lattices (FTDecayFunction1D/2D), normalised as BornAgain's:
+// 1D cauchy 2λ/(1 + q²λ²), gauss sqrt(2π) λ exp(−q²λ²/2);
+// 2D cauchy 2π λx λy (1 + qX²λx² + qY²λy²)^{−3/2}, gauss 2π λx λy exp(−(…)/2).
+struct Decay1D {
+  ProfileKind kind = ProfileKind::cauchy;
+  double length = 0;  // nm
+  double eta = 0.5;
+};
+struct Decay2D {
+  ProfileKind kind = ProfileKind::cauchy;
+  double length_x = 0, length_y = 0;  // nm
+  double gamma = 0;                   // rad, from the first lattice vector
+  double eta = 0.5;
+};
+// Lattice vectors a = L1 (cos ξ, sin ξ), b = L2 (cos(ξ + angle), sin(ξ + angle)).
+struct Lattice2DGeometry {
+  double length_1 = 0, length_2 = 0;  // nm
+  double angle = 0;                   // rad, between a and b
+  double xi = 0;                      // rad, a from the x axis
+  double cell_area() const;
+};
+
+struct NoInterference {};
+struct RadialParacrystal {
+  double peak_distance = 0;  // nm
+  double damping_length = 0;  // nm, 0 = none
+  double domain_size = 0;     // nm, 0 = infinite
+  Distribution1D pdf;
+};
+// A paracrystal along the in-plane direction ξ (one factor of BornAgain's
+// 2D paracrystal): S = Re[(1 + p)/(1 − p)], p = φ(q₁) exp(i q₁ D − D/Λ),
+// q₁ = q_x cos ξ + q_y sin ξ.
+struct Paracrystal1D {
+  double peak_distance = 0;
+  double damping_length = 0;
+  double domain_size = 0;
+  double xi = 0;
+  Distribution1D pdf;
+};
+struct Paracrystal2D {
+  Lattice2DGeometry lattice;
+  double damping_length = 0;
+  double domain_size_1 = 0, domain_size_2 = 0;
+  Distribution2D pdf_1, pdf_2;
+};
+struct Lattice1D {
+  double length = 0;  // nm
+  double xi = 0;      // rad
+  Decay1D decay;
+};
+struct Lattice2D {
+  Lattice2DGeometry lattice;
+  Decay2D decay;
+};
+using Interference =
+    std::variant<NoInterference, RadialParacrystal, Paracrystal1D, Paracrystal2D, Lattice1D, Lattice2D>;
+
+// Mixtures of particle kinds (several particles, or size distributions):
+// decoupling I = ρ [Σ w|F|² + |Σ w F|² (S − 1)]; local monodisperse
+// I = ρ S Σ w|F|².
+enum class MixtureApproximation { decoupling, local_monodisperse };
+
+struct Layout {
+  std::vector<ParticleSpec> particles;
+  // Particles per nm². For 2D lattices and paracrystals BornAgain takes it
+  // from the unit cell (1/area); the sample reader does the same.
+  double density = 0;
+  Interference interference;
+  MixtureApproximation mixture = MixtureApproximation::decoupling;
+  // Position variance ⟨u²⟩ (nm²) of the Debye–Waller-like damping
+  // S → 1 + exp(−q∥² ⟨u²⟩)(S − 1) (BornAgain's PositionVariance).
+  double position_variance = 0;
+};
+
+struct Sample {
+  Beam beam;
+  Detector detector;
+  std::vector<Layer> layers;
+  std::vector<Layout> layouts;  // their intensities add
+  std::string source;           // file it came from, for messages and metadata
+};
+
+// Reads a sample file (docs/gisaxs.md). Every problem — syntax, unknown key or
+// shape, a value out of range, a layer that does not exist — is an Error
+// naming file:line and the key. Materials given by formula and density need
+// the beam's wavelength (xraylib).
+Sample read_sample(const std::filesystem::path& path);
+Sample parse_sample(std::string_view text, const std::string& source_name);
+
+// Checks a sample built in code (read_sample checks as it reads): throws
+// Error naming the field.
+void validate_sample(const Sample& sample);
+
+// ---- the computation --------------------------------------------------------
+
+enum class Approximation { dwba, born };
+Approximation parse_approximation(const std::string& name);  // "dwba", "born"
+const char* to_string(Approximation a);
+
+struct GisaxsOptions {
+  Approximation approximation = Approximation::dwba;
+  Device device = Device::cpu;  // gpu: an Error until the CUDA path exists
+  bool quiet = true;            // progress on stderr
+  int threads = 0;              // OpenMP threads, 0 = all
+  std::size_t block_pixels = 1024;  // pixels per block of work
+};
+
+// Geometry of every pixel, row-major: row 0 is the lowest α_f (or q_z, or
+// detector row), column 0 the lowest φ_f (or q_y, or detector column).
+struct PixelGrid {
+  std::size_t rows = 0, cols = 0;
+  std::vector<double> alpha_f, phi_f;  // rad, at the pixel centre
+  std::vector<double> solid_angle;     // sr
+  std::vector<double> qx, qy, qz;      // q = k_i − k_f in the ambient, nm⁻¹
+  std::vector<std::uint8_t> reachable; // 0 where a q-grid pixel has no real angle
+  // Axes for output: names, units, centres and edges (edges empty for the
+  // flat detector, whose axes are pixel positions).
+  std::string horizontal_name, vertical_name, horizontal_unit, vertical_unit;
+  std::vector<double> horizontal, vertical;              // centres
+  std::vector<double> horizontal_edges, vertical_edges;  // bin edges
+  std::size_t size() const { return rows * cols; }
+};
+// Builds the pixel grid of a detector for a beam.
+PixelGrid make_pixel_grid(const Detector& detector, const Beam& beam);
+
+struct GisaxsResult {
+  std::size_t rows = 0, cols = 0;
+  std::vector<double> intensity;  // rows × cols, row-major (PixelGrid layout)
+  PixelGrid pixels;
+  std::size_t particle_kinds = 0;  // after sampling size distributions
+  double seconds = 0;              // wall time of execute()
+};
+
+class GisaxsPlan {
+ public:
+  GisaxsPlan(const Sample& sample, GisaxsOptions options);
+  ~GisaxsPlan();
+  GisaxsPlan(GisaxsPlan&&) noexcept;
+  GisaxsPlan& operator=(GisaxsPlan&&) noexcept;
+
+  GisaxsResult execute() const;
+  // Intensities of pixels [first, first + count) into out[0..count).
+  void compute_pixels(std::size_t first, std::size_t count, double* out) const;
+  const PixelGrid& pixels() const;
+  std::size_t particle_kinds() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// ---- output -----------------------------------------------------------------
+struct OutputInfo {
+  std::vector<std::string> header_lines;  // command, version, sample, ...
+};
+// HDF5: /intensity [rows][cols] plus /axes and /pixels maps and attributes.
+void write_hdf5(const std::filesystem::path& path, const GisaxsResult& result, const OutputInfo& info);
+// Text in BornAgain's layout: one row per horizontal bin (φ_f), one column
+// per vertical bin (α_f), after '#' header lines that give the axes.
+void write_text(const std::filesystem::path& path, const GisaxsResult& result, const OutputInfo& info);
+// log10 picture, α_f upwards.
+void write_png(const std::filesystem::path& path, const GisaxsResult& result, const OutputInfo& info);
+
+}  // namespace nanoscatter::gisaxs

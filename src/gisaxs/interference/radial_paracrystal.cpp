@@ -1,0 +1,42 @@
+// Radial paracrystal (BornAgain's InterferenceFunctionRadialParaCrystal): a
+// chain of particles along every in-plane direction, evaluated at
+// |q∥| = sqrt(q_x² + q_y²):
+//   p = φ(|q∥|) exp(i |q∥| D) exp(−D/Λ),  S = paracrystal_sum(p).
+#include <cmath>
+
+#include "gisaxs/interference/interference.hpp"
+
+namespace nanoscatter::gisaxs {
+
+namespace {
+
+class RadialParacrystalFunction final : public InterferenceFunction {
+ public:
+  explicit RadialParacrystalFunction(const RadialParacrystal& s) : s_(s) {}
+  void evaluate(std::span<const double> qx, std::span<const double> qy, std::span<double> out) const override {
+    const double damping = s_.damping_length > 0 ? std::exp(-s_.peak_distance / s_.damping_length) : 1.0;
+    // At q → 0 without damping, p = 1 + i q D − q² (D² + c ω²)/2 + … gives
+    // S → c ω²/D², c ω² = −φ''(0) (c = 1 gauss, 2 cauchy; BornAgain's
+    // qSecondDerivative()/D²).
+    const double curvature = s_.pdf.kind == ProfileKind::gauss    ? 1.0
+                             : s_.pdf.kind == ProfileKind::cauchy ? 2.0
+                                                                  : s_.pdf.eta + 2.0 * (1 - s_.pdf.eta);
+    const double limit = curvature * s_.pdf.omega * s_.pdf.omega / (s_.peak_distance * s_.peak_distance);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const double q = std::hypot(qx[i], qy[i]);
+      const Complex p = std::polar(ft_distribution(s_.pdf, q) * damping, q * s_.peak_distance);
+      out[i] = paracrystal_sum(p, s_.domain_size, s_.peak_distance, limit);
+    }
+  }
+
+ private:
+  RadialParacrystal s_;
+};
+
+}  // namespace
+
+std::unique_ptr<InterferenceFunction> make_radial_paracrystal(const RadialParacrystal& spec) {
+  return std::make_unique<RadialParacrystalFunction>(spec);
+}
+
+}  // namespace nanoscatter::gisaxs

@@ -1,0 +1,123 @@
+// Writers of gisaxs images: HDF5 (image, axes, per-pixel geometry, metadata),
+// text in BornAgain's layout (rows = φ_f bins, columns = α_f bins) and a
+// log-scale PNG with α_f upwards. Each goes through a temporary file, so a
+// failed run leaves nothing behind.
+#include <cinttypes>
+#include <cstdio>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+
+#include "nanoscatter/atomic_file.hpp"
+#include "nanoscatter/error.hpp"
+#include "nanoscatter/gisaxs.hpp"
+#include "nanoscatter/io_hdf5.hpp"
+#include "nanoscatter/io_png.hpp"
+
+namespace nanoscatter::gisaxs {
+
+namespace {
+
+constexpr double kDegree = std::numbers::pi / 180.0;
+
+std::vector<double> in_degrees(const std::vector<double>& radians) {
+  std::vector<double> d;
+  d.reserve(radians.size());
+  for (double r : radians) d.push_back(r / kDegree);
+  return d;
+}
+
+const char* kIntensityMeaning =
+    "I = rho_s |(pi/lambda^2)(n_p^2 - n_layer^2) F_DWBA|^2 dOmega / sin(alpha_i) x beam intensity, "
+    "at the pixel centre (BornAgain's normalisation)";
+
+}  // namespace
+
+void write_hdf5(const std::filesystem::path& path, const GisaxsResult& r, const OutputInfo& info) {
+  const PixelGrid& g = r.pixels;
+  H5Writer h5(path);
+  h5.write("/intensity", r.intensity.data(), {r.rows, r.cols});
+  h5.set_attribute("/intensity", "units", "1 (per unit beam intensity)");
+  h5.set_attribute("/intensity", "definition", kIntensityMeaning);
+  h5.set_attribute("/intensity", "rows", g.vertical_name + " (row 0 lowest)");
+  h5.set_attribute("/intensity", "columns", g.horizontal_name + " (column 0 lowest)");
+  const std::string h = "/axes/" + g.horizontal_name, v = "/axes/" + g.vertical_name;
+  h5.write(h, g.horizontal.data(), {g.horizontal.size()});
+  h5.set_attribute(h, "units", g.horizontal_unit);
+  h5.write(h + "_edges", g.horizontal_edges.data(), {g.horizontal_edges.size()});
+  h5.set_attribute(h + "_edges", "units", g.horizontal_unit);
+  h5.write(v, g.vertical.data(), {g.vertical.size()});
+  h5.set_attribute(v, "units", g.vertical_unit);
+  h5.write(v + "_edges", g.vertical_edges.data(), {g.vertical_edges.size()});
+  h5.set_attribute(v + "_edges", "units", g.vertical_unit);
+  const std::vector<std::size_t> dims{r.rows, r.cols};
+  const auto alpha = in_degrees(g.alpha_f), phi = in_degrees(g.phi_f);
+  h5.write("/pixels/alpha_f", alpha.data(), dims);
+  h5.set_attribute("/pixels/alpha_f", "units", "deg");
+  h5.write("/pixels/phi_f", phi.data(), dims);
+  h5.set_attribute("/pixels/phi_f", "units", "deg");
+  h5.write("/pixels/solid_angle", g.solid_angle.data(), dims);
+  h5.set_attribute("/pixels/solid_angle", "units", "sr");
+  for (const auto& [name, data] : {std::pair{"qx", &g.qx}, std::pair{"qy", &g.qy}, std::pair{"qz", &g.qz}}) {
+    const std::string p = std::string("/pixels/") + name;
+    h5.write(p, data->data(), dims);
+    h5.set_attribute(p, "units", "1/nm");
+    h5.set_attribute(p, "definition", "q = k_i - k_f in the ambient");
+  }
+  h5.write("/pixels/reachable", g.reachable.data(), dims);
+  for (std::size_t i = 0; i < info.header_lines.size(); ++i)
+    h5.set_attribute("/", "header_" + std::to_string(i), info.header_lines[i]);
+  h5.set_attribute("/", "particle_kinds", std::int64_t(r.particle_kinds));
+  h5.set_attribute("/", "seconds", r.seconds);
+  h5.commit();
+}
+
+void write_text(const std::filesystem::path& path, const GisaxsResult& r, const OutputInfo& info) {
+  const PixelGrid& g = r.pixels;
+  AtomicOutput out(path);
+  {
+    std::ofstream f(out.temp_path());
+    if (!f) fail_at({path.string(), 0, "--text"}, "cannot write the file");
+    for (const std::string& line : info.header_lines) f << "# " << line << "\n";
+    f << "# " << kIntensityMeaning << "\n";
+    f << "# layout: one row per " << g.horizontal_name << " bin (" << r.cols << "), one column per "
+      << g.vertical_name << " bin (" << r.rows << "), as BornAgain writes intensity maps\n";
+    auto axis_line = [&](const char* what, const std::string& name, const std::string& unit,
+                         const std::vector<double>& values) {
+      f << "# " << name << " " << what << " [" << unit << "]:";
+      char buf[32];
+      for (double x : values) {
+        std::snprintf(buf, sizeof buf, " %.17g", x);
+        f << buf;
+      }
+      f << "\n";
+    };
+    axis_line("centres", g.horizontal_name, g.horizontal_unit, g.horizontal);
+    axis_line("centres", g.vertical_name, g.vertical_unit, g.vertical);
+    if (!g.horizontal_edges.empty()) axis_line("edges", g.horizontal_name, g.horizontal_unit, g.horizontal_edges);
+    if (!g.vertical_edges.empty()) axis_line("edges", g.vertical_name, g.vertical_unit, g.vertical_edges);
+    char buf[32];
+    for (std::size_t c = 0; c < r.cols; ++c) {
+      for (std::size_t row = 0; row < r.rows; ++row) {
+        std::snprintf(buf, sizeof buf, "% .16e", r.intensity[row * r.cols + c]);
+        f << (row ? "  " : "") << buf;
+      }
+      f << "\n";
+    }
+    f.flush();
+    if (!f) fail_at({path.string(), 0, "--text"}, "write error");
+  }
+  out.commit();
+}
+
+void write_png(const std::filesystem::path& path, const GisaxsResult& r, const OutputInfo& info) {
+  PngOptions options;
+  options.origin_lower = true;
+  for (std::size_t i = 0; i < info.header_lines.size() && i < 8; ++i)
+    options.text.emplace_back("nanoscatter:header" + std::to_string(i), info.header_lines[i]);
+  options.text.emplace_back("nanoscatter:axes", r.pixels.horizontal_name + " to the right, " +
+                                                    r.pixels.vertical_name + " upwards");
+  write_png_log(path, r.intensity.data(), r.rows, r.cols, options);
+}
+
+}  // namespace nanoscatter::gisaxs

@@ -1,0 +1,608 @@
+// Reading a sample file (schema in docs/gisaxs.md). Syntax, types, unknown
+// keys and names (shape, material, layer, type) are checked here as they are
+// read; value ranges are checked once by validate_sample(), whose field names
+// ("layout[0].particle[1].radius") this reader maps back to the file's lines.
+#include <cmath>
+#include <map>
+#include <numbers>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "nanoscatter/config.hpp"
+#include "nanoscatter/error.hpp"
+#include "nanoscatter/gisaxs.hpp"
+#include "nanoscatter/scattering_factors.hpp"
+
+namespace nanoscatter::gisaxs {
+
+namespace {
+
+constexpr double kDegree = std::numbers::pi / 180.0;
+// h c in keV·nm (CODATA 2018), for photon energies ↔ wavelengths.
+constexpr double kHcKeVNm = 1.239841984;
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// Throws for the first key of `t` (in file order) not in `allowed`, naming it.
+void check_keys(const ConfigTable& t, const std::vector<std::string>& allowed) {
+  for (const std::string& key : t.keys()) {
+    bool ok = false;
+    for (const auto& a : allowed) ok = ok || a == key;
+    if (ok) continue;
+    // TOML files the keys after a [table] header into that table, a trap
+    // for layout keys written below the particles.
+    const bool misplaced = key == "density" || key == "mixture" || key == "position_variance";
+    fail_at(t.where(key), "unknown key '", key, "'; allowed: ", join(allowed),
+            misplaced ? " (layout keys belong before the first [table] header, or in a [[layout]] block)" : "");
+  }
+}
+
+// A key whose value is one table or an array of tables.
+std::vector<ConfigTable> tables_of(const ConfigTable& t, const std::string& key) {
+  try {
+    return {t.get_table(key)};
+  } catch (const Error&) {
+    return t.get_array_of_tables(key);
+  }
+}
+
+Mat3 rotation_about(const std::string& axis, double angle, const Where& where) {
+  const double c = std::cos(angle), s = std::sin(angle);
+  Mat3 m;
+  if (axis == "x")
+    m.row = {Vec3{1, 0, 0}, Vec3{0, c, -s}, Vec3{0, s, c}};
+  else if (axis == "y")
+    m.row = {Vec3{c, 0, s}, Vec3{0, 1, 0}, Vec3{-s, 0, c}};
+  else if (axis == "z")
+    m.row = {Vec3{c, -s, 0}, Vec3{s, c, 0}, Vec3{0, 0, 1}};
+  else
+    fail_at(where, "unknown rotation axis '", axis, "' (x, y, z)");
+  return m;
+}
+
+class SampleReader {
+ public:
+  Sample read(const ConfigTable& root) {
+    check_keys(root, {"beam", "detector", "material", "layer", "particle", "interference", "density", "mixture",
+                      "position_variance", "layout"});
+    sample_.source = root.file();
+    read_beam(root.get_table("beam"));
+    read_materials(root);
+    read_layers(root);
+    read_detector(root.get_table("detector"));
+    if (root.has("layout")) {
+      for (const char* key : {"particle", "interference", "density", "mixture", "position_variance"})
+        if (root.has(key))
+          fail_at(root.where(key), "give particles either at the top level or in [[layout]] blocks, not both");
+      const auto layouts = root.get_array_of_tables("layout");
+      for (std::size_t l = 0; l < layouts.size(); ++l) read_layout(layouts[l], l);
+    } else {
+      if (!root.has("particle")) fail_at({root.file(), 0, "particle"}, "the sample has no [[particle]]");
+      read_layout(root, 0);
+    }
+    try {
+      validate_sample(sample_);
+    } catch (const Error& e) {
+      throw Error(locate(e.where().field), e.reason());
+    }
+    return sample_;
+  }
+
+ private:
+  // Records where the value that validate_sample calls `field` was written.
+  void note(const std::string& field, const Where& where) { where_[field] = where; }
+  // The recorded place of a field, or of its nearest recorded parent.
+  Where locate(std::string field) const {
+    while (!field.empty()) {
+      if (auto it = where_.find(field); it != where_.end()) return it->second;
+      const auto cut = field.find_last_of(".[");
+      if (cut == std::string::npos) break;
+      field.erase(cut);
+    }
+    return {sample_.source, 0, field};
+  }
+
+  double energy_kev() const { return kHcKeVNm / sample_.beam.wavelength; }
+
+  void read_beam(const ConfigTable& t) {
+    check_keys(t, {"wavelength", "energy", "alpha_i", "phi_i", "intensity"});
+    Beam& b = sample_.beam;
+    if (t.has("wavelength") == t.has("energy"))
+      fail_at(t.where(), "give exactly one of wavelength (nm) and energy (keV)");
+    if (t.has("wavelength")) {
+      b.wavelength = t.get_double("wavelength");
+      note("beam.wavelength", t.where("wavelength"));
+    } else {
+      const double e = t.get_double("energy");
+      if (!(e > 0)) fail_at(t.where("energy"), "must be a positive photon energy in keV, got ", e);
+      b.wavelength = kHcKeVNm / e;
+      note("beam.wavelength", t.where("energy"));
+    }
+    if (!(b.wavelength > 0)) fail_at(locate("beam.wavelength"), "must be positive, got ", b.wavelength);
+    b.alpha_i = t.get_double("alpha_i") * kDegree;
+    note("beam.alpha_i", t.where("alpha_i"));
+    b.phi_i = t.get_double_or("phi_i", 0.0) * kDegree;
+    note("beam.phi_i", t.where("phi_i"));
+    b.intensity = t.get_double_or("intensity", 1.0);
+    note("beam.intensity", t.where("intensity"));
+  }
+
+  // Named materials: [material.NAME] with delta/beta or formula/density.
+  void read_materials(const ConfigTable& root) {
+    if (!root.has("material")) return;
+    const ConfigTable all = root.get_table("material");
+    for (const std::string& name : all.keys()) {
+      named_[name] = all.get_table(name);
+    }
+  }
+
+  // A material value: a name, or an inline table; `field` is the validator's
+  // name for it ("layer[1].material").
+  Material material(const ConfigTable& owner, const std::string& key, const std::string& field) {
+    note(field, owner.where(key));
+    ConfigTable t;
+    std::string name;
+    bool is_name = true;
+    try {
+      name = owner.get_string(key);
+    } catch (const Error&) {
+      is_name = false;
+    }
+    if (is_name) {
+      auto it = named_.find(name);
+      if (it == named_.end()) {
+        if (name == "vacuum") return Material{"vacuum", 0, 0};
+        std::vector<std::string> known;
+        for (const auto& [n, table] : named_) known.push_back(n);
+        fail_at(owner.where(key), "unknown material '", name, "'",
+                known.empty() ? " (define it in a [material." + name + "] table)"
+                              : " (defined: " + join(known) + ")");
+      }
+      t = it->second;
+    } else {
+      t = owner.get_table(key);
+      name = field;
+    }
+    check_keys(t, {"delta", "beta", "formula", "density"});
+    Material m;
+    m.name = name;
+    if (t.has("formula")) {
+      for (const char* k : {"delta", "beta"})
+        if (t.has(k)) fail_at(t.where(k), "give either delta/beta or formula/density, not both");
+      const std::string formula = t.get_string("formula");
+      const double density = t.get_double("density");
+      if (!(density > 0)) fail_at(t.where("density"), "must be a positive density in g/cm³, got ", density);
+      try {
+        const RefractiveIndex n = xray_refractive_index(formula, density, energy_kev());
+        m.delta = n.delta;
+        m.beta = n.beta;
+      } catch (const Error& e) {
+        fail_at(t.where("formula"), e.reason());
+      }
+      note(field + ".delta", t.where("formula"));
+      note(field + ".beta", t.where("formula"));
+    } else {
+      if (t.has("density")) fail_at(t.where("density"), "density goes with formula (xraylib); give delta and beta");
+      m.delta = t.get_double("delta");
+      m.beta = t.get_double_or("beta", 0.0);
+      note(field + ".delta", t.where("delta"));
+      note(field + ".beta", t.where("beta"));
+    }
+    return m;
+  }
+
+  void read_layers(const ConfigTable& root) {
+    const auto layers = root.get_array_of_tables("layer");
+    note("layer", root.where("layer"));
+    for (std::size_t j = 0; j < layers.size(); ++j) {
+      const ConfigTable& t = layers[j];
+      const std::string f = "layer[" + std::to_string(j) + "]";
+      check_keys(t, {"name", "material", "thickness", "roughness"});
+      Layer l;
+      l.name = t.get_string_or("name", "");
+      if (t.has("material"))
+        l.material = material(t, "material", f + ".material");
+      else if (j == 0)
+        l.material = Material{"vacuum", 0, 0};
+      else
+        fail_at({t.file(), t.where().line, f + ".material"}, "missing required key");
+      l.thickness = t.get_double_or("thickness", 0.0);
+      note(f + ".thickness", t.where("thickness"));
+      l.roughness = t.get_double_or("roughness", 0.0);
+      note(f + ".roughness", t.where("roughness"));
+      if (!l.name.empty()) {
+        for (std::size_t k = 0; k < sample_.layers.size(); ++k)
+          if (sample_.layers[k].name == l.name)
+            fail_at(t.where("name"), "layer name '", l.name, "' is already used by layer ", k);
+      }
+      sample_.layers.push_back(l);
+    }
+    if (layers.empty()) fail_at(root.where("layer"), "the sample needs at least one [[layer]] (the ambient)");
+  }
+
+  // Bins { min, max, bins } or explicit edges under `key`_edges.
+  std::vector<double> axis(const ConfigTable& t, const std::string& key, double scale, const std::string& field) {
+    const std::string edges_key = key + "_edges";
+    if (t.has(key) == t.has(edges_key))
+      fail_at(t.has(key) ? t.where(edges_key) : t.where(), "give exactly one of ", key, " = {min, max, bins} and ",
+              edges_key, " = [...]");
+    std::vector<double> edges;
+    if (t.has(edges_key)) {
+      note(field, t.where(edges_key));
+      for (double e : t.get_array_of_doubles(edges_key)) edges.push_back(e * scale);
+      if (edges.size() < 2) fail_at(t.where(edges_key), "empty detector axis: give at least two edges");
+      return edges;
+    }
+    note(field, t.where(key));
+    const ConfigTable a = t.get_table(key);
+    check_keys(a, {"min", "max", "bins"});
+    const double lo = a.get_double("min"), hi = a.get_double("max");
+    const std::int64_t bins = a.get_int("bins");
+    if (bins < 1) fail_at(a.where("bins"), "empty detector axis: bins must be ≥ 1, got ", bins);
+    if (bins > 100000) fail_at(a.where("bins"), "at most 100000 bins per axis, got ", bins);
+    if (!(hi > lo)) fail_at(a.where("max"), "must exceed min (", lo, "), got ", hi);
+    for (std::int64_t i = 0; i <= bins; ++i) edges.push_back((lo + (hi - lo) * double(i) / double(bins)) * scale);
+    return edges;
+  }
+
+  void read_detector(const ConfigTable& t) {
+    const std::string type = t.get_string_or("type", "angular");
+    note("detector", t.where());
+    if (type == "angular") {
+      check_keys(t, {"type", "phi_f", "alpha_f", "phi_f_edges", "alpha_f_edges"});
+      AngularDetector d;
+      d.phi_edges = axis(t, "phi_f", kDegree, "detector.phi_f");
+      d.alpha_edges = axis(t, "alpha_f", kDegree, "detector.alpha_f");
+      sample_.detector = d;
+    } else if (type == "qgrid") {
+      check_keys(t, {"type", "q_y", "q_z", "q_y_edges", "q_z_edges"});
+      QGridDetector d;
+      d.qy_edges = axis(t, "q_y", 1.0, "detector.q_y");
+      d.qz_edges = axis(t, "q_z", 1.0, "detector.q_z");
+      sample_.detector = d;
+    } else if (type == "flat") {
+      check_keys(t, {"type", "distance", "pixel_size", "pixels", "direct_beam"});
+      FlatDetector d;
+      d.distance = t.get_double("distance");
+      note("detector.distance", t.where("distance"));
+      note("detector.pixel_size", t.where("pixel_size"));
+      std::vector<double> size;
+      try {
+        size = {t.get_double("pixel_size")};
+      } catch (const Error&) {
+        size = t.get_array_of_doubles("pixel_size");
+      }
+      if (size.size() == 1) size.push_back(size[0]);
+      if (size.size() != 2) fail_at(t.where("pixel_size"), "give one size or [width, height] in mm");
+      d.pixel_width = size[0];
+      d.pixel_height = size[1];
+      const auto pixels = t.get_array_of_doubles("pixels");
+      note("detector.pixels", t.where("pixels"));
+      if (pixels.size() != 2 || pixels[0] != std::floor(pixels[0]) || pixels[1] != std::floor(pixels[1]) ||
+          pixels[0] < 0 || pixels[1] < 0 || pixels[0] > 1e5 || pixels[1] > 1e5)
+        fail_at(t.where("pixels"), "give [columns, rows] as two whole numbers ≤ 100000");
+      d.columns = static_cast<std::size_t>(pixels[0]);
+      d.rows = static_cast<std::size_t>(pixels[1]);
+      const auto beam = t.get_array_of_doubles("direct_beam");
+      note("detector.direct_beam", t.where("direct_beam"));
+      if (beam.size() != 2) fail_at(t.where("direct_beam"), "give [x, y] in pixels from the lower-left corner");
+      d.beam_x = beam[0];
+      d.beam_y = beam[1];
+      sample_.detector = d;
+    } else {
+      fail_at(t.where("type"), "unknown detector type '", type, "' (angular, qgrid, flat)");
+    }
+  }
+
+  std::size_t layer_index(const ConfigTable& t, const std::string& field) {
+    if (!t.has("layer")) return 0;
+    note(field, t.where("layer"));
+    std::string name;
+    try {
+      name = t.get_string("layer");
+    } catch (const Error&) {
+      const std::int64_t i = t.get_int("layer");
+      if (i < 0 || static_cast<std::size_t>(i) >= sample_.layers.size())
+        fail_at(t.where("layer"), "layer ", i, " does not exist (the sample has ", sample_.layers.size(),
+                " layers, numbered from 0)");
+      return static_cast<std::size_t>(i);
+    }
+    std::vector<std::string> names;
+    for (std::size_t j = 0; j < sample_.layers.size(); ++j) {
+      if (sample_.layers[j].name == name) return j;
+      if (!sample_.layers[j].name.empty()) names.push_back(sample_.layers[j].name);
+    }
+    fail_at(t.where("layer"), "layer '", name, "' does not exist",
+            names.empty() ? " (no layer has a name)" : " (layers: " + join(names) + ")");
+  }
+
+  Mat3 rotation(const ConfigTable& t) {
+    Mat3 total;
+    for (const ConfigTable& r : tables_of(t, "rotation")) {
+      check_keys(r, {"axis", "angle", "euler"});
+      Mat3 m;
+      if (r.has("euler")) {
+        if (r.has("axis") || r.has("angle")) fail_at(r.where("euler"), "give either euler or axis/angle");
+        const auto e = r.get_array_of_doubles("euler");
+        if (e.size() != 3) fail_at(r.where("euler"), "give three angles [alpha, beta, gamma] in degrees");
+        // BornAgain's RotationEuler: Rz(α) Rx(β) Rz(γ).
+        m = rotation_about("z", e[0] * kDegree, r.where()) * rotation_about("x", e[1] * kDegree, r.where()) *
+            rotation_about("z", e[2] * kDegree, r.where());
+      } else {
+        const std::string axis = r.get_string("axis");
+        m = rotation_about(axis, r.get_double("angle") * kDegree, r.where("axis"));
+      }
+      total = m * total;  // later rotations act after earlier ones
+    }
+    return total;
+  }
+
+  void read_distributions(const ConfigTable& t, const ShapeInfo& shape, ParticleSpec& p, const std::string& f) {
+    const auto tables = tables_of(t, "distribution");
+    for (std::size_t d = 0; d < tables.size(); ++d) {
+      const ConfigTable& dt = tables[d];
+      const std::string df = f + ".distribution[" + std::to_string(d) + "]";
+      note(df, dt.where());
+      check_keys(dt, {"parameter", "type", "sigma", "scale", "samples", "sigma_factor"});
+      SizeDistribution s;
+      const std::string parameter = dt.get_string("parameter");
+      std::vector<std::string> names;
+      bool found = false;
+      for (std::size_t i = 0; i < shape.parameters.size(); ++i) {
+        names.push_back(shape.parameters[i].name);
+        if (shape.parameters[i].name == parameter) {
+          s.parameter = i;
+          found = true;
+        }
+      }
+      if (!found)
+        fail_at(dt.where("parameter"), "shape ", shape.name, " has no parameter '", parameter, "' (", join(names), ")");
+      const std::string type = dt.get_string("type");
+      const bool angle = shape.parameters[s.parameter].kind == ParameterKind::angle;
+      if (type == "gaussian") {
+        s.kind = DistributionKind::gaussian;
+        if (dt.has("scale")) fail_at(dt.where("scale"), "scale belongs to lognormal; a gaussian takes sigma");
+        s.width = dt.get_double("sigma") * (angle ? kDegree : 1.0);
+        note(df + ".sigma", dt.where("sigma"));
+      } else if (type == "lognormal") {
+        s.kind = DistributionKind::lognormal;
+        if (dt.has("sigma")) fail_at(dt.where("sigma"), "a lognormal takes scale (the σ of ln x), not sigma");
+        s.width = dt.get_double("scale");
+        note(df + ".scale", dt.where("scale"));
+      } else {
+        fail_at(dt.where("type"), "unknown distribution '", type, "' (gaussian, lognormal)");
+      }
+      const std::int64_t samples = dt.get_int_or("samples", 11);
+      if (samples < 1 || samples > 10000) fail_at(dt.where("samples"), "must lie in [1, 10000], got ", samples);
+      s.samples = static_cast<int>(samples);
+      note(df + ".samples", dt.where("samples"));
+      s.sigma_factor = dt.get_double_or("sigma_factor", 2.0);
+      note(df + ".sigma_factor", dt.where("sigma_factor"));
+      p.distributions.push_back(s);
+    }
+  }
+
+  ParticleSpec read_particle(const ConfigTable& t, const std::string& f) {
+    note(f, t.where());
+    const std::string shape_name = t.get_string("shape");
+    note(f + ".shape", t.where("shape"));
+    const ShapeInfo* shape = find_shape(shape_name);
+    if (!shape) fail_at(t.where("shape"), "unknown shape '", shape_name, "' (", shape_names(), ")");
+    std::vector<std::string> allowed{"shape", "material", "abundance", "layer", "depth", "rotation", "distribution"};
+    if (shape->has_core) allowed.push_back("core_material");
+    for (const ShapeParameter& sp : shape->parameters) allowed.push_back(sp.name);
+    check_keys(t, allowed);
+    ParticleSpec p;
+    p.shape = shape_name;
+    for (const ShapeParameter& sp : shape->parameters) {
+      double v = sp.required ? t.get_double(sp.name) : t.get_double_or(sp.name, sp.fallback);
+      if (sp.kind == ParameterKind::angle) v *= kDegree;
+      p.parameters.push_back(v);
+      note(f + "." + sp.name, t.where(sp.name));
+    }
+    p.material = material(t, "material", f + ".material");
+    if (shape->has_core) {
+      if (!t.has("core_material")) fail_at({t.file(), t.where().line, f + ".core_material"}, "missing required key");
+      p.core_material = material(t, "core_material", f + ".core_material");
+    }
+    p.abundance = t.get_double_or("abundance", 1.0);
+    note(f + ".abundance", t.where("abundance"));
+    p.layer = layer_index(t, f + ".layer");
+    p.depth = t.get_double_or("depth", 0.0);
+    note(f + ".depth", t.where("depth"));
+    if (t.has("rotation")) p.rotation = rotation(t);
+    if (t.has("distribution")) read_distributions(t, *shape, p, f);
+    return p;
+  }
+
+  Distribution1D profile_1d(const ConfigTable& owner, const std::string& key, const std::string& f) {
+    const ConfigTable t = owner.get_table(key);
+    check_keys(t, {"type", "omega", "eta"});
+    Distribution1D d;
+    d.kind = profile_kind(t);
+    d.omega = t.get_double("omega");
+    note(f + ".omega", t.where("omega"));
+    d.eta = t.get_double_or("eta", 0.5);
+    return d;
+  }
+
+  Distribution2D profile_2d(const ConfigTable& owner, const std::string& key, const std::string& f) {
+    const ConfigTable t = owner.get_table(key);
+    check_keys(t, {"type", "omega_x", "omega_y", "gamma", "eta"});
+    Distribution2D d;
+    d.kind = profile_kind(t);
+    d.omega_x = t.get_double("omega_x");
+    d.omega_y = t.get_double("omega_y");
+    d.gamma = t.get_double_or("gamma", 0.0) * kDegree;
+    d.eta = t.get_double_or("eta", 0.5);
+    note(f + ".omega_x", t.where("omega_x"));
+    note(f + ".omega_y", t.where("omega_y"));
+    return d;
+  }
+
+  ProfileKind profile_kind(const ConfigTable& t) {
+    const std::string type = t.get_string("type");
+    if (type == "gauss") return ProfileKind::gauss;
+    if (type == "cauchy") return ProfileKind::cauchy;
+    if (type == "voigt") return ProfileKind::voigt;
+    fail_at(t.where("type"), "unknown profile '", type, "' (gauss, cauchy, voigt)");
+  }
+
+  Lattice2DGeometry lattice(const ConfigTable& owner, const std::string& f) {
+    const ConfigTable t = owner.get_table("lattice");
+    note(f, t.where());
+    Lattice2DGeometry l;
+    const std::string type = t.get_string_or("type", "general");
+    if (type == "square" || type == "hexagonal") {
+      check_keys(t, {"type", "length", "xi"});
+      l.length_1 = l.length_2 = t.get_double("length");
+      l.angle = (type == "square" ? 90.0 : 120.0) * kDegree;
+      note(f + ".length_1", t.where("length"));
+      note(f + ".length_2", t.where("length"));
+    } else if (type == "general") {
+      check_keys(t, {"type", "length_1", "length_2", "angle", "xi"});
+      l.length_1 = t.get_double("length_1");
+      l.length_2 = t.get_double("length_2");
+      l.angle = t.get_double("angle") * kDegree;
+      note(f + ".length_1", t.where("length_1"));
+      note(f + ".length_2", t.where("length_2"));
+      note(f + ".angle", t.where("angle"));
+    } else {
+      fail_at(t.where("type"), "unknown lattice '", type, "' (square, hexagonal, general)");
+    }
+    l.xi = t.get_double_or("xi", 0.0) * kDegree;
+    return l;
+  }
+
+  Interference interference(const ConfigTable& t, const std::string& f) {
+    note(f, t.where());
+    const std::string type = t.get_string("type");
+    auto num = [&](const char* key, double fallback) {
+      note(f + "." + key, t.where(key));
+      return t.get_double_or(key, fallback);
+    };
+    if (type == "none") {
+      check_keys(t, {"type"});
+      return NoInterference{};
+    }
+    if (type == "radial_paracrystal" || type == "paracrystal_1d") {
+      const bool radial = type == "radial_paracrystal";
+      std::vector<std::string> keys{"type", "peak_distance", "damping_length", "domain_size", "pdf"};
+      if (!radial) keys.push_back("xi");
+      check_keys(t, keys);
+      const double d = t.get_double("peak_distance");
+      note(f + ".peak_distance", t.where("peak_distance"));
+      const Distribution1D pdf = profile_1d(t, "pdf", f + ".pdf");
+      if (radial) return RadialParacrystal{d, num("damping_length", 0), num("domain_size", 0), pdf};
+      return Paracrystal1D{d, num("damping_length", 0), num("domain_size", 0), num("xi", 0) * kDegree, pdf};
+    }
+    if (type == "paracrystal_2d") {
+      check_keys(t, {"type", "lattice", "damping_length", "domain_sizes", "pdf_1", "pdf_2"});
+      Paracrystal2D s;
+      s.lattice = lattice(t, f + ".lattice");
+      s.damping_length = num("damping_length", 0);
+      if (t.has("domain_sizes")) {
+        const auto sizes = t.get_array_of_doubles("domain_sizes");
+        if (sizes.size() != 2) fail_at(t.where("domain_sizes"), "give [size_1, size_2] in nm");
+        s.domain_size_1 = sizes[0];
+        s.domain_size_2 = sizes[1];
+        note(f + ".domain_sizes", t.where("domain_sizes"));
+      }
+      s.pdf_1 = profile_2d(t, "pdf_1", f + ".pdf_1");
+      s.pdf_2 = profile_2d(t, "pdf_2", f + ".pdf_2");
+      return s;
+    }
+    if (type == "lattice_1d") {
+      check_keys(t, {"type", "length", "xi", "decay"});
+      Lattice1D s;
+      s.length = t.get_double("length");
+      note(f + ".length", t.where("length"));
+      s.xi = num("xi", 0) * kDegree;
+      const ConfigTable d = t.get_table("decay");
+      check_keys(d, {"type", "length", "eta"});
+      s.decay.kind = profile_kind(d);
+      s.decay.length = d.get_double("length");
+      s.decay.eta = d.get_double_or("eta", 0.5);
+      note(f + ".decay.length", d.where("length"));
+      return s;
+    }
+    if (type == "lattice_2d") {
+      check_keys(t, {"type", "lattice", "decay"});
+      Lattice2D s;
+      s.lattice = lattice(t, f + ".lattice");
+      const ConfigTable d = t.get_table("decay");
+      check_keys(d, {"type", "length_x", "length_y", "gamma", "eta"});
+      s.decay.kind = profile_kind(d);
+      s.decay.length_x = d.get_double("length_x");
+      s.decay.length_y = d.get_double("length_y");
+      s.decay.gamma = d.get_double_or("gamma", 0.0) * kDegree;
+      s.decay.eta = d.get_double_or("eta", 0.5);
+      note(f + ".decay.length_x", d.where("length_x"));
+      note(f + ".decay.length_y", d.where("length_y"));
+      return s;
+    }
+    fail_at(t.where("type"), "unknown interference '", type,
+            "' (none, radial_paracrystal, paracrystal_1d, paracrystal_2d, lattice_1d, lattice_2d)");
+  }
+
+  void read_layout(const ConfigTable& t, std::size_t index) {
+    const std::string f = "layout[" + std::to_string(index) + "]";
+    if (!t.path().empty()) {  // a [[layout]] block
+      check_keys(t, {"particle", "interference", "density", "mixture", "position_variance"});
+      note(f, t.where());
+    }
+    Layout layout;
+    const auto particles = t.get_array_of_tables("particle");
+    note(f + ".particle", t.where("particle"));
+    for (std::size_t p = 0; p < particles.size(); ++p)
+      layout.particles.push_back(read_particle(particles[p], f + ".particle[" + std::to_string(p) + "]"));
+    if (t.has("interference")) layout.interference = interference(t.get_table("interference"), f + ".interference");
+    // 2D lattices and paracrystals fix the density (BornAgain does the same).
+    double cell = 0;
+    if (const auto* p = std::get_if<Paracrystal2D>(&layout.interference)) cell = p->lattice.cell_area();
+    if (const auto* l = std::get_if<Lattice2D>(&layout.interference)) cell = l->lattice.cell_area();
+    if (cell > 0) {
+      if (t.has("density"))
+        fail_at(t.where("density"), "the 2D lattice fixes the density (1/cell area = ", 1 / cell,
+                " nm⁻²); remove this key");
+      layout.density = 1 / cell;
+      note(f + ".density", locate(f + ".interference.lattice"));
+    } else {
+      if (!t.has("density"))
+        fail_at({t.file(), t.where().line, t.path().empty() ? "density" : t.path() + ".density"},
+                "missing required key: the particles' surface density (nm⁻²)");
+      layout.density = t.get_double("density");
+      note(f + ".density", t.where("density"));
+    }
+    const std::string mixture = t.get_string_or("mixture", "decoupling");
+    if (mixture == "decoupling")
+      layout.mixture = MixtureApproximation::decoupling;
+    else if (mixture == "lma" || mixture == "local_monodisperse")
+      layout.mixture = MixtureApproximation::local_monodisperse;
+    else
+      fail_at(t.where("mixture"), "unknown mixture approximation '", mixture, "' (decoupling, lma)");
+    layout.position_variance = t.get_double_or("position_variance", 0.0);
+    note(f + ".position_variance", t.where("position_variance"));
+    sample_.layouts.push_back(std::move(layout));
+  }
+
+  Sample sample_;
+  std::map<std::string, ConfigTable> named_;
+  std::map<std::string, Where> where_;
+};
+
+}  // namespace
+
+Sample parse_sample(std::string_view text, const std::string& source_name) {
+  return SampleReader().read(parse_config(text, source_name));
+}
+
+Sample read_sample(const std::filesystem::path& path) { return SampleReader().read(load_config(path)); }
+
+}  // namespace nanoscatter::gisaxs

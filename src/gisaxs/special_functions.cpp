@@ -1,0 +1,173 @@
+#include "gisaxs/special_functions.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numbers>
+
+#include "nanoscatter/error.hpp"
+
+namespace nanoscatter::gisaxs {
+
+Complex sinc(Complex z) {
+  // Below |z| = 1e-4 the series 1 − z²/6 + z⁴/120 is exact to double
+  // precision (next term z⁶/5040 < 2e-28); sin(z)/z itself does not cancel.
+  if (std::abs(z) < 1e-4) {
+    const Complex z2 = z * z;
+    return 1.0 - z2 / 6.0 + z2 * z2 / 120.0;
+  }
+  return std::sin(z) / z;
+}
+
+double sinc(double x) {
+  if (std::abs(x) < 1e-4) {
+    const double x2 = x * x;
+    return 1.0 - x2 / 6.0 + x2 * x2 / 120.0;
+  }
+  return std::sin(x) / x;
+}
+
+namespace {
+
+// J1(z)/z = (1/2) Σ_k (−z²/4)^k / (k! (k+1)!)
+Complex j1c_series(Complex z) {
+  const Complex w = -0.25 * z * z;
+  Complex term = 0.5, sum = 0.5;
+  for (int k = 1; k < 60; ++k) {
+    term *= w / double(k * (k + 1));
+    sum += term;
+    if (std::abs(term) < 1e-17 * std::abs(sum)) break;
+  }
+  return sum;
+}
+
+// Bessel's integral with the M-interval trapezoidal rule on [0, π]; the end
+// points contribute cos(0)/2 + cos(π)/2 = 0. For |z| ≤ 25 the aliasing error
+// is of order |J_{2M−1}(z)| < 1e-25 with M = 48.
+Complex j1c_trapezoid(Complex z) {
+  constexpr int M = 48;
+  static const std::array<std::array<double, 2>, M> nodes = [] {
+    std::array<std::array<double, 2>, M> t{};
+    for (int m = 0; m < M; ++m) {
+      const double tau = std::numbers::pi * m / M;
+      t[m] = {tau, std::sin(tau)};
+    }
+    return t;
+  }();
+  Complex sum = 0;
+  for (int m = 1; m < M; ++m) sum += std::cos(nodes[m][0] - z * nodes[m][1]);
+  return sum / double(M) / z;
+}
+
+// Hankel's expansion, DLMF 10.17.3 with ν = 1 (μ = 4ν² = 4), for Re z ≥ 0
+// and |z| > 25, where the smallest term (~e^{−2|z|}) is far below 1e-17.
+Complex j1c_hankel(Complex z) {
+  constexpr double mu = 4.0;
+  Complex p = 0, q = 0;
+  Complex term = 1.0;  // a_k(1)/z^k
+  for (int k = 0; k < 80; ++k) {
+    if (k > 0) term *= (mu - double((2 * k - 1) * (2 * k - 1))) / (8.0 * k) / z;
+    // (−1)^{⌊k/2⌋}: P collects even k, Q odd k, each with alternating sign.
+    const double sign = ((k / 2) % 2 == 0) ? 1.0 : -1.0;
+    if (k % 2 == 0)
+      p += sign * term;
+    else
+      q += sign * term;
+    if (k > 2 && std::abs(term) < 1e-17) break;
+  }
+  const Complex omega = z - 0.75 * std::numbers::pi;
+  const Complex j1 = std::sqrt(2.0 / (std::numbers::pi * z)) * (p * std::cos(omega) - q * std::sin(omega));
+  return j1 / z;
+}
+
+}  // namespace
+
+double bessel_j1c(double x) {
+  const double ax = std::abs(x);
+  if (ax < 1.0) return j1c_series(Complex(ax)).real();
+  return std::cyl_bessel_j(1.0, ax) / ax;
+}
+
+Complex bessel_j1c(Complex z) {
+  if (z.imag() == 0) return bessel_j1c(z.real());
+  // J1(z)/z is even: work in the right half plane.
+  if (z.real() < 0) z = -z;
+  const double r = std::abs(z);
+  if (r <= 8.0) return j1c_series(z);
+  if (r <= 25.0) return j1c_trapezoid(z);
+  return j1c_hankel(z);
+}
+
+Complex sphere_amplitude(Complex x) {
+  // 3(sin x − x cos x)/x³ = 3 Σ_{k≥1} (−1)^{k+1} 2k x^{2k−2}/(2k+1)!; the closed
+  // form loses ~2 log10(1/|x|) digits to cancellation, so the series serves
+  // |x| < 1 (terms fall below 1e-17 by k = 10).
+  if (std::abs(x) < 1.0) {
+    const Complex x2 = x * x;
+    Complex power = 1.0, sum = 0;
+    double factorial = 6.0;  // (2k+1)! for k = 1
+    for (int k = 1; k <= 12; ++k) {
+      const double sign = (k % 2) ? 1.0 : -1.0;
+      sum += sign * 2.0 * k * power / factorial;
+      power *= x2;
+      factorial *= double((2 * k + 2) * (2 * k + 3));
+    }
+    return 3.0 * sum;
+  }
+  return 3.0 * (std::sin(x) - x * std::cos(x)) / (x * x * x);
+}
+
+namespace {
+
+GaussRule build_gauss_legendre(int n) {
+  GaussRule rule;
+  rule.nodes.resize(n);
+  rule.weights.resize(n);
+  for (int i = 0; i < (n + 1) / 2; ++i) {
+    // Newton on P_n from Tricomi's initial guess; converges in a few steps.
+    double x = std::cos(std::numbers::pi * (i + 0.75) / (n + 0.5));
+    double dp = 0;
+    for (int iter = 0; iter < 100; ++iter) {
+      double p0 = 1, p1 = x;
+      for (int k = 2; k <= n; ++k) {
+        const double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
+        p0 = p1;
+        p1 = p2;
+      }
+      dp = n * (x * p1 - p0) / (x * x - 1);
+      const double dx = p1 / dp;
+      x -= dx;
+      if (std::abs(dx) < 1e-16) break;
+    }
+    // Recompute P_n' at the converged node for the weight.
+    double p0 = 1, p1 = x;
+    for (int k = 2; k <= n; ++k) {
+      const double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
+      p0 = p1;
+      p1 = p2;
+    }
+    dp = n * (x * p1 - p0) / (x * x - 1);
+    const double w = 2.0 / ((1 - x * x) * dp * dp);
+    rule.nodes[i] = -x;
+    rule.nodes[n - 1 - i] = x;
+    rule.weights[i] = rule.weights[n - 1 - i] = w;
+  }
+  return rule;
+}
+
+constexpr std::array<int, 8> kGaussOrders{8, 16, 24, 32, 48, 64, 96, 128};
+
+}  // namespace
+
+const GaussRule& gauss_legendre(int n) {
+  static const std::array<GaussRule, kGaussOrders.size()> rules = [] {
+    std::array<GaussRule, kGaussOrders.size()> r;
+    for (std::size_t i = 0; i < kGaussOrders.size(); ++i) r[i] = build_gauss_legendre(kGaussOrders[i]);
+    return r;
+  }();
+  for (std::size_t i = 0; i < kGaussOrders.size(); ++i)
+    if (kGaussOrders[i] >= n) return rules[i];
+  fail("gauss_legendre: no rule with ", n, " points (at most 128)");
+}
+
+}  // namespace nanoscatter::gisaxs

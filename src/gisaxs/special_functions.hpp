@@ -1,0 +1,40 @@
+// Special functions of complex argument for the form factors, each accurate to
+// a few ulp over the whole plane the engine meets (|z| up to ~1e4), with
+// series where the textbook formula would cancel.
+#pragma once
+#include <complex>
+#include <vector>
+
+namespace nanoscatter::gisaxs {
+
+using Complex = std::complex<double>;
+
+// sin(z)/z, 1 at z = 0.
+Complex sinc(Complex z);
+double sinc(double x);
+
+// J1(z)/z (→ 1/2 at z = 0), the Bessel factor of every circular cross
+// section: ∫_disc exp(i q·r) d²r = 2π R² J1(qR)/(qR).
+// Real x: libstdc++'s cyl_bessel_j (series below |x| < 1). Complex z: power
+// series for |z| ≤ 8, the trapezoidal rule on Bessel's integral
+// J1(z) = (1/π)∫₀^π cos(τ − z sin τ) dτ (spectrally exact for a periodic
+// integrand) for 8 < |z| ≤ 25, Hankel's expansion (DLMF 10.17.3) beyond.
+double bessel_j1c(double x);
+Complex bessel_j1c(Complex z);
+
+// 3 (sin x − x cos x)/x³ (→ 1 at x = 0), the normalised sphere amplitude;
+// an even function, so either square root of x² may be passed.
+Complex sphere_amplitude(Complex x);
+
+// Gauss–Legendre rule on [−1, 1].
+struct GaussRule {
+  std::vector<double> nodes, weights;
+};
+// The n-point rule, n ∈ {8, 16, 24, 32, 48, 64, 96, 128}; other n → the next
+// larger one (n ≤ 128). Built once, shared between threads.
+const GaussRule& gauss_legendre(int n);
+
+// exp(i z)
+inline Complex exp_i(Complex z) { return std::exp(Complex(-z.imag(), z.real())); }
+
+}  // namespace nanoscatter::gisaxs
