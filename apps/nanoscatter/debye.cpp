@@ -227,9 +227,12 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
     if (!(o.pdf_rmax >= 0 && std::isfinite(o.pdf_rmax)))
       fail_at({"", 0, "--pdf-rmax"}, "must be a finite value ≥ 0 Å, got ", o.pdf_rmax);
   }
-  options.device = select_device(parse_device(o.common.device), o.common.quiet);
+  const DeviceRequest device = parse_device(o.common.device);
 
   const Structure structure = read_structure(o.structure);
+  if (structure.atoms.empty()) fail_at({o.structure, 0, "structure"}, "the structure has no atoms");
+  // After every check of the input, so that bad input gets exactly one line.
+  options.device = select_device(device, o.common.quiet);
   DebyeResult result;
   try {
     result = DebyePlan(structure, options).execute(q);

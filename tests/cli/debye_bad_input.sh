@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Bad input to `nanoscatter debye`: each case exits non-zero, prints one line
+# "nanoscatter: error: ..." naming the file or option at fault, and leaves no
+# output file (nor a temporary one) behind.
+set -u
+bin=$1 work=$2
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+
+printf '2\ntwo atoms\nAu 0 0 0\nAu 2.88 0 0\n' > au2.xyz
+printf '0\nno atoms\n' > empty.xyz
+printf '1\nempty after occupancy\nAu 0 0 0\n' > one.xyz
+inputs=$(ls | sort)
+
+# expect_error "<expected message>" args...  (structure and --output given by the caller)
+expect_error() {
+  local expected=$1
+  shift
+  "$bin" debye "$@" > stdout.txt 2> stderr.txt
+  local rc=$?
+  [ $rc -ne 0 ] || fail "exit 0 for: $*"
+  [ -s stdout.txt ] && fail "stdout not empty for: $*"
+  [ "$(wc -l < stderr.txt)" = 1 ] || fail "not one line for: $*: $(cat stderr.txt)"
+  case "$(cat stderr.txt)" in
+    "nanoscatter: error: $expected"*) ;;
+    *) fail "for: $*
+  got:      $(cat stderr.txt)
+  expected: nanoscatter: error: $expected..." ;;
+  esac
+  rm -f stdout.txt stderr.txt
+  [ "$(ls -A | sort)" = "$inputs" ] || fail "files left behind for: $*: $(ls -A)"
+}
+
+q=(--qmin 0.2 --qmax 12 --qpoints 50)
+expect_error "empty.xyz: " empty.xyz "${q[@]}" --output o.dat
+expect_error "missing.xyz: " missing.xyz "${q[@]}" --output o.dat
+expect_error "--qmin: must be a finite value ≥ 0 Å⁻¹, got -0.1" au2.xyz --qmin -0.1 --qmax 12 --qpoints 50 --output o.dat
+expect_error "--qmax: must be finite and greater than --qmin (0.2), got 0.2" au2.xyz --qmin 0.2 --qmax 0.2 --qpoints 50 --output o.dat
+expect_error "--qmax: must be finite and greater than --qmin (5), got 1" au2.xyz --qmin 5 --qmax 1 --qpoints 50 --output o.dat
+expect_error "--qmax: required" au2.xyz --qmin 0.2 --qpoints 50 --output o.dat
+expect_error "--qpoints: need at least 1 point, got 0" au2.xyz --qmin 0.2 --qmax 12 --qpoints 0 --output o.dat
+expect_error "--qpoints: need at least 1 point, got -5" au2.xyz --qmin 0.2 --qmax 12 --qpoints -5 --output o.dat
+expect_error "--qpoints: required" au2.xyz --qmin 0.2 --qmax 12 --output o.dat
+expect_error "--radiation: unknown radiation 'gamma'" au2.xyz --radiation gamma "${q[@]}" --output o.dat
+expect_error "--method: unknown method 'fast'" au2.xyz --method fast "${q[@]}" --output o.dat
+expect_error "--bin-width: must be a finite value > 0 Å, got 0" au2.xyz --method histogram --bin-width 0 "${q[@]}" --output o.dat
+expect_error "--bin-width: must be a finite value > 0 Å, got -0.001" au2.xyz --method histogram --bin-width -1e-3 "${q[@]}" --output o.dat
+expect_error "--bin-width: must be a finite value > 0 Å, got 0" au2.xyz --bin-width 0 --pdf g.dat "${q[@]}" --output o.dat
+expect_error "--normalize: unknown normalisation 'max'" au2.xyz --normalize max "${q[@]}" --output o.dat
+expect_error "--precision: unknown precision 'half'" au2.xyz --precision half "${q[@]}" --output o.dat
+expect_error "--device: unknown device 'tpu'" au2.xyz --device tpu "${q[@]}" --output o.dat
+expect_error "--energy: anomalous scattering applies to --radiation xray only" au2.xyz --radiation neutron --energy 8 "${q[@]}" --output o.dat
+expect_error "--energy: must be a finite photon energy > 0 keV, got -8" au2.xyz --energy -8 "${q[@]}" --output o.dat
+expect_error "--wavelength: required with a 2θ grid" au2.xyz --two-theta-min 10 --two-theta-max 100 --qpoints 50 --output o.dat
+expect_error "--qmin: give either --qmin/--qmax or --two-theta-min/--two-theta-max/--wavelength" au2.xyz --qmin 0.1 --two-theta-min 10 --two-theta-max 100 --wavelength 1.54 --qpoints 50 --output o.dat
+expect_error "--wavelength: must be > 0 Å, got 0" au2.xyz --two-theta-min 10 --two-theta-max 100 --wavelength 0 --qpoints 50 --output o.dat
+expect_error "o.png: --output: debye writes text" au2.xyz "${q[@]}" --output o.png
+expect_error "nodir/o.dat: --output: directory 'nodir' does not exist" au2.xyz "${q[@]}" --output nodir/o.dat
+expect_error "g.xyz: --pdf: debye writes text" au2.xyz "${q[@]}" --pdf g.xyz --output o.dat
+expect_error "--pdf-dr: must be a finite value > 0 Å, got 0" au2.xyz "${q[@]}" --pdf g.dat --pdf-dr 0 --output o.dat
+# A GPU where none can run: one clear line (skipped where a GPU is present).
+if "$bin" info | grep -q '^gpus: 0'; then
+  expect_error "--device: gpu requested but" au2.xyz --device gpu "${q[@]}" --output o.dat
+fi
+echo "ok: all bad debye inputs rejected with one line and no output"

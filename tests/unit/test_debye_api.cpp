@@ -1,0 +1,169 @@
+// DebyePlan's validation, species grouping and device dispatch (the parts
+// that need no GPU), and the PDF of a finite particle.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "debye/species.hpp"
+#include "nanoscatter/builder.hpp"
+#include "nanoscatter/debye.hpp"
+#include "nanoscatter/debye_pdf.hpp"
+#include "nanoscatter/device.hpp"
+#include "nanoscatter/error.hpp"
+#include "test_util.hpp"
+
+using namespace nanoscatter;
+
+namespace {
+
+Atom atom(const std::string& element, Vec3 p, int charge = 0, double b = 0, double occupancy = 1) {
+  Atom a;
+  a.element = element;
+  a.charge = charge;
+  a.position = p;
+  a.b_iso = b;
+  a.occupancy = occupancy;
+  return a;
+}
+
+std::string error_field(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.where().field;
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST(DebyeSpecies, GroupsByElementChargeAndB) {
+  Structure s;
+  s.atoms = {atom("Fe", {0, 0, 0}, 2), atom("O", {1, 0, 0}, -2), atom("Fe", {2, 0, 0}, 3),
+             atom("Fe", {3, 0, 0}, 2), atom("O", {4, 0, 0}, -2, 0.5), atom("Ni", {5, 0, 0}, 0, 0, 0.0)};
+  const auto g = debye::group_by_species(s);
+  // Ni has occupancy 0 and is left out; O comes with two B values.
+  EXPECT_EQ(g.atom_count, 5u);
+  EXPECT_EQ(g.labels, (std::vector<std::string>{"Fe2+", "O@B=0", "Fe3+", "O@B=0.5"}));
+  EXPECT_EQ(g.blocks[0].size(), 2u);
+  EXPECT_EQ(debye::pair_label(g, 0, 2), "Fe2+-Fe3+");
+  EXPECT_DOUBLE_EQ(g.total_weight(), 5.0);
+
+  Structure plain;
+  plain.atoms = {atom("Co", {0, 0, 0}, 2), atom("O", {1, 0, 0}, -2)};
+  EXPECT_EQ(debye::group_by_species(plain).labels, (std::vector<std::string>{"Co", "O"}));
+}
+
+TEST(DebyeSpecies, RejectsBadAtoms) {
+  Structure empty;
+  EXPECT_EQ(error_field([&] { debye::group_by_species(empty); }), "structure");
+  Structure s;
+  s.atoms = {atom("Fe", {0, 0, 0}), atom("Fe", {NAN, 0, 0})};
+  EXPECT_EQ(error_field([&] { debye::group_by_species(s); }), "atom 2");
+  s.atoms[1] = atom("Fe", {1, 0, 0}, 0, 0, 1.5);
+  EXPECT_EQ(error_field([&] { debye::group_by_species(s); }), "atom 2");
+  s.atoms[1] = atom("Fe", {1, 0, 0}, 0, -1.0);
+  EXPECT_EQ(error_field([&] { debye::group_by_species(s); }), "atom 2");
+  s.atoms[1] = atom("Fe", {1, 0, 0}, 0, 0, 0.0);
+  s.atoms[0].occupancy = 0;
+  EXPECT_EQ(error_field([&] { debye::group_by_species(s); }), "structure");
+}
+
+TEST(DebyePlan, OptionErrorsNameTheOption) {
+  Structure s;
+  s.atoms = {atom("Au", {0, 0, 0}), atom("Au", {2.9, 0, 0})};
+  DebyeOptions o;
+  o.method = DebyeMethod::histogram;
+  o.bin_width = 0;
+  EXPECT_EQ(error_field([&] { DebyePlan(s, o); }), "--bin-width");
+  o.bin_width = -1e-3;
+  EXPECT_EQ(error_field([&] { DebyePlan(s, o); }), "--bin-width");
+  EXPECT_EQ(error_field([&] { DebyePlan(Structure{}, DebyeOptions{}); }), "structure");
+  EXPECT_EQ(error_field([&] { DebyePlan(s, DebyeOptions{}).execute({0.1, -0.2}); }), "q");
+  EXPECT_EQ(error_field([] { parse_debye_method("fast"); }), "--method");
+  EXPECT_EQ(parse_debye_method("histogram"), DebyeMethod::histogram);
+}
+
+// (h) Device dispatch without a GPU: asking for one is a clear error naming
+// --device, both in the plan and through select_device.
+TEST(DebyePlan, GpuWithoutCudaDeviceIsAClearError) {
+  if (cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is present (tests/gpu cover it)";
+  Structure s;
+  s.atoms = {atom("Au", {0, 0, 0}), atom("Au", {2.9, 0, 0})};
+  DebyeOptions o;
+  o.device = Device::gpu;
+  try {
+    DebyePlan plan(s, o);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().field, "--device");
+    EXPECT_NE(std::string(e.what()).find("gpu requested"), std::string::npos) << e.what();
+  }
+  o.method = DebyeMethod::histogram;
+  EXPECT_EQ(error_field([&] { DebyePlan(s, o); }), "--device");
+  EXPECT_EQ(error_field([] { select_device(DeviceRequest::gpu, true); }), "--device");
+}
+
+// Moving the plan keeps it usable; execute() is const and repeatable.
+TEST(DebyePlan, MoveAndRepeat) {
+  Structure s;
+  s.atoms = {atom("Cu", {0, 0, 0}), atom("Cu", {2.55, 0, 0}), atom("Cu", {0, 2.55, 0})};
+  DebyePlan a(s, DebyeOptions{});
+  const auto q = uniform_q_grid(0.0, 5.0, 11);
+  const auto first = a.execute(q);
+  DebyePlan b(std::move(a));
+  EXPECT_EQ(b.execute(q).intensity, first.intensity);
+  EXPECT_EQ(first.atom_count, 3u);
+  EXPECT_TRUE(first.partials.empty());
+  // Q = 0: I = (Σ f)² = 9 f(0)².
+  EXPECT_NEAR(first.intensity[0], 9 * std::pow(xray_f0("Cu", 0, 0), 2), 1e-10);
+}
+
+// PDF of an fcc Au sphere (R = 14 Å): ∫R(r)dr over the first shell is twice
+// the nearest-neighbour pair count over N (counted directly here), ∫R dr
+// over all r is N − 1, the equivalent-sphere density from R_g is the
+// crystal's 4/a³ within 3 %, and G(r) oscillates about 0 (its mean over
+// 3–20 Å is small next to its first peak). Sums are exact up to float64
+// rounding (1e-12); the density is a geometric approximation (3 %: a
+// lattice sphere of ~500 atoms has a stepped surface).
+TEST(DebyePdf, GoldSphereNormalisation) {
+  LatticeOptions lattice;
+  lattice.type = LatticeType::fcc;
+  lattice.a = 4.078;
+  lattice.elements = {"Au"};
+  const Structure s = cut_crystal(make_lattice(lattice), Sphere{14.0});
+  const double n = double(s.atoms.size());
+  DebyeOptions o;
+  const PdfResult pdf = pair_distribution(s, o, PdfOptions{0.01, 0});
+  double total = 0, first = 0;
+  for (std::size_t k = 0; k < pdf.r.size(); ++k) {
+    total += pdf.rdf[k] * 0.01;
+    if (pdf.r[k] < 3.3) first += pdf.rdf[k] * 0.01;
+  }
+  double neighbours = 0;
+  for (std::size_t i = 0; i < s.atoms.size(); ++i)
+    for (std::size_t j = i + 1; j < s.atoms.size(); ++j)
+      if (norm(s.atoms[i].position - s.atoms[j].position) < 3.3) neighbours += 1;
+  EXPECT_NEAR(total, n - 1, 1e-12 * n);
+  EXPECT_NEAR(first, 2 * neighbours / n, 1e-12 * n);
+  EXPECT_LT(first, 12.0);  // surface atoms have fewer than 12 neighbours
+  EXPECT_GT(first, 9.0);
+  EXPECT_NEAR(pdf.number_density, 4 / std::pow(4.078, 3), 0.03 * 4 / std::pow(4.078, 3));
+  // First peak (largest R below 3.5 Å; R grows as r² further out) at
+  // a/√2 = 2.884 Å, within one 0.01 Å bin.
+  const auto last = std::find_if(pdf.r.begin(), pdf.r.end(), [](double r) { return r > 3.5; }) - pdf.r.begin();
+  const auto peak = std::max_element(pdf.rdf.begin(), pdf.rdf.begin() + last) - pdf.rdf.begin();
+  EXPECT_NEAR(pdf.r[peak], 4.078 / std::sqrt(2.0), 0.01);
+  double mean = 0, count = 0, peak_g = 0;
+  for (std::size_t k = 0; k < pdf.r.size(); ++k) {
+    peak_g = std::max(peak_g, pdf.g[k]);
+    if (pdf.r[k] > 3 && pdf.r[k] < 20) mean += pdf.g[k], count += 1;
+  }
+  std::printf("Au sphere N = %.0f: first-shell coordination %.3f, rho0 %.5f (crystal %.5f), mean G(3–20 Å) "
+              "%.3e vs peak %.3f\n", n, first, pdf.number_density, 4 / std::pow(4.078, 3), mean / count, peak_g);
+  EXPECT_LT(std::abs(mean / count), 0.02 * peak_g);
+  EXPECT_EQ(error_field([&] { pair_distribution(s, o, PdfOptions{0, 0}); }), "--pdf-dr");
+  EXPECT_EQ(error_field([&] { pair_distribution(s, o, PdfOptions{0.01, -1}); }), "--pdf-rmax");
+}
