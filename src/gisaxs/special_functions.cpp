@@ -75,8 +75,11 @@ Complex j1c_hankel(Complex z) {
       q += sign * term;
     if (k > 2 && std::abs(term) < 1e-17) break;
   }
-  const Complex omega = z - 0.75 * std::numbers::pi;
-  const Complex j1 = std::sqrt(2.0 / (std::numbers::pi * z)) * (p * std::cos(omega) - q * std::sin(omega));
+  // cos(z − 3π/4) = (sin z − cos z)/√2, sin(z − 3π/4) = −(sin z + cos z)/√2:
+  // the library reduces the exact z, where z − 3π/4 would carry the rounding
+  // of 3π/4 times |z| into the phase.
+  const Complex s = std::sin(z), c = std::cos(z);
+  const Complex j1 = std::sqrt(1.0 / (std::numbers::pi * z)) * (p * (s - c) + q * (s + c));
   return j1 / z;
 }
 
@@ -85,7 +88,10 @@ Complex j1c_hankel(Complex z) {
 double bessel_j1c(double x) {
   const double ax = std::abs(x);
   if (ax < 1.0) return j1c_series(Complex(ax)).real();
-  return std::cyl_bessel_j(1.0, ax) / ax;
+  // libstdc++'s cyl_bessel_j is good to a few ulp up to ~25 but drifts to
+  // ~1e-11 at x ~ 400 (its large-x phase); Hankel's expansion takes over.
+  if (ax <= 25.0) return std::cyl_bessel_j(1.0, ax) / ax;
+  return j1c_hankel(Complex(ax)).real();
 }
 
 Complex bessel_j1c(Complex z) {
