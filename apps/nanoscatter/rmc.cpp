@@ -24,7 +24,7 @@ struct RmcCliOptions {
   double max_distance = 0;
   std::string schedule = "exponential";
   std::string temperature = "auto";
-  double final_ratio = 1e-3, target_acceptance = 0.5;
+  double final_ratio = 1e-3, target_acceptance = 0.8;
   std::uint64_t probe_moves = 256;
   int multires = 0;
   std::uint64_t multires_steps = 0, refresh_interval = 20000, trace_interval = 0;

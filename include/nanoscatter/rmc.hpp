@@ -100,7 +100,9 @@ struct RmcOptions {
   // `probe_moves` trial moves per tile, so that the expected acceptance
   // ratio at T0 is `target_acceptance` (per tile).
   std::optional<double> temperature;
-  double target_acceptance = 0.5;
+  // 0.8: about half the trials from a random start go downhill, so lower
+  // targets often give T0 = 0 (a quench); 0.8 melts the start first.
+  double target_acceptance = 0.8;
   std::uint64_t probe_moves = 256;
   // Exponential: T(m) = T0·r^(m/(M−1)); linear: T0·(1 + (r − 1)·m/(M−1));
   // r = final_ratio = T_final/T0 (exponential needs r > 0).

@@ -126,6 +126,8 @@ StageResult run_stage(const RmcTarget& target, std::vector<TileSites> tiles, std
     c.cluster_size = o.cluster_size;
     c.max_device_memory = o.max_device_memory;
     backend = make_cuda_backend(folded, std::move(tiles), s, c);
+#else
+    fail_at({"", 0, "--device"}, "gpu requested but this build has no CUDA support");
 #endif
   } else {
     backend = make_cpu_backend(folded, std::move(tiles), s, o.threads);

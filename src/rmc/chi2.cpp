@@ -2,6 +2,8 @@
 #include "rmc/chi2.hpp"
 
 #include <cmath>
+#include <exception>
+#include <mutex>
 
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/rmc.hpp"
@@ -42,6 +44,27 @@ ChiSums chi_sums(const FoldedTarget& target, const std::vector<std::complex<doub
     s.s_ii += target.w[h] * intensity * intensity;
   }
   return s;
+}
+
+void exact_spectra_single(const std::vector<std::vector<std::uint8_t>>& occupancy, const FoldedTarget& target,
+                          std::vector<std::complex<float>>& spectra, std::vector<ChiSums>& sums) {
+  const std::size_t pixels = target.plane.pixels(), tiles = occupancy.size();
+  spectra.resize(tiles * pixels);
+  sums.resize(tiles);
+  std::exception_ptr error;
+  std::mutex error_mutex;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::size_t t = 0; t < tiles; ++t) {
+    try {
+      const auto exact = exact_spectrum(occupancy[t], target.plane.size);
+      for (std::size_t h = 0; h < pixels; ++h) spectra[t * pixels + h] = std::complex<float>(exact[h]);
+      sums[t] = chi_sums(target, exact);
+    } catch (...) {
+      const std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace nanoscatter::rmc

@@ -15,6 +15,7 @@
 // every backend, so CPU and GPU cannot apply it differently.
 #pragma once
 #include <complex>
+#include <cstdint>
 #include <vector>
 
 #include "rmc/philox.hpp"
@@ -42,6 +43,12 @@ struct ChiSums {
 };
 
 ChiSums chi_sums(const FoldedTarget& target, const std::vector<std::complex<double>>& spectrum);
+
+// For float32 backends: the exact spectra of many tiles (float64 FFTs,
+// OpenMP over tiles) rounded once to complex64 into spectra[t·pixels + h],
+// and each tile's sums from its float64 spectrum.
+void exact_spectra_single(const std::vector<std::vector<std::uint8_t>>& occupancy, const FoldedTarget& target,
+                          std::vector<std::complex<float>>& spectra, std::vector<ChiSums>& sums);
 
 // χ²_rel from the sums (1 when S_PI ≤ 0: the best non-negative scale is 0).
 NS_RMC_HD double relative_chi2(double s_pi, double s_ii, double s_pp) {
