@@ -19,9 +19,11 @@ double paracrystal_sum(Complex p, double domain_size, double spacing, double sma
     return ((1.0 + p) / one_minus_p).real();
   }
   const double nd = n;
-  if (std::norm(one_minus_p) < eps) return nd;
   // For |1 − p| n small, the series to second order in n (1 − p) avoids the
-  // cancellation in the closed form (BornAgain's threshold 2e-4).
+  // cancellation in the closed form (BornAgain's threshold 2e-4; its error
+  // is O((n |1 − p|)³) < 1e-11). BornAgain also returns n outright when
+  // |1 − p|² < ε, off by up to ~n |1 − p|/3 ~ 1e-8 relative; the series is
+  // exact there and is used instead.
   if (std::abs(one_minus_p) * nd < 2e-4) {
     const Complex d = p - 1.0;
     const Complex s = (nd - 1.0) / 2.0 + (nd * nd - 1.0) * d / 6.0 +
