@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Bad input to `nanoscatter rmc`: each case exits non-zero with one line
+# "nanoscatter: error: ..." naming the file or option at fault, and leaves
+# no output directory or file behind.
+set -u
+bin=$1 work=$2
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+
+printf '1 2 3\n4 5 6\n' > rect.txt
+printf '1 2 3 4\n5 6 7 8\n9 8 7 6\n5 4 3 2\n' > square.txt
+printf '0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n' > zero.txt
+printf '1 1 1\n1 1 1\n1 1 1\n' > mask3.txt
+printf '1 2\n3 x\n' > bad.txt
+inputs=$(ls | sort)
+
+expect_error() {
+  local expected=$1
+  shift
+  "$bin" rmc "$@" --output-dir out > stdout.txt 2> stderr.txt
+  local rc=$?
+  [ $rc -ne 0 ] || fail "exit 0 for: $*"
+  [ -s stdout.txt ] && fail "stdout not empty for: $*"
+  [ "$(wc -l < stderr.txt)" = 1 ] || fail "not one line for: $*: $(cat stderr.txt)"
+  [ "$(cat stderr.txt)" = "nanoscatter: error: $expected" ] ||
+    fail "for: $*
+  got:      $(cat stderr.txt)
+  expected: nanoscatter: error: $expected"
+  rm -f stdout.txt stderr.txt
+  [ "$(ls -A | sort)" = "$inputs" ] || fail "files left behind for: $*: $(ls -A)"
+}
+
+expect_error "rect.txt: target is 2×3, not square; take its central square with --crop" \
+  --target rect.txt --loading 0.3 --device cpu
+expect_error "--loading: must lie in (0, 1), got 1.5" --target square.txt --loading 1.5 --device cpu
+expect_error "--loading: must lie in (0, 1), got 0" --target square.txt --loading 0 --device cpu
+expect_error "mask3.txt: --mask: mask is 3×3, target is 4×4" --target square.txt --mask mask3.txt --loading 0.5 --device cpu
+expect_error "zero.txt: the target is zero at every used pixel" --target zero.txt --loading 0.5 --device cpu
+expect_error "missing.h5: no such file" --target missing.h5:/data --loading 0.5 --device cpu
+expect_error "bad.txt:2: column 2: not a number: 'x'" --target bad.txt --loading 0.5 --device cpu
+expect_error "--tile: model size 8 is larger than the 4×4 target" --target square.txt --tile 8 --loading 0.5 --device cpu
+expect_error "--schedule: unknown schedule 'fast' (expected fixed, exponential or linear)" \
+  --target square.txt --loading 0.5 --schedule fast --device cpu
+expect_error "--temperature: expected a number or 'auto', got 'hot'" --target square.txt --loading 0.5 --temperature hot
+echo "ok: all bad inputs rejected with one line and no output"
