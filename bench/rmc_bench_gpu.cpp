@@ -22,9 +22,10 @@ namespace {
 
 constexpr double kCopyBandwidth = 4.3e12;  // B/s, measured H200 device-to-device copy (issue 8)
 constexpr double kFloorBytesPerPixel = 12;  // complex64 F + float32 P
-// Trial moves per benchmark case, over all tiles: ~1 s at the 1e6–1e7
-// moves/s expected at N = 512, fewer per tile at larger N and K.
-constexpr double kMovesPerCase = 4e6;
+// Moves per tile for one tile at N = 512; scaled by (512/N)² and 1/√K so
+// that every case runs for roughly a second (a tile's rate falls with N²
+// and, once the GPU is full, with the number of tiles sharing it).
+constexpr double kMovesPerTile512 = 1e5;
 
 // The |FFT|² of a random Boolean-model structure (discs of radius N/16),
 // q = 0 masked: a target with the low-q and ring features of real data.
@@ -57,7 +58,7 @@ void BM_RmcGpu(benchmark::State& state) {
   RmcOptions o;
   o.tiles = tiles;
   o.loading = {0.3};
-  o.steps = std::uint64_t(std::max(1000.0, kMovesPerCase / double(tiles) * (512.0 * 512.0) / (double(n) * n)));
+  o.steps = std::uint64_t(std::max(1000.0, kMovesPerTile512 * (512.0 * 512.0) / (double(n) * n) / std::sqrt(double(tiles))));
   o.device = Device::gpu;
   o.refresh_interval = 0;
   const RmcPlan plan(boolean_target(n), o);

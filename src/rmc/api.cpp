@@ -252,6 +252,11 @@ RmcResult RmcPlan::execute() const {
   result.trace_moves.push_back(0);
   for (std::size_t p = 0; p < stage.trace.front().size(); ++p) result.trace_moves.push_back((p + 1) * stage.trace_interval);
   const FoldedTarget folded = fold_target(impl_->target);
+  // The final χ² from an exact FFT of each final occupancy, independent of
+  // the running sums (OpenMP over tiles).
+  std::vector<ChiSums> exact(o.tiles);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::size_t t = 0; t < o.tiles; ++t) exact[t] = chi_sums(folded, exact_spectrum(stage.status[t].occupancy, n));
   for (std::size_t t = 0; t < o.tiles; ++t) {
     const TileStatus& s = stage.status[t];
     RmcTileResult tr;
@@ -260,11 +265,8 @@ RmcResult RmcPlan::execute() const {
     tr.occupancy = s.occupancy;
     tr.temperature = stage.temperature[t];
     tr.chi2_initial = stage.chi2_initial[t];
-    // The final χ² from an exact FFT of the final occupancy, independent of
-    // the running sums.
-    const ChiSums exact = chi_sums(folded, exact_spectrum(s.occupancy, n));
-    tr.chi2_final = relative_chi2(exact.s_pi, exact.s_ii, folded.s_pp);
-    tr.scale = fitted_scale(exact.s_pi, exact.s_ii);
+    tr.chi2_final = relative_chi2(exact[t].s_pi, exact[t].s_ii, folded.s_pp);
+    tr.scale = fitted_scale(exact[t].s_pi, exact[t].s_ii);
     tr.tried = s.tried;
     tr.accepted = s.accepted;
     tr.blocked = s.blocked;
