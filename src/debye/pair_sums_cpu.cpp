@@ -27,7 +27,7 @@
 //
 // Precision::single: distances, phases and block start values in float64,
 // rounded once to float32; recurrence, amplitudes w_i w_j / r and the
-// per-chunk sums (≤ 32 terms per SIMD lane) in float32, added into float64
+// per-chunk sums (≤ 16 terms per SIMD lane) in float32, added into float64
 // accumulators per chunk. Precision::dual does everything in float64.
 // Measured (tests): float32 vs float64 ≤ 2.3e-6 relative where
 // I > 1e-3·max I on a 21,079-atom CoO crystal sphere, 5e-8 for two atoms.
@@ -54,8 +54,8 @@ namespace {
 // large enough to amortise scheduling, small enough to balance 100+ threads
 // once N ≳ 5,000.
 constexpr std::size_t kTileAtoms = 256;
-// Pairs staged at once: ~15 arrays × 512 × ≤ 8 bytes ≈ 50 KiB, in L1/L2 next
-// to the Q block's accumulators, and a float32 lane sums only 512/kLanes = 32
+// Pairs staged at once: ~13 arrays × 512 × ≤ 8 bytes ≈ 50 KiB, in L1/L2 next
+// to the Q block's accumulators, and a float32 lane sums only 512/kLanes = 16
 // terms before the chunk is flushed into float64.
 constexpr std::size_t kChunkPairs = 512;
 // Q steps per block, i.e. between restarts of the three-term recurrence.
@@ -66,12 +66,15 @@ constexpr int kRefresh = 8;
 // (qr)²/6 + …) equals its limit q to far better than float64 precision.
 constexpr double kCoincident = 1e-20;
 
-// Pairs processed side by side: 64 bytes of T, i.e. four SSE vectors on the
-// portable x86-64 baseline (one AVX-512 vector where the compiler may use
-// it). Measured on the CPU benchmark: 16 and 32 bytes leave the FP units
-// idle on the dependency chain of the recurrence, 128 bytes spill.
+// Pairs processed side by side: 128 bytes of T, i.e. eight independent SSE
+// vectors on the portable x86-64 baseline. One step of the recurrence is a
+// chain of three dependent operations (d·t, D + …, t + D), so throughput
+// needs many independent chains in flight. Measured on the CPU benchmark
+// (single thread, N = 2000): 32 and 64 bytes leave the FP units waiting on
+// that chain (float32 3.3e9, float64 1.9e9 pair·Q/s at 64 bytes); 128 bytes
+// give 3.7e9 and 2.1–2.4e9; 256 bytes no more.
 template <class T>
-constexpr std::size_t kLanes = 64 / sizeof(T);
+constexpr std::size_t kLanes = 128 / sizeof(T);
 
 struct Range {
   std::size_t begin, end;

@@ -80,7 +80,7 @@ class DebyeCpuKernel : public ::testing::TestWithParam<KernelCase> {};
 //    recurrence, whose rounding errors grow at most linearly per step;
 //    measured ≤ 1.3e-14);
 //  - float32: 1e-6 (sines and amplitudes rounded to float32, ≤ 32 recurrence
-//    steps, float32 sums over ≤ 32 terms per lane before float64; per-pair
+//    steps, float32 sums over ≤ 16 terms per lane before float64; per-pair
 //    errors of ~1e-7 with random signs; measured ≤ 4e-9).
 TEST_P(DebyeCpuKernel, MatchesFloat64Reference) {
   const KernelCase c = GetParam();
