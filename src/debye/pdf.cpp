@@ -81,6 +81,10 @@ PdfResult pair_distribution(const Structure& structure, const DebyeOptions& opti
 
   const auto hist = debye::pair_histograms(s, options);
   const double r_max = pdf.r_max > 0 ? pdf.r_max : largest_distance(hist);
+  // 1e8 output bins (2.4 GB of columns) is far beyond any useful grid.
+  if (r_max / pdf.dr > 1e8)
+    fail_at({"", 0, "--pdf-dr"}, "step ", pdf.dr, " Å needs ", r_max / pdf.dr, " bins up to ", r_max,
+            " Å (limit 1e8)");
   const std::size_t bins = std::max<std::size_t>(1, std::size_t(std::ceil(r_max / pdf.dr)));
   out.r.resize(bins);
   out.rdf.assign(bins, 0.0);
