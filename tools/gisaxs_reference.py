@@ -270,7 +270,9 @@ def special_values(path):
                    (26, 2), (80, 5), (300, -0.7), (1e-6, 1e-6)] + [
                    # both sides of the C++ branch boundaries |z| = 8 and 25
                    (r * math.cos(a), r * math.sin(a)) for r in (8 - 1e-9, 8 + 1e-9, 25 - 1e-9, 25 + 1e-9)
-                   for a in (0.1, 0.7, 1.3)]:
+                   for a in (0.1, 0.7, 1.3)] + [
+                   # the real axis densely: the C++ Chebyshev table on [1, 25]
+                   (0.37 + 0.6113 * i, 0) for i in range(41)]:
         z = mp.mpc(float(zr), float(zi))
         out.append("j1c %s %s" % (arg(z), fmt(mp.besselj(1, z) / z)))
     # sphere amplitude 3 (sin x - x cos x)/x^3

@@ -155,7 +155,12 @@ void GisaxsPlan::Impl::compute_block(std::size_t first, std::size_t count, doubl
     // Below the horizon a substrate transmits rather than scatters back;
     // like BornAgain the DWBA image is zero there.
     ws.active[i] = pixels.reachable[p] && !(dwba && n_layers > 1 && pixels.alpha_f[p] < 0);
-    if (dwba && ws.active[i]) multilayer.fields(pixels.alpha_f[p], &ws.outgoing[i * n_layers]);
+    if (!dwba || !ws.active[i]) continue;
+    // Pixels of one detector row share α_f: reuse the previous pixel's fields.
+    if (i > 0 && ws.active[i - 1] && pixels.alpha_f[p - 1] == pixels.alpha_f[p])
+      std::copy_n(&ws.outgoing[(i - 1) * n_layers], n_layers, &ws.outgoing[i * n_layers]);
+    else
+      multilayer.fields(pixels.alpha_f[p], &ws.outgoing[i * n_layers]);
   }
 
   for (const LayoutPlan& layout : layouts) {

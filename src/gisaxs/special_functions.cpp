@@ -85,13 +85,70 @@ Complex j1c_hankel(Complex z) {
 
 }  // namespace
 
+namespace {
+
+// J1(x)/x on [0, 25] as Chebyshev interpolants of degree kChebDegree on the
+// unit intervals [m, m + 1]: the interpolation error of an entire function
+// with |f^(n)| ≤ 1 on a half-width 1/2 is below (1/4)^16/16! ≈ 1e-23, so the
+// table is as good as its node values (libstdc++'s cyl_bessel_j, a few ulp;
+// the power series below x = 1).
+constexpr int kChebIntervals = 25;  // [0, 1] is kept for the table's uniformity
+constexpr int kChebDegree = 15;
+using ChebTable = std::array<std::array<double, kChebDegree + 1>, kChebIntervals>;
+
+double j1c_reference(double x) {
+  return x < 1.0 ? j1c_series(Complex(x)).real() : std::cyl_bessel_j(1.0, x) / x;
+}
+
+const ChebTable& j1c_table() {
+  static const ChebTable table = [] {
+    ChebTable t{};
+    constexpr int n = kChebDegree + 1;
+    for (int m = 0; m < kChebIntervals; ++m) {
+      std::array<double, n> f{};
+      for (int j = 0; j < n; ++j) f[j] = j1c_reference(m + 0.5 + 0.5 * std::cos(std::numbers::pi * (j + 0.5) / n));
+      for (int k = 0; k < n; ++k) {
+        double c = 0;
+        for (int j = 0; j < n; ++j) c += f[j] * std::cos(std::numbers::pi * k * (j + 0.5) / n);
+        t[m][k] = (k == 0 ? 1.0 : 2.0) * c / n;
+      }
+    }
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
 double bessel_j1c(double x) {
   const double ax = std::abs(x);
-  if (ax < 1.0) return j1c_series(Complex(ax)).real();
-  // libstdc++'s cyl_bessel_j is good to a few ulp up to ~25 but drifts to
-  // ~1e-11 at x ~ 400 (its large-x phase); Hankel's expansion takes over.
-  if (ax <= 25.0) return std::cyl_bessel_j(1.0, ax) / ax;
-  return j1c_hankel(Complex(ax)).real();
+  // libstdc++'s cyl_bessel_j drifts to ~1e-11 at x ~ 400 (its large-x
+  // phase); Hankel's expansion serves x > 25.
+  if (ax > kChebIntervals) return j1c_hankel(Complex(ax)).real();
+  if (ax < 1.0) return j1c_series(Complex(ax)).real();  // few terms, exact 1/2 at 0
+  const int m = std::min(static_cast<int>(ax), kChebIntervals - 1);
+  const auto& c = j1c_table()[m];
+  // Clenshaw's recurrence at t = 2(x − m) − 1 ∈ [−1, 1].
+  const double t = 2 * (ax - m) - 1, t2 = 2 * t;
+  double b1 = 0, b2 = 0;
+  for (int k = kChebDegree; k > 0; --k) {
+    const double b0 = c[k] + t2 * b1 - b2;
+    b2 = b1;
+    b1 = b0;
+  }
+  return c[0] + t * b1 - b2;
+}
+
+Complex sinc_exp_i(Complex z) {
+  // (e^w − 1)/w with w = 2iz is Σ_{n≥0} w^n/(n+1)!; 18 terms below
+  // |w| = 1/2 (the first omitted is below 2^-18/19! ≈ 3e-23), by Horner's scheme.
+  const Complex w(-2 * z.imag(), 2 * z.real());
+  if (std::abs(w) < 0.5) {
+    Complex sum = 1.0;
+    for (int n = 17; n >= 1; --n) sum = 1.0 + w * sum / double(n + 1);
+    return sum;
+  }
+  return (std::exp(w) - 1.0) / w;
 }
 
 Complex bessel_j1c(Complex z) {

@@ -16,12 +16,15 @@ using test::rel_error;
 
 TEST(GisaxsSpecialFunctions, BesselJ1OverXAgainstMpmath) {
   const auto lines = read_reference("j1c");
-  ASSERT_GE(lines.size(), 30u);
+  ASSERT_GE(lines.size(), 70u);
   for (const auto& l : lines) {
     const Complex z(l.values[0], l.values[1]), ref(l.values[2], l.values[3]);
-    // 2e-14: the series at |z| ≤ 8 carries terms up to ~20× the result
-    // (≈ 20 ulp); the trapezoid and Hankel branches are good to a few ulp.
-    EXPECT_LT(rel_error(bessel_j1c(z), ref), 2e-14) << "z = " << z;
+    // 2e-14 relative: the series at |z| ≤ 8 carries terms up to ~20× the
+    // result (≈ 20 ulp); the Chebyshev table, the trapezoid and Hankel
+    // branches are good to a few ulp. Plus 1e-16 absolute: near a zero of
+    // J1 any double evaluation is only known to a few ulp of the function's
+    // nearby scale (J1(x)/x ≲ 0.5).
+    EXPECT_LT(std::abs(bessel_j1c(z) - ref), 2e-14 * std::abs(ref) + 1e-16) << "z = " << z;
   }
 }
 

@@ -16,7 +16,7 @@ class Box final : public FormFactor {
     const double v = volume();
     for (std::size_t i = 0; i < q.size(); ++i) {
       const Complex half = 0.5 * q[i].z * height_;
-      out[i] = v * sinc(0.5 * q[i].x * length_) * sinc(0.5 * q[i].y * width_) * sinc(half) * exp_i(half);
+      out[i] = v * sinc(0.5 * q[i].x * length_) * sinc(0.5 * q[i].y * width_) * sinc_exp_i(half);
     }
   }
   double volume() const override { return length_ * width_ * height_; }

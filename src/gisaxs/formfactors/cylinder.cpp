@@ -26,7 +26,7 @@ class Cylinder final : public FormFactor {
         radial = bessel_j1c(radius_ * std::sqrt(q[i].x * q[i].x + q[i].y * q[i].y));
       }
       const Complex half = 0.5 * q[i].z * height_;
-      out[i] = prefactor * radial * sinc(half) * exp_i(half);
+      out[i] = prefactor * radial * sinc_exp_i(half);
     }
   }
   double volume() const override { return std::numbers::pi * radius_ * radius_ * height_; }

@@ -43,7 +43,7 @@ void Prism::evaluate(std::span<const CVec3> q, std::span<Complex> out) const {
     const CVec3& k = q[i];
     const Complex half = 0.5 * k.z * height_;
     out[i] = exp_i(k.x * base_->centroid.x + k.y * base_->centroid.y) *
-             detail::polygon_transform(*base_, k) * height_ * sinc(half) * exp_i(half);
+             detail::polygon_transform(*base_, k) * height_ * sinc_exp_i(half);
   }
 }
 
