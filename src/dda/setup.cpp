@@ -8,6 +8,7 @@
 #include <cmath>
 #include <omp.h>
 
+#include "dda/backends.hpp"
 #include "dda/physics.hpp"
 #include "nanoscatter/error.hpp"
 
