@@ -7,6 +7,10 @@
 // + float32 P over the full N×N image) at 4.3e12 B/s, the measured H200
 // copy bandwidth. Our kernel reads the half plane only, 16 B per pixel of
 // N·(N/2+1) — 8·N² bytes — and P stays in L2, so it can exceed this floor.
+// Measured on one H200 (2026-11-21), moves/s (fraction of floor):
+//   N = 256:  K=1 1.76e5, K=16 1.38e6, K=100 6.07e6 (1.11)
+//   N = 512:  K=1 9.31e4, K=16 7.24e5, K=100 1.24e6 (0.91; issue target 2e5)
+//   N = 1024: K=1 3.26e4, K=16 2.12e5, K=100 3.06e5 (0.90)
 #include <benchmark/benchmark.h>
 
 #include <cmath>
