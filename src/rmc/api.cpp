@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <mutex>
 
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/progress.hpp"
@@ -255,8 +257,18 @@ RmcResult RmcPlan::execute() const {
   // The final χ² from an exact FFT of each final occupancy, independent of
   // the running sums (OpenMP over tiles).
   std::vector<ChiSums> exact(o.tiles);
+  std::exception_ptr error;
+  std::mutex error_mutex;
 #pragma omp parallel for schedule(dynamic, 1)
-  for (std::size_t t = 0; t < o.tiles; ++t) exact[t] = chi_sums(folded, exact_spectrum(stage.status[t].occupancy, n));
+  for (std::size_t t = 0; t < o.tiles; ++t) {
+    try {
+      exact[t] = chi_sums(folded, exact_spectrum(stage.status[t].occupancy, n));
+    } catch (...) {
+      const std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
   for (std::size_t t = 0; t < o.tiles; ++t) {
     const TileStatus& s = stage.status[t];
     RmcTileResult tr;
