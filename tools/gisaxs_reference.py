@@ -98,9 +98,12 @@ def n2_minus_1(layer):
 
 
 def layer_kz(layers, k, alpha):
-    """k_z,j = k sqrt(n_j^2 - cos^2 alpha), principal branch; alpha may be an array."""
+    """k_z,j = k sqrt(n_j^2 - cos^2 alpha), principal branch, with the sign of
+    alpha (below the horizon every k_z of the outgoing wave changes sign, which
+    continues the DWBA formula there as BornAgain does); alpha may be an array."""
     s2 = np.sin(alpha) ** 2
-    return [k * np.sqrt(n2_minus_1(l) + s2 + 0j) for l in layers]
+    sign = np.where(np.asarray(alpha) < 0, -1.0, 1.0)
+    return [sign * k * np.sqrt(n2_minus_1(l) + s2 + 0j) for l in layers]
 
 
 def fields(layers, k, alpha):
@@ -236,8 +239,6 @@ def image(sample, approximation):
         coherent += w * amp
     s = structure_factor(sample["interference"], qx, qy)
     intensity = sample["density"] * (incoherent + np.abs(coherent) ** 2 * (s - 1))
-    if approximation == "dwba" and len(layers) > 1:
-        intensity = np.where(A < 0, 0.0, intensity)
     return intensity * omega * sample["intensity"] / np.sin(ai)
 
 

@@ -2,11 +2,14 @@
 // distorted-wave Born approximation (DWBA) or the plain Born approximation.
 // Conventions follow BornAgain so that its users meet the same numbers:
 //   lengths nm, angles radians inside (degrees in files), k = 2π/λ,
-//   k_i = k (cos α_i cos φ_i, cos α_i sin φ_i, −sin α_i),
+//   k_i = k (cos α_i cos φ_i, −cos α_i sin φ_i, −sin α_i)  (φ measured alike for
+//         both beams: φ_f = φ_i is forward; BornAgain's Beam::getCentralK),
 //   k_f = k (cos α_f cos φ_f, −cos α_f sin φ_f, sin α_f),  q = k_i − k_f,
 //   n = 1 − δ + iβ,  k_z,j(α) = k sqrt(n_j² − cos²α) (exact n², principal branch),
 //   I = ρ_s |(π/λ²)(n_p² − n_layer²) F_DWBA|² ΔΩ / sin α_i  (× beam intensity)
 // per pixel centre, ρ_s the particles per nm² (docs/gisaxs.md has the rest).
+// Below the horizon (α_f < 0) the DWBA is continued as BornAgain 1.19 does:
+// every k_z of the outgoing wave changes sign.
 //
 // Plan-style API: GisaxsPlan plan(sample, options); GisaxsResult r = plan.execute();
 // Pixels are processed in blocks (GisaxsOptions::block_pixels) over OpenMP
@@ -60,7 +63,7 @@ struct AngularDetector {
   std::vector<double> phi_edges;    // rad, increasing
   std::vector<double> alpha_edges;  // rad, increasing
 };
-// q_y × q_z bins, q_y = k cos α_f sin φ_f (+ k cos α_i sin φ_i),
+// q_y × q_z bins, q_y = k (cos α_f sin φ_f − cos α_i sin φ_i) = (k_i − k_f)_y,
 // q_z = k (sin α_f + sin α_i) (upwards positive, the experimentalists' q_z).
 struct QGridDetector {
   std::vector<double> qy_edges, qz_edges;  // nm⁻¹, increasing

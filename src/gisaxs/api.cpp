@@ -152,9 +152,7 @@ void GisaxsPlan::Impl::compute_block(std::size_t first, std::size_t count, doubl
     out[i] = 0;
     ws.qx[i] = pixels.qx[p];
     ws.qy[i] = pixels.qy[p];
-    // Below the horizon a substrate transmits rather than scatters back;
-    // like BornAgain the DWBA image is zero there.
-    ws.active[i] = pixels.reachable[p] && !(dwba && n_layers > 1 && pixels.alpha_f[p] < 0);
+    ws.active[i] = pixels.reachable[p];
     if (!dwba || !ws.active[i]) continue;
     // Pixels of one detector row share α_f: reuse the previous pixel's fields.
     if (i > 0 && ws.active[i - 1] && pixels.alpha_f[p - 1] == pixels.alpha_f[p])

@@ -42,7 +42,7 @@ void set_direction(PixelGrid& g, std::size_t p, const Beam& beam, double alpha_f
   g.alpha_f[p] = alpha_f;
   g.phi_f[p] = phi_f;
   g.qx[p] = k * (std::cos(beam.alpha_i) * std::cos(beam.phi_i) - std::cos(alpha_f) * std::cos(phi_f));
-  g.qy[p] = k * (std::cos(beam.alpha_i) * std::sin(beam.phi_i) + std::cos(alpha_f) * std::sin(phi_f));
+  g.qy[p] = k * (-std::cos(beam.alpha_i) * std::sin(beam.phi_i) + std::cos(alpha_f) * std::sin(phi_f));
   g.qz[p] = k * (-std::sin(beam.alpha_i) - std::sin(alpha_f));
 }
 
@@ -80,10 +80,10 @@ PixelGrid qgrid(const QGridDetector& d, const Beam& beam) {
       const double qy0 = d.qy_edges[c], qy1 = d.qy_edges[c + 1];
       const double qy = 0.5 * (qy0 + qy1);
       const std::size_t p = r * g.cols + c;
-      // q_z = k (sin α_f + sin α_i), q_y = k (cos α_f sin φ_f + cos α_i sin φ_i).
+      // q_z = k (sin α_f + sin α_i), q_y = k (cos α_f sin φ_f − cos α_i sin φ_i).
       const double sin_a = qz / k - std::sin(beam.alpha_i);
       const double cos_a = std::sqrt(std::max(0.0, 1 - sin_a * sin_a));
-      const double sin_f = cos_a > 0 ? (qy / k - std::cos(beam.alpha_i) * std::sin(beam.phi_i)) / cos_a : 2.0;
+      const double sin_f = cos_a > 0 ? (qy / k + std::cos(beam.alpha_i) * std::sin(beam.phi_i)) / cos_a : 2.0;
       if (std::abs(sin_a) >= 1 || std::abs(sin_f) >= 1) {
         g.reachable[p] = 0;
         continue;
@@ -108,7 +108,7 @@ PixelGrid flat(const FlatDetector& d, const Beam& beam) {
   PixelGrid g;
   resize(g, d.rows, d.columns);
   // Unit vectors: along the direct beam, horizontal (towards +φ_f) and up.
-  const Vec3 beam_dir{std::cos(beam.alpha_i) * std::cos(beam.phi_i), std::cos(beam.alpha_i) * std::sin(beam.phi_i),
+  const Vec3 beam_dir{std::cos(beam.alpha_i) * std::cos(beam.phi_i), -std::cos(beam.alpha_i) * std::sin(beam.phi_i),
                       -std::sin(beam.alpha_i)};
   Vec3 u = cross(beam_dir, Vec3{0, 0, 1});
   u = u / norm(u);

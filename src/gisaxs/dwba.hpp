@@ -24,6 +24,10 @@ struct ScatteringTerms {
 // The four DWBA terms for in-plane (q_x, q_y) (real, from k_i − k_f) and the
 // layer fields of the incident (α_i) and outgoing (α_f) waves.
 ScatteringTerms dwba_terms(double qx, double qy, const LayerField& incident, const LayerField& outgoing);
+// Below the horizon (α_f < 0) the outgoing fields come with k_z of negative
+// sign (Multilayer::fields), which continues the same four terms there, as
+// BornAgain 1.19 does; for a particle on a substrate that is the issue's
+// formula with b = k sin α_f < 0 and r_f = r(|α_f|).
 // The single Born term: q = k_i − k_f in the ambient.
 ScatteringTerms born_terms(double qx, double qy, double qz);
 

@@ -44,7 +44,10 @@ class Multilayer {
   double wavenumber() const { return k_; }
   // k_z in layer j for a wave at grazing angle α in the ambient.
   Complex kz(std::size_t layer, double alpha) const;
-  // The fields in every layer; out has size() entries.
+  // The fields in every layer; out has size() entries. For α < 0 (a
+  // detector pixel below the horizon) every k_z changes sign, as in
+  // BornAgain 1.19 (KzComputation for upward k): the DWBA formula is
+  // continued below the horizon with the same recursion.
   void fields(double alpha, LayerField* out) const;
   std::vector<LayerField> fields(double alpha) const;
   // Specular reflectivity |R_0|².

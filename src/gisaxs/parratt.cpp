@@ -38,7 +38,8 @@ Complex Multilayer::kz(std::size_t layer, double alpha) const {
 
 void Multilayer::fields(double alpha, LayerField* out) const {
   const std::size_t n = size();
-  for (std::size_t j = 0; j < n; ++j) out[j].kz = kz(j, alpha);
+  const double sign = alpha < 0 ? -1.0 : 1.0;
+  for (std::size_t j = 0; j < n; ++j) out[j].kz = sign * kz(j, alpha);
   // Upwards: the ratio X at each layer's top, kept in out[j].r for now.
   out[n - 1].r = 0;
   for (std::size_t j = n - 1; j-- > 0;) {
