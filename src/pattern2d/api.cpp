@@ -27,7 +27,7 @@ using pattern2d::AtomGroups;
 namespace {
 
 // Atom·pixel products per kernel call (the unit of progress): ~1 s of work
-// on a 16-core CPU (~4e8 per second and core in float32, measured by
+// on a 16-core CPU (~4.3e8 per second and core in float32, measured by
 // bench/pattern2d_bench.cpp) and ~0.15 s on a GPU (~1.4e12 per second on one
 // H200). Calls are cut along pixels only, so every call sees all atoms and
 // the atoms' packing is paid once per call.
