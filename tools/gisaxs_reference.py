@@ -26,6 +26,12 @@ Run with Debian's /usr/bin/python3 (numpy; mpmath only for `special-values`).
   gisaxs_reference.py bornagain SAMPLE.toml OUT.txt
       The same image from BornAgain 1.19 (python3-bornagain), for manual
       comparison only; never needed by the build or the tests.
+
+  gisaxs_reference.py bornagain-suite NANOSCATTER_BINARY [WORKDIR]
+      Runs a set of samples (every shape, rotations, interference functions,
+      size distributions, mixtures, core-shell, phi_i, a rough multilayer with
+      buried particles, a flat detector) through nanoscatter and through
+      BornAgain 1.19 and prints the mean and max relative differences.
 """
 import argparse
 import math
@@ -439,6 +445,210 @@ def bornagain_image(sample, approximation):
     return sim.result().array()[::-1]  # BornAgain's array has the highest alpha_f first
 
 
+# ------------------------------------------------------------ BornAgain suite
+def bornagain_suite(binary, workdir):
+    import os
+    import subprocess
+    import tempfile
+    import bornagain as ba
+    import h5py
+    workdir = workdir or tempfile.mkdtemp(prefix="gisaxs-ba-")
+    os.makedirs(workdir, exist_ok=True)
+    deg = DEG
+    head = ("density = {density}\n[beam]\nwavelength = 0.1\nalpha_i = 0.2\nphi_i = {phii}\n[detector]\n"
+            "phi_f = {{ min = -2, max = 2, bins = 60 }}\nalpha_f = {{ min = -0.3, max = 2.5, bins = 56 }}\n"
+            "[[layer]]\n[[layer]]\nmaterial = {{ delta = 6e-6, beta = 2e-8 }}\n")
+    mat = "material = { delta = 6e-4, beta = 2e-8 }\n"
+
+    def mine(text, name):
+        path = os.path.join(workdir, name)
+        with open(path + ".toml", "w") as f:
+            f.write(text)
+        subprocess.run([binary, "gisaxs", path + ".toml", "--output", path + ".h5", "--quiet"], check=True)
+        with h5py.File(path + ".h5") as f:
+            return f["intensity"][...]
+
+    def theirs(layout, phii=0.0, detector=None, multilayer=None, grid=(60, -2, 2, 56, -0.3, 2.5), wl=0.1, ai=0.2):
+        if multilayer is None:
+            l0 = ba.Layer(ba.HomogeneousMaterial("vac", 0, 0))
+            l0.addLayout(layout)
+            multilayer = ba.MultiLayer()
+            multilayer.addLayer(l0)
+            multilayer.addLayer(ba.Layer(ba.HomogeneousMaterial("sub", 6e-6, 2e-8)))
+        sim = ba.GISASSimulation()
+        if detector is None:
+            sim.setDetectorParameters(grid[0], grid[1] * deg, grid[2] * deg, grid[3], grid[4] * deg, grid[5] * deg)
+        else:
+            sim.setDetector(detector)
+        sim.setBeamParameters(wl, ai * deg, phii * deg)
+        sim.setSample(multilayer)
+        sim.runSimulation()
+        return sim.result().array()[::-1]
+
+    def layout(particles, density=0.01, iff=None):
+        lay = ba.ParticleLayout()
+        for p, w in particles:
+            lay.addParticle(p, w)
+        if iff is not None:
+            lay.setInterferenceFunction(iff)
+        lay.setTotalParticleSurfaceDensity(density)
+        return lay
+
+    pm = lambda: ba.HomogeneousMaterial("p", 6e-4, 2e-8)
+
+    def particle(ff, rotation=None, z=0.0, material=None):
+        p = ba.Particle(material or pm(), ff)
+        if rotation is not None:
+            p.setRotation(rotation)
+        if z:
+            p.setPosition(0, 0, z)
+        return p
+
+    cases = []
+    shapes = [
+        ("sphere", 'shape = "sphere"\nradius = 5\n', lambda: ba.FormFactorFullSphere(5)),
+        ("cylinder", 'shape = "cylinder"\nradius = 5\nheight = 5\n', lambda: ba.FormFactorCylinder(5, 5)),
+        ("box", 'shape = "box"\nlength = 12\nwidth = 5\nheight = 4\n', lambda: ba.FormFactorBox(12, 5, 4)),
+        ("spheroid", 'shape = "spheroid"\nradius = 4\nheight = 10\n', lambda: ba.FormFactorFullSpheroid(4, 10)),
+        ("truncated_sphere", 'shape = "truncated_sphere"\nradius = 5\nheight = 7\nremoved_top = 1\n',
+         lambda: ba.FormFactorTruncatedSphere(5, 7, 1)),
+        ("cone", 'shape = "cone"\nradius = 5\nheight = 5\nalpha = 70\n', lambda: ba.FormFactorCone(5, 5, 70 * deg)),
+        ("prism3", 'shape = "prism3"\nbase_edge = 10\nheight = 5\n', lambda: ba.FormFactorPrism3(10, 5)),
+        ("prism6", 'shape = "prism6"\nbase_edge = 5\nheight = 5\n', lambda: ba.FormFactorPrism6(5, 5)),
+        ("pyramid", 'shape = "pyramid"\nbase_edge = 10\nheight = 4\nalpha = 60\n',
+         lambda: ba.FormFactorPyramid(10, 4, 60 * deg)),
+        ("tetrahedron", 'shape = "tetrahedron"\nbase_edge = 12\nheight = 4\nalpha = 60\n',
+         lambda: ba.FormFactorTetrahedron(12, 4, 60 * deg)),
+        ("icosahedron", 'shape = "icosahedron"\nedge = 6\n', lambda: ba.FormFactorIcosahedron(6)),
+    ]
+    for name, toml, ff in shapes:
+        cases.append((name, head.format(density=0.01, phii=0) + "[[particle]]\n" + toml + mat,
+                      lambda ff=ff: theirs(layout([(particle(ff()), 1.0)]))))
+    rotations = [
+        ("box rotation z 30", 'shape = "box"\nlength = 12\nwidth = 5\nheight = 4\nrotation = { axis = "z", angle = 30 }\n',
+         lambda: particle(ba.FormFactorBox(12, 5, 4), ba.RotationZ(30 * deg))),
+        ("prism3 euler (20, 30, 40), lifted", 'shape = "prism3"\nbase_edge = 10\nheight = 5\n'
+         'rotation = { euler = [20, 30, 40] }\ndepth = -10\n',
+         lambda: particle(ba.FormFactorPrism3(10, 5), ba.RotationEuler(20 * deg, 30 * deg, 40 * deg), 10)),
+        ("cylinder rotation y 45, lifted", 'shape = "cylinder"\nradius = 3\nheight = 10\n'
+         'rotation = { axis = "y", angle = 45 }\ndepth = -10\n',
+         lambda: particle(ba.FormFactorCylinder(3, 10), ba.RotationY(45 * deg), 10)),
+    ]
+    for name, toml, p in rotations:
+        cases.append((name, head.format(density=0.01, phii=0) + "[[particle]]\n" + toml + mat,
+                      lambda p=p: theirs(layout([(p(), 1.0)]))))
+    cyl = '[[particle]]\nshape = "cylinder"\nradius = 5\nheight = 5\n' + mat
+    cylp = lambda: particle(ba.FormFactorCylinder(5, 5))
+
+    def radial():
+        i = ba.InterferenceFunctionRadialParaCrystal(20.0, 1000.0)
+        i.setProbabilityDistribution(ba.FTDistribution1DGauss(7.0))
+        return i
+
+    def lattice2d():
+        i = ba.InterferenceFunction2DLattice(ba.BasicLattice2D(15.0, 18.0, 100 * deg, 10 * deg))
+        i.setDecayFunction(ba.FTDecayFunction2DCauchy(300, 200, 5 * deg))
+        return i
+
+    def para2d():
+        i = ba.InterferenceFunction2DParaCrystal(ba.SquareLattice2D(20.0, 0.0), 0.0, 1000.0, 1000.0)
+        i.setProbabilityDistributions(ba.FTDistribution2DCauchy(1.5, 1.5, 0), ba.FTDistribution2DCauchy(1.5, 1.5, 0))
+        return i
+
+    def lattice1d():
+        i = ba.InterferenceFunction1DLattice(12.0, 30 * deg)
+        i.setDecayFunction(ba.FTDecayFunction1DCauchy(500))
+        return i
+
+    no_density = head.format(density=0, phii=0).replace("density = 0\n", "")
+    cases += [
+        ("radial paracrystal", head.format(density=0.01, phii=0) + cyl + '[interference]\ntype = "radial_paracrystal"\n'
+         'peak_distance = 20\ndamping_length = 1000\npdf = { type = "gauss", omega = 7 }\n',
+         lambda: theirs(layout([(cylp(), 1.0)], iff=radial()))),
+        ("2D lattice, Cauchy decay", no_density + cyl + '[interference]\ntype = "lattice_2d"\n'
+         'lattice = { length_1 = 15, length_2 = 18, angle = 100, xi = 10 }\n'
+         'decay = { type = "cauchy", length_x = 300, length_y = 200, gamma = 5 }\n',
+         lambda: theirs(layout([(cylp(), 1.0)], iff=lattice2d()))),
+        ("2D paracrystal with domains", no_density + cyl + '[interference]\ntype = "paracrystal_2d"\n'
+         'lattice = { type = "square", length = 20 }\ndomain_sizes = [1000, 1000]\n'
+         'pdf_1 = { type = "cauchy", omega_x = 1.5, omega_y = 1.5 }\npdf_2 = { type = "cauchy", omega_x = 1.5, omega_y = 1.5 }\n',
+         lambda: theirs(layout([(cylp(), 1.0)], iff=para2d()))),
+        ("1D lattice, Cauchy decay", head.format(density=0.01, phii=0) + cyl + '[interference]\ntype = "lattice_1d"\n'
+         'length = 12\nxi = 30\ndecay = { type = "cauchy", length = 500 }\n',
+         lambda: theirs(layout([(cylp(), 1.0)], iff=lattice1d()))),
+    ]
+
+    def distributed(ff, path, dist, n, factor):
+        d = ba.ParameterDistribution(path, dist, n, factor)
+        return ba.ParticleDistribution(particle(ff), d)
+
+    cases += [
+        ("Gaussian radius distribution", head.format(density=0.01, phii=0) + cyl +
+         'distribution = { parameter = "radius", type = "gaussian", sigma = 0.6, samples = 15, sigma_factor = 2.5 }\n',
+         lambda: theirs(layout([(distributed(ba.FormFactorCylinder(5, 5), "/Particle/Cylinder/Radius",
+                                             ba.DistributionGaussian(5.0, 0.6), 15, 2.5), 1.0)]))),
+        ("log-normal radius distribution", head.format(density=0.01, phii=0) +
+         '[[particle]]\nshape = "sphere"\nradius = 5\n' + mat +
+         'distribution = { parameter = "radius", type = "lognormal", scale = 0.2, samples = 21, sigma_factor = 3 }\n',
+         lambda: theirs(layout([(distributed(ba.FormFactorFullSphere(5), "/Particle/FullSphere/Radius",
+                                             ba.DistributionLogNormal(5.0, 0.2), 21, 3.0), 1.0)]))),
+        ("mixture + radial paracrystal", head.format(density=0.01, phii=0) + cyl + 'abundance = 0.6\n'
+         '[[particle]]\nshape = "prism3"\nbase_edge = 10\nheight = 5\nmaterial = { delta = 3e-4, beta = 1e-8 }\n'
+         'abundance = 0.4\n[interference]\ntype = "radial_paracrystal"\npeak_distance = 20\ndamping_length = 1000\n'
+         'pdf = { type = "gauss", omega = 7 }\n',
+         lambda: theirs(layout([(cylp(), 0.6), (particle(ba.FormFactorPrism3(10, 5), material=ba.HomogeneousMaterial("q", 3e-4, 1e-8)), 0.4)],
+                               iff=radial()))),
+        ("core-shell sphere", head.format(density=0.01, phii=0) + '[[particle]]\nshape = "core_shell_sphere"\n'
+         'core_radius = 4\nshell_thickness = 1.5\ncore_material = { delta = 4.6e-5, beta = 4.8e-6 }\n'
+         'material = { delta = 7e-6, beta = 1e-8 }\n',
+         lambda: theirs(layout([(ba.ParticleCoreShell(particle(ba.FormFactorFullSphere(5.5), material=ba.HomogeneousMaterial("s", 7e-6, 1e-8)),
+                                                      particle(ba.FormFactorFullSphere(4), material=ba.HomogeneousMaterial("c", 4.6e-5, 4.8e-6)),
+                                                      ba.kvector_t(0, 0, 1.5)), 1.0)]))),
+        ("box, phi_i = 0.7 deg", head.format(density=0.01, phii=0.7) + '[[particle]]\nshape = "box"\nlength = 12\n'
+         'width = 5\nheight = 4\n' + mat,
+         lambda: theirs(layout([(particle(ba.FormFactorBox(12, 5, 4)), 1.0)]), phii=0.7)),
+    ]
+
+    def flat_detector():
+        d = ba.RectangularDetector(80, 40.0, 60, 30.0)
+        d.setPerpendicularToDirectBeam(1000.0, 20.3, 4.1)
+        return d
+
+    cases.append(("flat detector", head.format(density=0.01, phii=0).split("[detector]")[0] +
+                  '[detector]\ntype = "flat"\ndistance = 1000\npixel_size = 0.5\npixels = [80, 60]\n'
+                  'direct_beam = [40.6, 8.2]\n[[layer]]\n[[layer]]\nmaterial = { delta = 6e-6, beta = 2e-8 }\n' + cyl,
+                  lambda: theirs(layout([(cylp(), 1.0)]), detector=flat_detector())))
+
+    def rough_multilayer():
+        film = ba.HomogeneousMaterial("film", 4.5e-6, 2.5e-7)
+        lay = layout([(particle(ba.FormFactorFullSphere(4), z=-15, material=ba.HomogeneousMaterial("au", 4.6e-5, 4.8e-6)), 1.0)],
+                     density=0.004)
+        l1 = ba.Layer(film, 30.0)
+        l1.addLayout(lay)
+        ml = ba.MultiLayer()
+        ml.addLayer(ba.Layer(ba.HomogeneousMaterial("air", 0, 0)))
+        ml.addLayerWithTopRoughness(l1, ba.LayerRoughness(0.6, 0, 0))
+        ml.addLayerWithTopRoughness(ba.Layer(ba.HomogeneousMaterial("si", 7.6e-6, 1.75e-7)), ba.LayerRoughness(0.4, 0, 0))
+        ml.setRoughnessModel(ba.RoughnessModel.NEVOT_CROCE)
+        return ml
+
+    cases.append(("buried spheres, rough film (Nevot-Croce)",
+                  'density = 0.004\n[beam]\nwavelength = 0.154\nalpha_i = 0.25\n[detector]\n'
+                  'phi_f = { min = -1.5, max = 1.5, bins = 60 }\nalpha_f = { min = -0.3, max = 2.0, bins = 50 }\n'
+                  '[[layer]]\n[[layer]]\nmaterial = { delta = 4.5e-6, beta = 2.5e-7 }\nthickness = 30\nroughness = 0.6\n'
+                  '[[layer]]\nmaterial = { delta = 7.6e-6, beta = 1.75e-7 }\nroughness = 0.4\n[[particle]]\nshape = "sphere"\n'
+                  'radius = 4\nmaterial = { delta = 4.6e-5, beta = 4.8e-6 }\nlayer = 1\ndepth = 15\n',
+                  lambda: theirs(None, multilayer=rough_multilayer(), grid=(60, -1.5, 1.5, 50, -0.3, 2.0), wl=0.154, ai=0.25)))
+
+    print("%-42s %12s %12s" % ("sample", "mean rel", "max rel"))
+    for i, (name, text, ref) in enumerate(cases):
+        a = mine(text, "case%02d" % i)
+        b = ref()
+        mask = b > 0
+        rel = np.abs(a - b)[mask] / b[mask]
+        print("%-42s %12.2e %12.2e" % (name, rel.mean(), rel.max()))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -451,6 +661,9 @@ def main():
     p = sub.add_parser("bornagain")
     p.add_argument("sample")
     p.add_argument("output")
+    p = sub.add_parser("bornagain-suite")
+    p.add_argument("binary")
+    p.add_argument("workdir", nargs="?")
     args = parser.parse_args()
     if args.command == "image":
         img = image(read_sample(args.sample), args.approximation)
@@ -458,6 +671,8 @@ def main():
                                        "rows: phi_f bins, columns: alpha_f bins"])
     elif args.command == "special-values":
         special_values(args.output)
+    elif args.command == "bornagain-suite":
+        bornagain_suite(args.binary, args.workdir)
     else:
         img = bornagain_image(read_sample(args.sample), "dwba")
         write_image(args.output, img, ["BornAgain image of %s" % args.sample, "rows: phi_f bins, columns: alpha_f bins"])
