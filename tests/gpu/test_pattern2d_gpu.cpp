@@ -134,6 +134,11 @@ struct KernelCase {
   double tolerance;    // max |S − S_ref| / Σ w
 };
 
+// Readable test names in CTest (gtest prints parameters with PrintTo).
+void PrintTo(const KernelCase& c, std::ostream* os) {
+  *os << to_string(c.precision) << ", budget " << c.budget << " B, tolerance " << c.tolerance;
+}
+
 }  // namespace
 
 class Pattern2DCudaKernel : public ::testing::TestWithParam<KernelCase> {};

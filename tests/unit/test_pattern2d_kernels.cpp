@@ -99,10 +99,19 @@ TEST(Pattern2DGroups, PartitionTheAtomsIntoCompactGroups) {
   EXPECT_LT(max_offset, 1.5 * std::sqrt(3.0) * 4.078) << "groups are not compact";
 }
 
+namespace {
+
 struct KernelCase {
   Precision precision;
   double tolerance;  // max |S − S_ref| / Σ w
 };
+
+// Readable test names in CTest (gtest prints parameters with PrintTo).
+void PrintTo(const KernelCase& c, std::ostream* os) {
+  *os << to_string(c.precision) << ", tolerance " << c.tolerance;
+}
+
+}  // namespace
 
 class Pattern2DCpuKernel : public ::testing::TestWithParam<KernelCase> {};
 
