@@ -70,6 +70,25 @@ TEST(GisaxsInterference, RadialParacrystalMatchesBornAgain) {
                 0.5);
 }
 
+TEST(GisaxsInterference, Paracrystal1DIsAChainAlongXi) {
+  // A chain along ξ sees only q₁ = q_x cos ξ + q_y sin ξ: along its own axis
+  // it equals the radial paracrystal at |q∥| = |q₁|, and moving q
+  // perpendicular to the chain changes nothing.
+  const Distribution1D pdf{ProfileKind::cauchy, 2.5};
+  const double xi = 35 * kDeg;
+  auto chain = make_interference(Paracrystal1D{18.0, 600.0, 0.0, xi, pdf}, 0);
+  auto radial = make_interference(RadialParacrystal{18.0, 600.0, 0.0, pdf}, 0);
+  for (double q1 : {0.01, 0.2, 0.35, 0.9, 2.0}) {
+    const std::vector<double> qx{q1 * std::cos(xi), q1 * std::cos(xi) - 0.7 * std::sin(xi)};
+    const std::vector<double> qy{q1 * std::sin(xi), q1 * std::sin(xi) + 0.7 * std::cos(xi)};
+    std::vector<double> s(2), r(1);
+    chain->evaluate(qx, qy, s);
+    radial->evaluate(std::vector<double>{q1}, std::vector<double>{0.0}, r);
+    EXPECT_NEAR(s[0], r[0], 1e-12 * r[0]);
+    EXPECT_NEAR(s[1], s[0], 1e-12 * s[0]);
+  }
+}
+
 TEST(GisaxsInterference, Paracrystal2DMatchesBornAgain) {
   Paracrystal2D s;
   s.lattice = {12.0, 15.0, 100 * kDeg, 20 * kDeg};
