@@ -63,6 +63,7 @@ void run(benchmark::State& state, DdaOptions o, const std::string& name, bool so
       iterations = r.runs[0].iterations;
       per_product = r.seconds_per_matvec;
       state.SetIterationTime(r.seconds_solve);
+      state.counters["iter_s"] = r.seconds_iterations;
     } else {
       per_product = plan.time_matvec(10);
       products = 1;

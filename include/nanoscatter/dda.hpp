@@ -153,7 +153,8 @@ struct DdaResult {
   bool converged = true;           // every run converged
   double seconds_init = 0, seconds_solve = 0, seconds_total = 0;
   int matvecs = 0;
-  double seconds_per_matvec = 0;
+  double seconds_iterations = 0;   // the iterative solver alone (no transfers, no setup of b)
+  double seconds_per_matvec = 0;   // seconds_iterations / matvecs (vector operations included)
   std::string description;         // shape line of the log
   std::vector<std::string> log;    // ADDA-style log lines
 };

@@ -129,7 +129,7 @@ void write_adda_outputs(const std::filesystem::path& dir, const DdaResult& res, 
     std::fprintf(f, "Total number of matrix-vector products: %d\n", res.matvecs);
     std::fprintf(f, "\nTotal wall time: %.3f s\n", res.seconds_total);
     std::fprintf(f, "Initialization time: %.3f s\n", res.seconds_init);
-    std::fprintf(f, "Internal fields: %.3f s\n", res.seconds_solve);
+    std::fprintf(f, "Internal fields: %.3f s (iterations %.3f s)\n", res.seconds_solve, res.seconds_iterations);
     std::fprintf(f, "Time per matrix-vector product: %.6f s\n", res.seconds_per_matvec);
   });
 }

@@ -87,6 +87,9 @@ struct DdaPlan::Impl {
     spec.k = k;
     spec.d = d;
     for (std::uint8_t m : solver_mat) spec.s.push_back(std::sqrt(alpha[m]));
+    spec.max_device_bytes = o.max_device_memory;
+    // b, x, r and the method's own vectors (iterative.cpp), plus 2 for time_matvec
+    spec.solver_vectors = 3 + ((o.solver == DdaSolver::qmr_cs || o.solver == DdaSolver::bicgstab) ? 5 : 2) + 2;
     if (o.device == Device::gpu) {
 #if NANOSCATTER_HAVE_CUDA
       backend = dda::make_cuda_backend(spec, o.precision);
@@ -106,6 +109,7 @@ struct DdaPlan::Impl {
   std::vector<cplx> rhs(const Vec3d& e) const {
     std::vector<cplx> b(3 * solver_pos.size());
     const auto& box = setup.geometry.box;
+#pragma omp parallel for schedule(static)
     for (std::size_t j = 0; j < solver_pos.size(); ++j) {
       const double z = (solver_pos[j][2] - 0.5 * (box[2] - 1)) * d;
       const cplx s = std::sqrt(alpha[solver_mat[j]]) * std::polar(1.0, k * z);
@@ -192,9 +196,11 @@ DdaResult DdaPlan::execute() {
     run.residual = rep.residual;
     run.residual_history = rep.history;
     run.initial_field = rep.initial_field;
+    res.seconds_iterations += rep.seconds;
     if (!rep.converged) res.log.push_back("WARNING: " + std::string(1, pol) + " polarization: " + rep.failure);
     std::vector<cplx> xv = be.download(x);
     std::vector<cplx> p(xv.size());
+#pragma omp parallel for schedule(static)
     for (std::size_t j = 0; j < I.solver_pos.size(); ++j) {
       const cplx sj = std::sqrt(I.alpha[I.solver_mat[j]]);
       for (int a = 0; a < 3; ++a) p[3 * j + a] = sj * xv[3 * j + a];
@@ -204,7 +210,7 @@ DdaResult DdaPlan::execute() {
   }
   res.seconds_solve = seconds_since(t_solve);
   res.matvecs = be.matvec_count() - mv0;
-  res.seconds_per_matvec = res.matvecs ? res.seconds_solve / res.matvecs : 0;
+  res.seconds_per_matvec = res.matvecs ? res.seconds_iterations / res.matvecs : 0;
 
   // far-field amplitudes for either polarisation
   dda::DipoleSet set_y{g.box, I.d, &I.solver_pos, &p_y};

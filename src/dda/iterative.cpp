@@ -2,6 +2,7 @@
 // CalcInitField with IF_AUTO and ProgressReport).
 #include "dda/iterative.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <memory>
 
@@ -11,6 +12,7 @@ namespace nanoscatter::dda {
 
 SolveReport solve(DdaSolver method, SolverBackend& be, int b, int x, const SolveControl& control) {
   SolveReport rep;
+  const auto t0 = std::chrono::steady_clock::now();
   const int r = be.create();
   const double b2 = be.norm2(b);
   if (!(b2 > 0)) fail("DDA solver: the right-hand side is zero");
@@ -65,6 +67,8 @@ SolveReport solve(DdaSolver method, SolverBackend& be, int b, int x, const Solve
     if (early) break;
   }
   rep.iterations = niter - 1;
+  be.norm2(x);  // waits for the device before the clock stops
+  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   rep.residual = rep.history.back();
   rep.converged = best <= eps_b2 && rep.failure.empty();
   if (!rep.converged && rep.failure.empty()) {

@@ -29,6 +29,7 @@ struct SolveReport {
   std::vector<double> history;       // |r_k|/|b| for k = 0..iterations
   std::string initial_field;         // "x_0 = 0" or "x_0 = E_inc"
   std::string failure;               // why it stopped without converging ("" when converged)
+  double seconds = 0;                // wall time of the iterations (initial residual included)
 };
 
 // Per-method state machine driven by solve().

@@ -149,10 +149,12 @@ CudaMatvec<Real>::CudaMatvec(const MatrixSpec& spec) : box_(spec.box), grid_(spe
   for (std::size_t i = 0; i < n_; ++i) s[i] = C{static_cast<Real>(spec.s[i].real()), static_cast<Real>(spec.s[i].imag())};
   s_ = DeviceBuffer<C>(s);
   const std::size_t xsize = 3ull * bz * by * gx, ysize = 3ull * gx * bz * gy, zsize = 3ull * gx * gy * gz;
-  a_ = DeviceBuffer<C>(std::max(xsize, zsize));
-  b_ = DeviceBuffer<C>(ysize);
+  // The interaction first: its double-precision full-grid work array is freed
+  // before the FFT buffers are allocated, so the two never coexist.
   dt_ = DeviceBuffer<C>(static_cast<std::size_t>(gx) * dsize_y_ * dsize_z_ * 6);
   interaction_fft_device<Real>(box_, grid_, spec.k, spec.d, dt_.data());
+  a_ = DeviceBuffer<C>(std::max(xsize, zsize));
+  b_ = DeviceBuffer<C>(ysize);
   std::size_t ws = 0;
   plan_x_ = make_plan(gx, 3ll * bz * by, CudaTypes<Real>::kType, &ws);
   plan_y_ = make_plan(gy, 3ll * gx * bz, CudaTypes<Real>::kType, &ws);

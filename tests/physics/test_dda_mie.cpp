@@ -166,3 +166,27 @@ TEST(DdaMie, NonConvergenceIsFlagged) {
   EXPECT_EQ(r.runs[0].iterations, 3);
   EXPECT_GT(r.runs[0].residual, 1e-5);
 }
+
+// The (θ, φ) grid at φ = 90° is the yz plane: both Mueller outputs agree to
+// rounding (they use different per/par constructions, ADDA SetScatPlane vs
+// CalcEplaneYZ), here for a particle without symmetry.
+TEST(DdaMie, ScatteringGridMatchesYzPlane) {
+  DdaOptions o;
+  o.shape.kind = DdaShapeKind::ellipsoid;
+  o.shape.params = {1.4, 0.7};
+  o.grid = 8;
+  o.size = 2;
+  o.m = {{1.4, 0.02}};
+  o.mueller = true;
+  o.ntheta = 7;
+  o.grid_nphi = 4;  // φ = 0, 90, 180, 270°
+  const DdaResult r = DdaPlan(o).execute();
+  ASSERT_EQ(r.mueller_grid.size(), 7u * 4);
+  for (int i = 0; i < 7; ++i) {
+    const DdaMuellerRow& g = r.mueller_grid[4 * i + 1];
+    ASSERT_DOUBLE_EQ(g.phi, 90);
+    const DdaMuellerRow& p = r.mueller[i];
+    ASSERT_DOUBLE_EQ(g.theta, p.theta);
+    for (int e = 0; e < 16; ++e) EXPECT_NEAR(g.s[e], p.s[e], 1e-10 * p.s[0]) << "theta " << p.theta << " element " << e;
+  }
+}
