@@ -119,7 +119,43 @@ void polygon_moments(const PlanarPolygon& p, const CVec3& q, const Vec3& origin,
   }
 }
 
+namespace {
+
+bool is_real(const CVec3& q) { return q.x.imag() == 0 && q.y.imag() == 0 && q.z.imag() == 0; }
+
+// The direct edge sum for real q (q in a non-absorbing layer, the common
+// case): the same formula in real arithmetic, one sincos per edge.
+Complex edge_sum_real(const PlanarPolygon& p, const Vec3& q_par) {
+  const Vec3 pre = cross(p.normal, q_par);
+  double re = 0, im = 0, pre_sum = 0;
+  const std::size_t n_edges = p.edges.size();
+  for (std::size_t i = 0; i < n_edges; ++i) {
+    const auto& e = p.edges[i];
+    double vfac;
+    if (i + 1 < n_edges) {
+      vfac = dot(pre, e.half);
+      pre_sum += vfac;
+    } else {
+      vfac = -pre_sum;
+    }
+    const double w = vfac * sinc(dot(q_par, e.half));
+    const double phase = dot(q_par, e.midpoint - p.centroid);
+    re += w * std::cos(phase);
+    im += w * std::sin(phase);
+  }
+  // (−2i)(re + i im) / |q∥|²
+  const double q2 = dot(q_par, q_par);
+  return Complex(2 * im / q2, -2 * re / q2);
+}
+
+}  // namespace
+
 Complex polygon_transform(const PlanarPolygon& p, const CVec3& q) {
+  if (is_real(q)) {
+    const Vec3 qr{q.x.real(), q.y.real(), q.z.real()};
+    const Vec3 q_par = qr - dot(qr, p.normal) * p.normal;
+    if (norm(q_par) * p.radius >= kPolygonSeriesLimit) return edge_sum_real(p, q_par);
+  }
   const Complex q_perp = dot(q, p.normal);
   const CVec3 q_par = q - q_perp * CVec3(p.normal);
   const double q_par_size = magnitude(q_par);

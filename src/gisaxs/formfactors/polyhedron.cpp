@@ -207,8 +207,17 @@ Complex Polyhedron::series(const CVec3& q, double x) const {
   return sum;
 }
 
+namespace {
+// exp(i q·r), with one sincos when q is real.
+Complex phase_of(const CVec3& q, const Vec3& r) {
+  if (q.x.imag() == 0 && q.y.imag() == 0 && q.z.imag() == 0)
+    return std::polar(1.0, q.x.real() * r.x + q.y.real() * r.y + q.z.real() * r.z);
+  return exp_i(dot(q, r));
+}
+}  // namespace
+
 Complex Polyhedron::evaluate_one(const CVec3& q) const {
-  const Complex phase = exp_i(dot(q, centre_));
+  const Complex phase = phase_of(q, centre_);
   const double q_size = magnitude(q);
   const double x = q_size * radius_;
   if (x < kVolumeSeriesLimit) return phase * series(q, x);
@@ -217,7 +226,7 @@ Complex Polyhedron::evaluate_one(const CVec3& q) const {
   for (const auto& f : faces_) {
     const Complex w_n = dot(w, f.normal);
     if (w_n == 0.0) continue;  // q lies in the face plane: no flux through it
-    sum += w_n * exp_i(dot(q, f.centroid)) * detail::polygon_transform(f, q);
+    sum += w_n * phase_of(q, f.centroid) * detail::polygon_transform(f, q);
   }
   return phase * Complex(0, -1) * sum / (q_size * q_size);
 }
