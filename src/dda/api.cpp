@@ -138,7 +138,10 @@ double DdaPlan::time_matvec(int repeats) {
   const auto t0 = Clock::now();
   for (int i = 0; i < repeats; ++i) be.matvec(i % 2 ? b : a, i % 2 ? a : b, false);
   be.norm2(a);
-  return seconds_since(t0) / repeats;
+  const double t = seconds_since(t0) / repeats;
+  be.release(a);
+  be.release(b);
+  return t;
 }
 
 DdaResult DdaPlan::execute() {
@@ -208,6 +211,8 @@ DdaResult DdaPlan::execute() {
     (pol == 'Y' ? p_y : p_x) = std::move(p);
     res.runs.push_back(std::move(run));
   }
+  be.release(b);
+  be.release(x);
   res.seconds_solve = seconds_since(t_solve);
   res.matvecs = be.matvec_count() - mv0;
   res.seconds_per_matvec = res.matvecs ? res.seconds_iterations / res.matvecs : 0;

@@ -21,8 +21,18 @@ class CpuBackend final : public SolverBackend {
         matvec_(spec) {}
   std::size_t length() const override { return n_; }
   int create() override {
+    if (!free_.empty()) {
+      const int v = free_.back();
+      free_.pop_back();
+      vecs_[v].assign(n_, C(0));
+      return v;
+    }
     vecs_.emplace_back(n_, C(0));
     return static_cast<int>(vecs_.size()) - 1;
+  }
+  void release(int v) override {
+    std::vector<C>().swap(vecs_[v]);
+    free_.push_back(v);
   }
   void upload(int v, const std::vector<cplx>& h) override {
     if (h.size() != n_) fail("CpuBackend::upload: size mismatch");
@@ -104,6 +114,7 @@ class CpuBackend final : public SolverBackend {
   int threads_;
   CpuMatvec<Real> matvec_;
   std::vector<std::vector<C>> vecs_;
+  std::vector<int> free_;
   int matvecs_ = 0;
 };
 

@@ -76,9 +76,21 @@ class CudaBackend final : public SolverBackend {
   }
   std::size_t length() const override { return n_; }
   int create() override {
-    vecs_.push_back(std::make_unique<DeviceBuffer<C>>(n_));
-    vecs_.back()->zero();
-    return static_cast<int>(vecs_.size()) - 1;
+    int v;
+    if (!free_.empty()) {
+      v = free_.back();
+      free_.pop_back();
+      vecs_[v] = std::make_unique<DeviceBuffer<C>>(n_);
+    } else {
+      vecs_.push_back(std::make_unique<DeviceBuffer<C>>(n_));
+      v = static_cast<int>(vecs_.size()) - 1;
+    }
+    vecs_[v]->zero();
+    return v;
+  }
+  void release(int v) override {
+    vecs_.at(static_cast<std::size_t>(v)).reset();
+    free_.push_back(v);
   }
   void upload(int v, const std::vector<cplx>& h) override {
     if (h.size() != n_) fail("CudaBackend::upload: size mismatch");
@@ -142,6 +154,7 @@ class CudaBackend final : public SolverBackend {
   CudaMatvec<Real> matvec_;
   std::size_t n_;
   std::vector<std::unique_ptr<DeviceBuffer<C>>> vecs_;
+  std::vector<int> free_;
   DeviceBuffer<Sum3> result_;
   DeviceBuffer<char> temp_;
   int matvecs_ = 0;

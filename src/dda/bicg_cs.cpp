@@ -11,6 +11,9 @@ namespace {
 class BicgCs final : public IterativeMethod {
  public:
   explicit BicgCs(SolverBackend& be) : be_(be), p_(be.create()), q_(be.create()) {}
+  ~BicgCs() override {
+    for (int v : {p_, q_}) be_.release(v);
+  }
   int stagnation_limit() const override { return 50000; }
   void init(int x, int r, double r2) override {
     x_ = x;

@@ -13,6 +13,9 @@ class Bicgstab final : public IterativeMethod {
  public:
   explicit Bicgstab(SolverBackend& be)
       : be_(be), p_(be.create()), v_(be.create()), s_(be.create()), t_(be.create()), rt_(be.create()) {}
+  ~Bicgstab() override {
+    for (int v : {p_, v_, s_, t_, rt_}) be_.release(v);
+  }
   int stagnation_limit() const override { return 30000; }
   void init(int x, int r, double r2) override {
     x_ = x;

@@ -12,6 +12,9 @@ namespace {
 class Cgnr final : public IterativeMethod {
  public:
   explicit Cgnr(SolverBackend& be) : be_(be), p_(be.create()), w_(be.create()) {}
+  ~Cgnr() override {
+    for (int v : {p_, w_}) be_.release(v);
+  }
   int stagnation_limit() const override { return 10; }
   void init(int x, int r, double) override {
     x_ = x;

@@ -67,6 +67,7 @@ SolveReport solve(DdaSolver method, SolverBackend& be, int b, int x, const Solve
     if (early) break;
   }
   rep.iterations = niter - 1;
+  be.release(r);
   be.norm2(x);  // waits for the device before the clock stops
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   rep.residual = rep.history.back();

@@ -17,6 +17,9 @@ class QmrCs final : public IterativeMethod {
   QmrCs(SolverBackend& be, double resid_scale)
       : be_(be), resid_scale_(resid_scale), v_(be.create()), vt_(be.create()), p_new_(be.create()),
         p_old_(be.create()), av_(be.create()) {}
+  ~QmrCs() override {
+    for (int v : {v_, vt_, p_new_, p_old_, av_}) be_.release(v);
+  }
   int stagnation_limit() const override { return 50000; }
   void init(int x, int r, double r2) override {
     x_ = x;

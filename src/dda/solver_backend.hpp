@@ -17,8 +17,9 @@ class SolverBackend {
   virtual ~SolverBackend() = default;
   // Length of every vector (3 × solver dipoles).
   virtual std::size_t length() const = 0;
-  // A new zeroed vector; handles are small integers.
+  // A new zeroed vector; handles are small integers, reused after release().
   virtual int create() = 0;
+  virtual void release(int v) = 0;
   virtual void upload(int v, const std::vector<cplx>& host) = 0;
   virtual std::vector<cplx> download(int v) = 0;
   virtual void copy(int dst, int src) = 0;
