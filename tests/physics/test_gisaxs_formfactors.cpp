@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <random>
 
@@ -12,6 +13,13 @@
 
 namespace nanoscatter::gisaxs {
 namespace {
+
+// "1.23e-14" for RecordProperty (std::to_string prints fixed-point zeros).
+std::string scientific(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3e", v);
+  return buf;
+}
 
 using test::rel_error;
 constexpr double kDeg = std::numbers::pi / 180;
@@ -226,7 +234,7 @@ TEST(GisaxsFormFactors, PolyhedronAgainstMpmathFrom1em8To1e2) {
       EXPECT_LT(e, 2e-13) << s.tag << " |q| = " << magnitude(q);
     }
   }
-  RecordProperty("worst_relative_error", std::to_string(worst));
+  RecordProperty("worst_relative_error", scientific(worst));
 }
 
 TEST(GisaxsFormFactors, PolyhedronBoxEqualsBoxClosedForm) {
@@ -259,7 +267,7 @@ TEST(GisaxsFormFactors, PolyhedronBoxEqualsBoxClosedForm) {
       EXPECT_LT(e, 1e-10) << "q = " << d.x << " " << d.y << " " << d.z;
     }
   }
-  RecordProperty("worst_relative_error", std::to_string(worst));
+  RecordProperty("worst_relative_error", scientific(worst));
 }
 
 // ---- precision over the q range for the closed forms -----------------------
