@@ -63,6 +63,7 @@ double absorption_cross_section(const std::vector<cplx>& p, const std::vector<st
   std::vector<double> mult(alpha.size());
   for (std::size_t i = 0; i < alpha.size(); ++i) mult[i] = -(1.0 / alpha[i]).imag() - rr;
   double sum = 0;
+#pragma omp parallel for schedule(static) reduction(+ : sum)
   for (std::size_t j = 0; j < material.size(); ++j)
     sum += mult[material[j]] * (std::norm(p[3 * j]) + std::norm(p[3 * j + 1]) + std::norm(p[3 * j + 2]));
   return 4 * kPi * k * sum;
