@@ -43,7 +43,7 @@ namespace {
 
 // In-place unnormalised forward 3D FFT of a gx × gy × gz array (x fastest),
 // as OpenMP-parallel passes of batched 1D/2D FFTW plans.
-void fft3d_forward(cplx* data, int gx, int gy, int gz) {
+void fft3d_forward(cplx* data, int gx, int gy, int gz, int nt) {
   auto* d = reinterpret_cast<fftw_complex*>(data);
   const int n2[2] = {gy, gx};
   fftw_plan slab = fftw_plan_many_dft(2, n2, 1, d, nullptr, 1, gx * gy, d, nullptr, 1, gx * gy,
@@ -52,12 +52,12 @@ void fft3d_forward(cplx* data, int gx, int gy, int gz) {
   fftw_plan zl = fftw_plan_many_dft(1, nz, gx, d, nullptr, gx * gy, 1, d, nullptr, gx * gy, 1,
                                     FFTW_FORWARD, FFTW_ESTIMATE | FFTW_UNALIGNED);
   if (!slab || !zl) fail("FFTW planning failed for the interaction grid");
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(nt)
   for (int z = 0; z < gz; ++z) {
     fftw_complex* p = d + static_cast<std::size_t>(z) * gx * gy;
     fftw_execute_dft(slab, p, p);
   }
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(nt)
   for (int y = 0; y < gy; ++y) {
     fftw_complex* p = d + static_cast<std::size_t>(y) * gx;
     fftw_execute_dft(zl, p, p);
@@ -70,7 +70,7 @@ void fft3d_forward(cplx* data, int gx, int gy, int gz) {
 
 InteractionFft interaction_fft(const std::array<int, 3>& box, const std::array<int, 3>& grid,
                                double k, double d, int threads) {
-  if (threads > 0) omp_set_num_threads(threads);
+  const int nt = threads > 0 ? threads : omp_get_max_threads();
   const int gx = grid[0], gy = grid[1], gz = grid[2];
   InteractionFft out;
   out.grid = grid;
@@ -87,7 +87,7 @@ InteractionFft interaction_fft(const std::array<int, 3>& box, const std::array<i
   std::vector<cplx> work(ngrid);
   const double scale = -1.0 / static_cast<double>(ngrid);
   for (int c = 0; c < 6; ++c) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(nt)
     for (int z = 0; z < gz; ++z) {
       const int dz = disp(z, box[2], gz);
       for (int y = 0; y < gy; ++y) {
@@ -102,8 +102,8 @@ InteractionFft interaction_fft(const std::array<int, 3>& box, const std::array<i
         }
       }
     }
-    fft3d_forward(work.data(), gx, gy, gz);
-#pragma omp parallel for schedule(static)
+    fft3d_forward(work.data(), gx, gy, gz, nt);
+#pragma omp parallel for schedule(static) num_threads(nt)
     for (int x = 0; x < gx; ++x)
       for (int z = 0; z < out.dsize_z; ++z)
         for (int y = 0; y < out.dsize_y; ++y)
