@@ -15,8 +15,8 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 // Independent coefficients for a non-absorbing sphere from B&H eq. 4.53 with
-// ψ_n(z) = z j_n(z), ξ_n = z (j_n + i y_n)... here ξ_n = ψ_n − i χ_n with
-// χ_n = −z y_n, evaluated by std::sph_bessel / std::sph_neumann directly.
+// ψ_n(z) = z j_n(z) and ξ_n(z) = z (j_n(z) + i y_n(z)), evaluated by
+// std::sph_bessel / std::sph_neumann directly (no recurrences of our own).
 struct Direct {
   double qext = 0, qsca = 0, g = 0;
 };
