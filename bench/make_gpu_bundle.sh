@@ -25,6 +25,8 @@ find "$build/bench" -maxdepth 1 -type f -perm -u+x -exec cp {} "$bundle/bench/" 
 # Everything but glibc, libstdc++/libgcc and the CUDA driver (the device has those).
 for exe in "$bundle"/bin/* "$bundle"/tests/ns_*tests "$bundle"/bench/*; do
   ldd "$exe" | awk '/=> \// {print $3}'
-done | sort -u | grep -vE '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux)[.-]|libcuda\.so' |
+done | sort -u | grep -vE '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux)[.-]|libcuda\.so|/usr/local/cuda' |
   while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
+# The device tool carries at most 64 MiB: drop symbol tables.
+strip --strip-unneeded "$bundle"/bin/* "$bundle"/tests/ns_*tests "$bundle"/bench/* "$bundle"/lib/* 2>/dev/null || true
 du -sh "$bundle"
