@@ -6,6 +6,7 @@
 # and every non-system shared library the executables load.
 # On the device, make the paths CTest recorded resolve, then run:
 #   mkdir -p /work && ln -sfn "$PWD" /work/main && ln -sfn .gpu-bundle build &&
+#   tar xJf build/lib.tar.xz -C build &&
 #   export LD_LIBRARY_PATH=$PWD/build/lib && (cd build && ctest -L gpu) &&
 #   bench/gpu_suite.sh build
 set -euo pipefail
@@ -27,6 +28,8 @@ for exe in "$bundle"/bin/* "$bundle"/tests/ns_*tests "$bundle"/bench/*; do
   ldd "$exe" | awk '/=> \// {print $3}'
 done | sort -u | grep -vE '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux)[.-]|libcuda\.so|/usr/local/cuda' |
   while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
-# The device tool carries at most 64 MiB: drop symbol tables.
+# The device tool carries at most 64 MiB: drop symbol tables and pack the
+# libraries (unpack there with: tar xJf build/lib.tar.xz -C build).
 strip --strip-unneeded "$bundle"/bin/* "$bundle"/tests/ns_*tests "$bundle"/bench/* "$bundle"/lib/* 2>/dev/null || true
+tar cJf "$bundle/lib.tar.xz" -C "$bundle" lib && rm -rf "$bundle/lib"
 du -sh "$bundle"
