@@ -4,6 +4,7 @@
 // histogram modes. Skips without a CUDA device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "nanoscatter/builder.hpp"
@@ -60,9 +61,15 @@ TEST(DebyeGpuPhysics, GoldSphereFloat32AndFloat64MatchCpuFloat64) {
   std::printf("N=%zu  float32 GPU max rel err %.3e, float64 GPU %.3e\n", au.atoms.size(), err_single, err_dual);
   EXPECT_LE(err_single, 1e-5);
   EXPECT_LE(err_dual, 1e-11);  // float64 both sides; only summation order differs
-  // Everywhere, not only above the threshold: bounded by the float32 noise
-  // of the pair sums relative to the self term N f².
-  EXPECT_LE(test::max_rel_error(single.intensity, ref.intensity, 0.0), 1e-3);
+  // Everywhere, including the weak points below the threshold: the absolute
+  // error stays at float32 noise of the pattern's scale (no NaN, no blow-up).
+  double worst_abs = 0, max_i = 0;
+  for (std::size_t k = 0; k < q.size(); ++k) {
+    ASSERT_TRUE(std::isfinite(single.intensity[k]));
+    worst_abs = std::max(worst_abs, std::abs(single.intensity[k] - ref.intensity[k]));
+    max_i = std::max(max_i, ref.intensity[k]);
+  }
+  EXPECT_LE(worst_abs, 1e-5 * max_i);
 }
 
 TEST(DebyeGpuPhysics, DisorderedTwoSpeciesExactAndHistogram) {
