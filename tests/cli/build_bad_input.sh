@@ -5,7 +5,7 @@
 set -u
 bin=$1 work=$2
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
 printf '2\ncomment\nAu 0 0 0\nAu abc 0 0\n' > bad.xyz
 printf '1\ncomment\nQq 0 0 0\n' > element.xyz
@@ -16,17 +16,7 @@ inputs=$(ls | sort)
 expect_error() {
   local expected=$1
   shift
-  "$bin" build "$@" --output out.xyz > stdout.txt 2> stderr.txt
-  local rc=$?
-  [ $rc -ne 0 ] || fail "exit 0 for: $*"
-  [ -s stdout.txt ] && fail "stdout not empty for: $*"
-  [ "$(wc -l < stderr.txt)" = 1 ] || fail "not one line for: $*: $(cat stderr.txt)"
-  [ "$(cat stderr.txt)" = "nanoscatter: error: $expected" ] ||
-    fail "for: $*
-  got:      $(cat stderr.txt)
-  expected: nanoscatter: error: $expected"
-  rm -f stdout.txt stderr.txt
-  [ "$(ls -A | sort)" = "$inputs" ] || fail "files left behind for: $*: $(ls -A)"
+  expect_cli_error "$expected" "$bin" build "$@" --output out.xyz
 }
 
 expect_error "missing.cif: no such file" --cif missing.cif --shape sphere --radius 10

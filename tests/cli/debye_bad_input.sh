@@ -5,7 +5,7 @@
 set -u
 bin=$1 work=$2
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
 printf '2\ntwo atoms\nAu 0 0 0\nAu 2.88 0 0\n' > au2.xyz
 printf '0\nno atoms\n' > empty.xyz
@@ -13,22 +13,11 @@ printf '1\nempty after occupancy\nAu 0 0 0\n' > one.xyz
 inputs=$(ls | sort)
 
 # expect_error "<expected message>" args...  (structure and --output given by the caller)
+# Messages are checked as prefixes.
 expect_error() {
   local expected=$1
   shift
-  "$bin" debye "$@" > stdout.txt 2> stderr.txt
-  local rc=$?
-  [ $rc -ne 0 ] || fail "exit 0 for: $*"
-  [ -s stdout.txt ] && fail "stdout not empty for: $*"
-  [ "$(wc -l < stderr.txt)" = 1 ] || fail "not one line for: $*: $(cat stderr.txt)"
-  case "$(cat stderr.txt)" in
-    "nanoscatter: error: $expected"*) ;;
-    *) fail "for: $*
-  got:      $(cat stderr.txt)
-  expected: nanoscatter: error: $expected..." ;;
-  esac
-  rm -f stdout.txt stderr.txt
-  [ "$(ls -A | sort)" = "$inputs" ] || fail "files left behind for: $*: $(ls -A)"
+  expect_cli_error "$expected*" "$bin" debye "$@"
 }
 
 q=(--qmin 0.2 --qmax 12 --qpoints 50)

@@ -5,7 +5,7 @@
 set -u
 bin=$1 work=$2 data=$3
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
 base=$data/gisaxs/benchmark_cylinders.toml
 # variant NAME SED-EXPRESSION: a copy of the benchmark sample with one edit.
@@ -25,17 +25,7 @@ pictures=(--png out.png --text out.txt)
 expect_error() {
   local expected=$1
   shift
-  "$bin" gisaxs "$@" --output out.h5 > stdout.txt 2> stderr.txt
-  local rc=$?
-  [ $rc -ne 0 ] || fail "exit 0 for: $*"
-  [ -s stdout.txt ] && fail "stdout not empty for: $*"
-  [ "$(wc -l < stderr.txt)" = 1 ] || fail "not one line for: $*: $(cat stderr.txt)"
-  [ "$(cat stderr.txt)" = "nanoscatter: error: $expected" ] ||
-    fail "for: $*
-  got:      $(cat stderr.txt)
-  expected: nanoscatter: error: $expected"
-  rm -f stdout.txt stderr.txt
-  [ "$(ls -A | sort)" = "$inputs" ] || fail "files left behind for: $*: $(ls -A)"
+  expect_cli_error "$expected" "$bin" gisaxs "$@" --output out.h5
 }
 
 expect_error "shape.toml:34: particle[0].shape: unknown shape 'blob' (sphere, truncated_sphere, spheroid, cylinder, box, prism3, prism6, pyramid, cone, tetrahedron, icosahedron, core_shell_sphere)" shape.toml "${pictures[@]}"

@@ -5,7 +5,7 @@
 set -u
 bin=$1 work=$2
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
 printf '2\ntwo gold atoms\nAu 0 0 0\nAu 2.88 0 0\n' > au2.xyz
 printf '0\nno atoms\n' > empty.xyz
@@ -16,24 +16,7 @@ polar=(--wavelength 1 --qmax 4 --nq 8 --nphi 12)
 expect_error() {
   local expected=$1
   shift
-  "$bin" pattern2d "$@" > stdout.txt 2> stderr.txt
-  local rc=$?
-  [ $rc -ne 0 ] || fail "exit 0 for: $*"
-  [ -s stdout.txt ] && fail "stdout not empty for: $*"
-  [ "$(wc -l < stderr.txt)" = 1 ] || fail "not one line for: $*: $(cat stderr.txt)"
-  local got
-  got=$(cat stderr.txt)
-  if [[ $expected == *'*' ]]; then
-    [[ $got == "nanoscatter: error: ${expected%\*}"* ]] || fail "for: $*
-  got:      $got
-  expected: nanoscatter: error: $expected"
-  else
-    [ "$got" = "nanoscatter: error: $expected" ] || fail "for: $*
-  got:      $got
-  expected: nanoscatter: error: $expected"
-  fi
-  rm -f stdout.txt stderr.txt
-  [ "$(ls -A | sort)" = "$inputs" ] || fail "files left behind for: $*: $(ls -A)"
+  expect_cli_error "$expected" "$bin" pattern2d "$@"
 }
 
 # The issue's cases: nq or nphi < 1, qmax beyond 2k, empty structure,

@@ -5,7 +5,7 @@
 set -u
 bin=$1 work=$2
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
 printf '1 2 3\n4 5 6\n' > rect.txt
 printf '1 2 3 4\n5 6 7 8\n9 8 7 6\n5 4 3 2\n' > square.txt
@@ -17,17 +17,7 @@ inputs=$(ls | sort)
 expect_error() {
   local expected=$1
   shift
-  "$bin" rmc "$@" --output-dir out > stdout.txt 2> stderr.txt
-  local rc=$?
-  [ $rc -ne 0 ] || fail "exit 0 for: $*"
-  [ -s stdout.txt ] && fail "stdout not empty for: $*"
-  [ "$(wc -l < stderr.txt)" = 1 ] || fail "not one line for: $*: $(cat stderr.txt)"
-  [ "$(cat stderr.txt)" = "nanoscatter: error: $expected" ] ||
-    fail "for: $*
-  got:      $(cat stderr.txt)
-  expected: nanoscatter: error: $expected"
-  rm -f stdout.txt stderr.txt
-  [ "$(ls -A | sort)" = "$inputs" ] || fail "files left behind for: $*: $(ls -A)"
+  expect_cli_error "$expected" "$bin" rmc "$@" --output-dir out
 }
 
 expect_error "rect.txt: target is 2×3, not square; take its central square with --crop" \
