@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 
@@ -68,6 +69,32 @@ std::string read_text(const std::filesystem::path& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+AtomSoA random_ball(std::size_t n, double radius, Vec3 centre, std::uint64_t seed, double w_min) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1), w(w_min, 1.0);
+  AtomSoA a;
+  while (a.size() < n) {
+    const double x = u(rng), y = u(rng), z = u(rng);
+    if (x * x + y * y + z * z > 1) continue;
+    a.x.push_back(centre.x + radius * x);
+    a.y.push_back(centre.y + radius * y);
+    a.z.push_back(centre.z + radius * z);
+    a.w.push_back(w(rng));
+  }
+  return a;
+}
+
+std::vector<Vec3> random_q(std::size_t n, double qmax, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<Vec3> q{Vec3{0, 0, 0}};
+  while (q.size() < n) {
+    const Vec3 v{u(rng), u(rng), u(rng)};
+    if (norm(v) <= 1) q.push_back(qmax * v);
+  }
+  return q;
 }
 
 }  // namespace nanoscatter::test

@@ -2,9 +2,13 @@
 // directories, running the CLI.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "nanoscatter/vec3.hpp"
+#include "structure/species_split.hpp"
 
 namespace nanoscatter::test {
 
@@ -36,5 +40,11 @@ CommandResult run_command(const std::string& command_line);
 CommandResult run_cli(const std::string& arguments);
 
 std::string read_text(const std::filesystem::path& path);
+
+// n atoms uniformly in a ball of radius R about `centre`, occupancy weights
+// uniform in [w_min, 1] (std::mt19937_64, deterministic for a seed).
+AtomSoA random_ball(std::size_t n, double radius, Vec3 centre, std::uint64_t seed, double w_min = 0.5);
+// n random scattering vectors with |q| ≤ qmax; the first is q = 0.
+std::vector<Vec3> random_q(std::size_t n, double qmax, std::uint64_t seed);
 
 }  // namespace nanoscatter::test

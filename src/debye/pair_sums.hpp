@@ -8,14 +8,12 @@
 #include <vector>
 
 #include "nanoscatter/device.hpp"
+#include "structure/species_split.hpp"
 
 namespace nanoscatter::debye {
 
 // Atoms of one species, structure-of-arrays, Å; w = occupancy weight.
-struct AtomBlock {
-  std::vector<double> x, y, z, w;
-  std::size_t size() const { return x.size(); }
-};
+using AtomBlock = AtomSoA;
 
 // Which pairs a call covers.
 enum class PairSet { triangle, rectangle };  // triangle: i<j within a (b is not read); rectangle: a × b

@@ -23,14 +23,12 @@
 #include "nanoscatter/scattering_factors.hpp"
 #include "nanoscatter/structure.hpp"
 #include "nanoscatter/vec3.hpp"
+#include "structure/species_split.hpp"
 
 namespace nanoscatter::pattern2d {
 
 // Atoms of one species, structure-of-arrays, Å; w = occupancy weight.
-struct AtomList {
-  std::vector<double> x, y, z, w;
-  std::size_t size() const { return x.size(); }
-};
+using AtomList = AtomSoA;
 
 // Atoms sharing element, charge and B scatter with one f(|q|).
 struct SpeciesAtoms {

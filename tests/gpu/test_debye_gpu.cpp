@@ -24,22 +24,6 @@ namespace {
 #define SKIP_WITHOUT_GPU() \
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device"
 
-// n atoms uniformly in a ball of radius R with occupancy weights in [0.5, 1].
-AtomBlock random_ball(std::size_t n, double radius, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1), w(0.5, 1.0);
-  AtomBlock b;
-  while (b.size() < n) {
-    const double x = u(rng), y = u(rng), z = u(rng);
-    if (x * x + y * y + z * z > 1) continue;
-    b.x.push_back(radius * x + 3.0);  // off-centre: the kernels must not assume an origin
-    b.y.push_back(radius * y - 1.0);
-    b.z.push_back(radius * z);
-    b.w.push_back(w(rng));
-  }
-  return b;
-}
-
 // Scale of a pair sum: Σ w_i w_j / r_ij bounds |Σ w w sin(q r)/r| / q... we
 // use max_k |S_ref[k]| plus the self-term-sized floor below.
 double max_abs(const std::vector<double>& v) {
@@ -76,8 +60,8 @@ class DebyeCudaExact : public ::testing::TestWithParam<Case> {};
 TEST_P(DebyeCudaExact, MatchesFloat64Reference) {
   SKIP_WITHOUT_GPU();
   const Case c = GetParam();
-  const AtomBlock a = random_ball(1237, 25.0, 1);
-  const AtomBlock b = c.set == PairSet::rectangle ? random_ball(911, 25.0, 2) : a;
+  const AtomBlock a = test::random_ball(1237, 25.0, {3.0, -1.0, 0.0}, 1);
+  const AtomBlock b = c.set == PairSet::rectangle ? test::random_ball(911, 25.0, {3.0, -1.0, 0.0}, 2) : a;
   std::vector<double> q;
   std::mt19937_64 rng(3);
   std::uniform_real_distribution<double> jitter(0, 0.01);
@@ -107,7 +91,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, DebyeCudaExact,
 // result must be the same sum (to float64 reduction order).
 TEST(DebyeCuda, MemoryCapSplitsWithoutChangingTheResult) {
   SKIP_WITHOUT_GPU();
-  const AtomBlock a = random_ball(3000, 30.0, 5);
+  const AtomBlock a = test::random_ball(3000, 30.0, {3.0, -1.0, 0.0}, 5);
   std::vector<double> q;
   for (int k = 0; k < 40; ++k) q.push_back(0.1 + 0.2 * k);
   CudaDebyeOptions whole, capped;
@@ -140,8 +124,8 @@ TEST(DebyeCuda, CoincidentAtomsUseTheLimit) {
 // distances on both sides; only atomic summation order differs).
 TEST(DebyeCuda, HistogramMatchesCpu) {
   SKIP_WITHOUT_GPU();
-  const AtomBlock a = random_ball(2500, 20.0, 7);
-  const AtomBlock b = random_ball(1300, 20.0, 8);
+  const AtomBlock a = test::random_ball(2500, 20.0, {3.0, -1.0, 0.0}, 7);
+  const AtomBlock b = test::random_ball(1300, 20.0, {3.0, -1.0, 0.0}, 8);
   for (PairSet set : {PairSet::triangle, PairSet::rectangle}) {
     PairHistogram cpu, gpu;
     cpu.bin_width = gpu.bin_width = 1e-3;

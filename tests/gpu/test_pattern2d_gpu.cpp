@@ -102,32 +102,6 @@ using namespace nanoscatter::pattern2d;
 
 namespace {
 
-AtomList random_ball(std::size_t n, double radius, Vec3 centre, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1), w(0.5, 1.0);
-  AtomList a;
-  while (a.size() < n) {
-    const double x = u(rng), y = u(rng), z = u(rng);
-    if (x * x + y * y + z * z > 1) continue;
-    a.x.push_back(centre.x + radius * x);
-    a.y.push_back(centre.y + radius * y);
-    a.z.push_back(centre.z + radius * z);
-    a.w.push_back(w(rng));
-  }
-  return a;
-}
-
-std::vector<Vec3> random_q(std::size_t n, double qmax, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<Vec3> q{Vec3{0, 0, 0}};
-  while (q.size() < n) {
-    const Vec3 v{u(rng), u(rng), u(rng)};
-    if (norm(v) <= 1) q.push_back(qmax * v);
-  }
-  return q;
-}
-
 struct KernelCase {
   Precision precision;
   std::size_t budget;  // bytes, 0 = default
@@ -153,9 +127,9 @@ class Pattern2DCudaKernel : public ::testing::TestWithParam<KernelCase> {};
 TEST_P(Pattern2DCudaKernel, MatchesFloat64Reference) {
   SKIP_WITHOUT_GPU();
   const KernelCase c = GetParam();
-  const std::vector<AtomList> lists = {random_ball(2345, 30.0, {400, 250, -600}, 11),
-                                       random_ball(1001, 20.0, {405, 240, -590}, 12)};
-  const auto q = random_q(3001, 9.0, 13);
+  const std::vector<AtomList> lists = {test::random_ball(2345, 30.0, {400, 250, -600}, 11),
+                                       test::random_ball(1001, 20.0, {405, 240, -590}, 12)};
+  const auto q = test::random_q(3001, 9.0, 13);
   std::vector<std::complex<double>> ref(lists.size() * q.size()), gpu(ref.size());
   phase_sums_reference(lists, q, ref);
   std::vector<AtomGroups> groups;
@@ -190,9 +164,9 @@ INSTANTIATE_TEST_SUITE_P(Cases, Pattern2DCudaKernel,
 // error, not a hang or a silent truncation.
 TEST(Pattern2DCudaKernelBudget, TooSmallIsAnError) {
   SKIP_WITHOUT_GPU();
-  const std::vector<AtomList> lists = {random_ball(100, 5.0, {0, 0, 0}, 1)};
+  const std::vector<AtomList> lists = {test::random_ball(100, 5.0, {0, 0, 0}, 1)};
   std::vector<AtomGroups> groups{make_atom_groups(lists[0])};
-  const auto q = random_q(10, 1.0, 2);
+  const auto q = test::random_q(10, 1.0, 2);
   std::vector<std::complex<double>> out(q.size());
   CudaPattern2DOptions options;
   options.max_device_memory = 1024;

@@ -13,27 +13,12 @@
 #include "debye/q_grid.hpp"
 #include "nanoscatter/debye.hpp"
 #include "nanoscatter/error.hpp"
+#include "test_util.hpp"
 
 using namespace nanoscatter;
 using namespace nanoscatter::debye;
 
 namespace {
-
-// n atoms uniformly in a ball of radius R, off-centre, weights in [0.3, 1].
-AtomBlock random_ball(std::size_t n, double radius, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1), w(0.3, 1.0);
-  AtomBlock b;
-  while (b.size() < n) {
-    const double x = u(rng), y = u(rng), z = u(rng);
-    if (x * x + y * y + z * z > 1) continue;
-    b.x.push_back(radius * x + 7.0);
-    b.y.push_back(radius * y - 3.0);
-    b.z.push_back(radius * z + 1.0);
-    b.w.push_back(w(rng));
-  }
-  return b;
-}
 
 double max_abs(const std::vector<double>& v) {
   double m = 0;
@@ -88,8 +73,8 @@ class DebyeCpuKernel : public ::testing::TestWithParam<KernelCase> {};
 //    errors of ~1e-7 with random signs; measured ≤ 4e-9).
 TEST_P(DebyeCpuKernel, MatchesFloat64Reference) {
   const KernelCase c = GetParam();
-  const AtomBlock a = random_ball(613, 22.0, 1);
-  const AtomBlock b = random_ball(389, 18.0, 2);
+  const AtomBlock a = test::random_ball(613, 22.0, {7.0, -3.0, 1.0}, 1, 0.3);
+  const AtomBlock b = test::random_ball(389, 18.0, {7.0, -3.0, 1.0}, 2, 0.3);
   const auto q = q_points(c.uniform, 93);
   ASSERT_EQ(uniform_q_step(q).has_value(), c.uniform);
   std::vector<double> ref(q.size(), 0.0), fast(q.size(), 0.0);
@@ -137,7 +122,7 @@ TEST(DebyeCpuKernel, CoincidentAtomsGiveTheLimit) {
 // The kernels add to `out`, and a triangle of one atom or a rectangle with an
 // empty side adds nothing.
 TEST(DebyeCpuKernel, AccumulatesAndHandlesEmptySets) {
-  const AtomBlock a = random_ball(300, 10.0, 3);
+  const AtomBlock a = test::random_ball(300, 10.0, {7.0, -3.0, 1.0}, 3, 0.3);
   AtomBlock one, empty;
   one.x = {0}, one.y = {0}, one.z = {0}, one.w = {1};
   const auto q = uniform_q_grid(0.1, 5.0, 50);
@@ -158,7 +143,7 @@ TEST(DebyeCpuKernel, AccumulatesAndHandlesEmptySets) {
 // Same thread count, same summation order: bit-identical results. Different
 // thread counts differ only by float64 rounding (1e-13 of max|S|).
 TEST(DebyeCpuKernel, DeterministicForAThreadCount) {
-  const AtomBlock a = random_ball(1100, 20.0, 4);
+  const AtomBlock a = test::random_ball(1100, 20.0, {7.0, -3.0, 1.0}, 4, 0.3);
   const auto q = uniform_q_grid(0.05, 12.0, 70);
   std::vector<double> r1(q.size(), 0.0), r2(q.size(), 0.0), r3(q.size(), 0.0);
   exact_pair_sums_cpu(a, a, PairSet::triangle, q, r1, Precision::single, 2);
@@ -214,8 +199,8 @@ TEST(DebyeQGrid, GridsAndTheirErrors) {
 // Histogram kernel against brute-force binning of every pair (float64 both;
 // 1e-12 relative covers summation order).
 TEST(DebyePairHistogram, MatchesBruteForceBinning) {
-  const AtomBlock a = random_ball(700, 9.0, 6);
-  const AtomBlock b = random_ball(300, 7.0, 7);
+  const AtomBlock a = test::random_ball(700, 9.0, {7.0, -3.0, 1.0}, 6, 0.3);
+  const AtomBlock b = test::random_ball(300, 7.0, {7.0, -3.0, 1.0}, 7, 0.3);
   for (PairSet set : {PairSet::triangle, PairSet::rectangle}) {
     PairHistogram h;
     h.bin_width = 0.01;

@@ -8,39 +8,12 @@
 
 #include "nanoscatter/builder.hpp"
 #include "pattern2d/phase_sums.hpp"
+#include "test_util.hpp"
 
 using namespace nanoscatter;
 using namespace nanoscatter::pattern2d;
 
 namespace {
-
-// n atoms uniformly in a ball of radius R about `centre`, weights in [0.5, 1].
-AtomList random_ball(std::size_t n, double radius, Vec3 centre, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1), w(0.5, 1.0);
-  AtomList a;
-  while (a.size() < n) {
-    const double x = u(rng), y = u(rng), z = u(rng);
-    if (x * x + y * y + z * z > 1) continue;
-    a.x.push_back(centre.x + radius * x);
-    a.y.push_back(centre.y + radius * y);
-    a.z.push_back(centre.z + radius * z);
-    a.w.push_back(w(rng));
-  }
-  return a;
-}
-
-// Random scattering vectors with |q| ≤ qmax, q = 0 included.
-std::vector<Vec3> random_q(std::size_t n, double qmax, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<Vec3> q{Vec3{0, 0, 0}};
-  while (q.size() < n) {
-    const Vec3 v{u(rng), u(rng), u(rng)};
-    if (norm(v) <= 1) q.push_back(qmax * v);
-  }
-  return q;
-}
 
 double total_weight(const AtomList& a) {
   double s = 0;
@@ -125,9 +98,9 @@ class Pattern2DCpuKernel : public ::testing::TestWithParam<KernelCase> {};
 // ~2e-7).
 TEST_P(Pattern2DCpuKernel, MatchesFloat64Reference) {
   const KernelCase c = GetParam();
-  const std::vector<AtomList> lists = {random_ball(1237, 30.0, {700, -300, 500}, 1),
-                                       random_ball(301, 12.0, {690, -310, 480}, 2)};
-  const auto q = random_q(517, 8.0, 3);
+  const std::vector<AtomList> lists = {test::random_ball(1237, 30.0, {700, -300, 500}, 1),
+                                       test::random_ball(301, 12.0, {690, -310, 480}, 2)};
+  const auto q = test::random_q(517, 8.0, 3);
   std::vector<std::complex<double>> ref(lists.size() * q.size()), fast(ref.size());
   phase_sums_reference(lists, q, ref);
   std::vector<AtomGroups> groups;
@@ -151,8 +124,8 @@ INSTANTIATE_TEST_SUITE_P(Precisions, Pattern2DCpuKernel,
 
 // The output is accumulated (+=), as for every kernel of the project.
 TEST(Pattern2DCpuKernelAccumulates, AddsToOut) {
-  const std::vector<AtomList> lists = {random_ball(40, 5.0, {0, 0, 0}, 4)};
-  const auto q = random_q(9, 3.0, 5);
+  const std::vector<AtomList> lists = {test::random_ball(40, 5.0, {0, 0, 0}, 4)};
+  const auto q = test::random_q(9, 3.0, 5);
   std::vector<AtomGroups> groups{make_atom_groups(lists[0])};
   std::vector<std::complex<double>> once(q.size()), twice(q.size());
   phase_sums_cpu(groups, q, once, Precision::dual, 1);

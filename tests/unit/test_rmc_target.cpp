@@ -163,7 +163,7 @@ TEST(RmcTarget, ReadsHdf5AndText) {
     w.write("/entry/data", img.data.data(), {3, 5});
     w.commit();
   }
-  for (const std::string spec : {(dir / "img.h5").string() + ":/entry/data", (dir / "img.h5").string()}) {
+  for (const std::string& spec : {(dir / "img.h5").string() + ":/entry/data", (dir / "img.h5").string()}) {
     const Image2D r = read_image(spec);
     EXPECT_EQ(r.rows, 3u);
     EXPECT_EQ(r.cols, 5u);
