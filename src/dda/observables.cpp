@@ -1,4 +1,5 @@
 #include "dda/observables.hpp"
+#include "core/quadrature.hpp"
 
 #include <cmath>
 
@@ -70,27 +71,9 @@ double absorption_cross_section(const std::vector<cplx>& p, const std::vector<st
 }
 
 void gauss_legendre(int n, std::vector<double>& x, std::vector<double>& w) {
-  x.assign(n, 0);
-  w.assign(n, 0);
-  for (int i = 0; i < (n + 1) / 2; ++i) {
-    double z = std::cos(kPi * (i + 0.75) / (n + 0.5));
-    double pp = 0;
-    for (int it = 0; it < 100; ++it) {
-      double p1 = 1, p2 = 0;
-      for (int j = 1; j <= n; ++j) {
-        const double p3 = p2;
-        p2 = p1;
-        p1 = ((2.0 * j - 1) * z * p2 - (j - 1.0) * p3) / j;
-      }
-      pp = n * (z * p1 - p2) / (z * z - 1);
-      const double dz = p1 / pp;
-      z -= dz;
-      if (std::abs(dz) < 1e-15) break;
-    }
-    x[i] = -z;
-    x[n - 1 - i] = z;
-    w[i] = w[n - 1 - i] = 2 / ((1 - z * z) * pp * pp);
-  }
+  GaussRule rule = gauss_legendre_rule(n);
+  x = std::move(rule.nodes);
+  w = std::move(rule.weights);
 }
 
 Integrated integrate_far_field(const std::function<std::vector<CVec3>(const std::vector<Vec3d>&)>& amplitude,

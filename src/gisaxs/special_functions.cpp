@@ -182,41 +182,6 @@ Complex sphere_amplitude(Complex x) {
 
 namespace {
 
-GaussRule build_gauss_legendre(int n) {
-  GaussRule rule;
-  rule.nodes.resize(n);
-  rule.weights.resize(n);
-  for (int i = 0; i < (n + 1) / 2; ++i) {
-    // Newton on P_n from Tricomi's initial guess; converges in a few steps.
-    double x = std::cos(std::numbers::pi * (i + 0.75) / (n + 0.5));
-    double dp = 0;
-    for (int iter = 0; iter < 100; ++iter) {
-      double p0 = 1, p1 = x;
-      for (int k = 2; k <= n; ++k) {
-        const double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
-        p0 = p1;
-        p1 = p2;
-      }
-      dp = n * (x * p1 - p0) / (x * x - 1);
-      const double dx = p1 / dp;
-      x -= dx;
-      if (std::abs(dx) < 1e-16) break;
-    }
-    // Recompute P_n' at the converged node for the weight.
-    double p0 = 1, p1 = x;
-    for (int k = 2; k <= n; ++k) {
-      const double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
-      p0 = p1;
-      p1 = p2;
-    }
-    dp = n * (x * p1 - p0) / (x * x - 1);
-    const double w = 2.0 / ((1 - x * x) * dp * dp);
-    rule.nodes[i] = -x;
-    rule.nodes[n - 1 - i] = x;
-    rule.weights[i] = rule.weights[n - 1 - i] = w;
-  }
-  return rule;
-}
 
 constexpr std::array<int, 8> kGaussOrders{8, 16, 24, 32, 48, 64, 96, 128};
 
@@ -225,7 +190,7 @@ constexpr std::array<int, 8> kGaussOrders{8, 16, 24, 32, 48, 64, 96, 128};
 const GaussRule& gauss_legendre(int n) {
   static const std::array<GaussRule, kGaussOrders.size()> rules = [] {
     std::array<GaussRule, kGaussOrders.size()> r;
-    for (std::size_t i = 0; i < kGaussOrders.size(); ++i) r[i] = build_gauss_legendre(kGaussOrders[i]);
+    for (std::size_t i = 0; i < kGaussOrders.size(); ++i) r[i] = gauss_legendre_rule(kGaussOrders[i]);
     return r;
   }();
   for (std::size_t i = 0; i < kGaussOrders.size(); ++i)

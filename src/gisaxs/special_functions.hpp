@@ -2,6 +2,7 @@
 // a few ulp over the whole plane the engine meets (|z| up to ~1e4), with
 // series where the textbook formula would cancel.
 #pragma once
+#include "core/quadrature.hpp"
 #include <complex>
 #include <vector>
 
@@ -34,10 +35,8 @@ Complex sinc_exp_i(Complex z);
 // an even function, so either square root of x² may be passed.
 Complex sphere_amplitude(Complex x);
 
-// Gauss–Legendre rule on [−1, 1].
-struct GaussRule {
-  std::vector<double> nodes, weights;
-};
+// Gauss–Legendre rule on [−1, 1] (core/quadrature.hpp).
+using nanoscatter::GaussRule;
 // The n-point rule, n ∈ {8, 16, 24, 32, 48, 64, 96, 128}; other n → the next
 // larger one (n ≤ 128). Built once, shared between threads.
 const GaussRule& gauss_legendre(int n);

@@ -2,6 +2,8 @@
 // independent series built from the C++17 spherical Bessel functions.
 #include <gtest/gtest.h>
 
+#include "core/quadrature.hpp"
+
 #include <cmath>
 #include <complex>
 
@@ -102,21 +104,9 @@ TEST(Mie, OpticalTheoremAndAngularIntegral) {
   EXPECT_NEAR(std::abs(s0.s1 - s0.s2), 0, 1e-12 * std::abs(s0.s1));
   const int n = 400;
   double sum = 0;
-  for (int i = 0; i < n; ++i) {  // Gauss–Legendre on μ = cos θ via Newton iteration
-    double z = std::cos(kPi * (i + 0.75) / (n + 0.5)), pp = 0;
-    for (int it = 0; it < 100; ++it) {
-      double p1 = 1, p2 = 0;
-      for (int j = 1; j <= n; ++j) {
-        const double p3 = p2;
-        p2 = p1;
-        p1 = ((2.0 * j - 1) * z * p2 - (j - 1.0) * p3) / j;
-      }
-      pp = n * (z * p1 - p2) / (z * z - 1);
-      const double dz = p1 / pp;
-      z -= dz;
-      if (std::abs(dz) < 1e-15) break;
-    }
-    const double w = 2 / ((1 - z * z) * pp * pp);
+  const GaussRule rule = gauss_legendre_rule(n);  // on μ = cos θ
+  for (int i = 0; i < n; ++i) {
+    const double z = rule.nodes[i], w = rule.weights[i];
     sum += w * mie_mueller(r, std::acos(z)).s11;
   }
   EXPECT_NEAR(2 / (x * x) * sum, r.qsca, 1e-10 * r.qsca);

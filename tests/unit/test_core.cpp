@@ -1,8 +1,10 @@
 // Core helpers: error formatting, atomic output, device selection.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 
+#include "core/quadrature.hpp"
 #include "nanoscatter/atomic_file.hpp"
 #include "nanoscatter/device.hpp"
 #include "nanoscatter/error.hpp"
@@ -64,4 +66,26 @@ TEST(Device, CpuAlwaysAvailableAndGpuErrorsWithoutDevice) {
   }
   EXPECT_THROW(parse_device("tpu"), Error);
   EXPECT_EQ(parse_precision("single"), Precision::single);
+}
+
+// An n-point Gauss–Legendre rule integrates polynomials of degree ≤ 2n − 1
+// exactly: ∫_{−1}^{1} x^k dx = 2/(k+1) for even k, 0 for odd (1e-14: rounding).
+TEST(Quadrature, GaussLegendreIsExactToDegree2nMinus1) {
+  for (int n : {1, 2, 5, 16, 57}) {
+    const GaussRule rule = gauss_legendre_rule(n);
+    for (int k = 0; k <= 2 * n - 1; ++k) {
+      double sum = 0;
+      for (int i = 0; i < n; ++i) sum += rule.weights[i] * std::pow(rule.nodes[i], k);
+      const double exact = k % 2 ? 0.0 : 2.0 / (k + 1);
+      EXPECT_NEAR(sum, exact, 1e-14) << "n=" << n << " k=" << k;
+    }
+    // and not beyond (visible for small n; the error constant of x^(2n)
+    // falls factorially): x^(2n) is integrated with an error
+    if (n <= 5) {
+      double sum = 0;
+      for (int i = 0; i < n; ++i) sum += rule.weights[i] * std::pow(rule.nodes[i], 2 * n);
+      EXPECT_GT(std::abs(sum - 2.0 / (2 * n + 1)), 1e-6) << "n=" << n;
+    }
+  }
+  EXPECT_THROW(gauss_legendre_rule(0), Error);
 }
