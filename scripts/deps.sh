@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
   python3-periodictable python3-ase python3-numpy python3-h5py
+  python3-dev pybind11-dev python3-matplotlib
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,44 @@
+// nanoscatter::Error → nanoscatter.Error (a ValueError: bad input is what it
+// reports) with the library's message unchanged, i.e. the text the CLI
+// prints after "nanoscatter: error: ". The location is kept as attributes
+// file, line, field and reason so notebooks can act on it.
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "nanoscatter/device.hpp"
+#include "nanoscatter/error.hpp"
+
+namespace nanoscatter::python {
+
+void bind_errors(py::module_& m) {
+  static py::exception<Error> error_type(m, "Error", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const Error& e) {
+      py::object instance = py::handle(error_type)(py::str(e.what()));
+      instance.attr("file") = e.where().file;
+      instance.attr("line") = e.where().line;
+      instance.attr("field") = e.where().field;
+      instance.attr("reason") = e.reason();
+      PyErr_SetObject(error_type.ptr(), instance.ptr());
+    }
+  });
+  m.def("cuda_device_count", &cuda_device_count, "Usable CUDA devices (0 without CUDA or a GPU).");
+  m.def("cuda_device_name", &cuda_device_name, "Short description of GPU 0, or ''.");
+  m.attr("have_cuda") = bool(NANOSCATTER_HAVE_CUDA);
+}
+
+std::vector<double> to_vector(const py::handle& values, const char* name) {
+  py::array_t<double, py::array::c_style | py::array::forcecast> a;
+  try {
+    a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(values);
+  } catch (const py::error_already_set&) {
+  }
+  if (!a || a.ndim() > 1) fail_at({"", 0, name}, "expected a 1D sequence of numbers");
+  return std::vector<double>(a.data(), a.data() + a.size());
+}
+
+Device resolve_device(const std::string& name, bool quiet) { return select_device(parse_device(name), quiet); }
+
+}  // namespace nanoscatter::python
