@@ -5,6 +5,7 @@
 #include <string>
 
 #include "nanoscatter/device.hpp"
+#include "nanoscatter/parallel.hpp"
 
 namespace nanoscatter::cli {
 
@@ -12,6 +13,7 @@ namespace nanoscatter::cli {
 struct RunContext {
   std::string command_line;  // argv joined, recorded in output headers
   std::string version;
+  parallel::Communicator comm;  // the MPI ranks of this run (rank 0 of 1 without mpirun)
 };
 
 // Options shared by the engines (DESIGN.md command-line contract).
@@ -20,11 +22,18 @@ struct CommonOptions {
   std::string precision = "double";
   std::string output;
   bool quiet = false;
+  int ranks_per_gpu = 1;  // under mpirun: consecutive ranks of a node sharing one GPU
 };
 
 // Adds --device, --precision (when the engine has one), --output and --quiet.
 void add_common_options(CLI::App& sub, CommonOptions& options, bool with_precision,
                         bool output_required = true);
+
+// --ranks-per-gpu (for the engines without CommonOptions).
+void add_ranks_per_gpu_option(CLI::App& sub, int& ranks_per_gpu);
+// select_device, and under mpirun with a GPU: this rank's GPU, (local rank /
+// ranks_per_gpu) mod GPUs (parallel_cli.cpp). Notices only on rank 0.
+Device select_rank_device(DeviceRequest request, bool quiet, int ranks_per_gpu, const RunContext& context);
 
 void add_build_command(CLI::App& app, const RunContext& context);
 void add_info_command(CLI::App& app, const RunContext& context);

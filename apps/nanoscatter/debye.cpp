@@ -1,6 +1,7 @@
 // `nanoscatter debye`: orientation-averaged powder pattern I(Q) of an atom
 // list from the Debye equation, optional partials and PDF. Parses, checks
 // every option before any work, calls the library, writes the results.
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -217,7 +218,9 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
   options.threads = o.threads;
   options.partials = o.partials;
   options.precision = parse_precision(o.common.precision);
-  options.quiet = o.common.quiet;
+  const parallel::Communicator& comm = context.comm;
+  options.quiet = o.common.quiet || !comm.root();  // one progress bar: rank 0's
+  options.share = comm.share();
   const OutputFormat out_format = checked_output(o.common.output, "--output");
   OutputFormat pdf_format = OutputFormat::text;
   if (!o.pdf.empty()) {
@@ -232,8 +235,9 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
   const Structure structure = read_structure(o.structure);
   if (structure.atoms.empty()) fail_at({o.structure, 0, "structure"}, "the structure has no atoms");
   // After every check of the input, so that bad input gets exactly one line.
-  options.device = select_device(device, o.common.quiet);
+  options.device = select_rank_device(device, o.common.quiet, o.common.ranks_per_gpu, context);
   DebyeResult result;
+  const auto start = std::chrono::steady_clock::now();
   try {
     result = DebyePlan(structure, options).execute(q);
   } catch (const Error& e) {
@@ -242,6 +246,15 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
       rethrow_with(e, {o.structure, 0, ""});
     throw;
   }
+  // Under mpirun each rank holds its blocks' part: rank 0 adds the parts in
+  // rank order (float64) and alone goes on.
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  comm.sum_in_rank_order(result.intensity);
+  for (auto& partial : result.partials) comm.sum_in_rank_order(partial);
+  parallel::report_load(comm, "debye", seconds, result.pairs, o.common.quiet);
+  if (!comm.root()) return;
+  result.seconds = seconds;
+  options.share = WorkShare{};
   normalize_debye_result(result, structure, options, norm);
   std::optional<PdfResult> pdf;
   if (!o.pdf.empty()) pdf = pair_distribution(structure, options, PdfOptions{o.pdf_dr, o.pdf_rmax});

@@ -62,7 +62,9 @@ void run(const GisaxsCliOptions& o, const RunContext& context) {
   options.approximation = gisaxs::parse_approximation(o.approximation);
   if (o.threads < 0) fail_at({"", 0, "--threads"}, "must be ≥ 0 (0: all cores), got ", o.threads);
   options.threads = o.threads;
-  options.quiet = o.common.quiet;
+  const parallel::Communicator& comm = context.comm;
+  options.quiet = o.common.quiet || !comm.root();  // one progress bar: rank 0's
+  options.share = comm.share();
   std::vector<Output> outputs{checked_output(o.common.output, "--output", std::nullopt)};
   if (!o.png.empty()) outputs.push_back(checked_output(o.png, "--png", OutputFormat::png));
   if (!o.text.empty()) outputs.push_back(checked_output(o.text, "--text", OutputFormat::text));
@@ -73,7 +75,15 @@ void run(const GisaxsCliOptions& o, const RunContext& context) {
 
   const gisaxs::Sample sample = gisaxs::read_sample(o.sample);
   const gisaxs::GisaxsPlan plan(sample, options);
-  const gisaxs::GisaxsResult result = plan.execute();
+  gisaxs::GisaxsResult result = plan.execute();
+  // Under mpirun each rank computed its blocks and left the other pixels 0:
+  // rank 0 merges them (exactly) and alone writes.
+  comm.merge_disjoint(result.intensity);
+  std::size_t mine = 0;
+  for (std::size_t b = 0; b * options.block_pixels < result.intensity.size(); ++b)
+    if (options.share.owns(b)) mine += std::min(options.block_pixels, result.intensity.size() - b * options.block_pixels);
+  parallel::report_load(comm, "gisaxs", result.seconds, double(mine), o.common.quiet);
+  if (!comm.root()) return;
 
   gisaxs::OutputInfo info;
   std::ostringstream os;

@@ -1,6 +1,8 @@
 // nanoscatter: one executable, one subcommand per engine (DESIGN.md).
 #include <cstdio>
 #include <exception>
+#include <memory>
+#include <sstream>
 
 #include "commands.hpp"
 #include "nanoscatter/error.hpp"
@@ -17,9 +19,25 @@ void add_common_options(CLI::App& sub, CommonOptions& options, bool with_precisi
                              "output file; the format follows the extension (.dat/.txt, .h5, .png, .xyz)");
   if (output_required) out->required();
   sub.add_flag("--quiet,-q", options.quiet, "no progress bar or summary on stderr");
+  add_ranks_per_gpu_option(sub, options.ranks_per_gpu);
 }
 
 }  // namespace nanoscatter::cli
+
+namespace {
+
+// The one line of an agreed failure; a failure of one rank of several says which.
+std::string failure_line(const nanoscatter::parallel::Failure& f, int size) {
+  if (size == 1 || f.rank == 0) return f.message;
+  const std::string prefix = "nanoscatter: error: ";
+  std::ostringstream os;
+  os << "rank " << f.rank << " of " << size << ": ";
+  std::string line = f.message;
+  if (line.rfind(prefix, 0) == 0) return prefix + os.str() + line.substr(prefix.size());
+  return os.str() + line;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace nanoscatter;
@@ -29,6 +47,15 @@ int main(int argc, char** argv) {
     if (i) context.command_line += ' ';
     context.command_line += argv[i];
   }
+  std::unique_ptr<parallel::Session> session;
+  try {
+    session = std::make_unique<parallel::Session>(argc, argv);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "nanoscatter: error: %s\n", e.what());
+    return 1;
+  }
+  context.comm = session->world();
+  const parallel::Communicator& comm = context.comm;
 
   CLI::App app{"nanoscatter: X-ray, neutron, electron and light scattering from nanostructures"};
   app.set_version_flag("--version", std::string("nanoscatter ") + NANOSCATTER_VERSION);
@@ -42,16 +69,36 @@ int main(int argc, char** argv) {
   cli::add_gisaxs_command(app, context);
   cli::add_info_command(app, context);
 
+  // Every rank ends here, through one agreement (parallel.hpp), so that a
+  // rank that failed cannot leave the others waiting.
+  int code = 0;
+  std::string message;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    std::ostringstream sink;  // help and usage errors: printed by rank 0 only
+    code = comm.root() ? app.exit(e) : app.exit(e, sink, sink);
+  } catch (const parallel::RankFailure& f) {
+    // Another rank failed and every rank knows it already.
+    if (comm.root()) std::fprintf(stderr, "%s\n", failure_line(f.failure(), comm.size()).c_str());
+    return f.failure().code;
   } catch (const Error& e) {
-    std::fprintf(stderr, "nanoscatter: error: %s\n", e.what());
-    return 1;
+    code = 1;
+    message = std::string("nanoscatter: error: ") + e.what();
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "nanoscatter: internal error: %s\n", e.what());
-    return 2;
+    code = 2;
+    message = std::string("nanoscatter: internal error: ") + e.what();
+  }
+  if (code != 0) {
+    const parallel::Failure f = comm.fail(code, message);
+    if (comm.root() && !f.message.empty()) std::fprintf(stderr, "%s\n", failure_line(f, comm.size()).c_str());
+    return f.code;
+  }
+  try {
+    comm.check();
+  } catch (const parallel::RankFailure& f) {
+    if (comm.root()) std::fprintf(stderr, "%s\n", failure_line(f.failure(), comm.size()).c_str());
+    return f.failure().code;
   }
   return 0;
 }

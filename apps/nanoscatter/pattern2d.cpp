@@ -1,8 +1,10 @@
 // `nanoscatter pattern2d`: the kinematic 2D diffraction pattern of an
 // oriented particle on a polar (|q|, φ) or flat detector. Parses, checks
 // every option before any work, calls the library, writes the results.
+#include <chrono>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -104,7 +106,9 @@ void run(const CLI::App& sub, const Pattern2DCliOptions& o, const RunContext& co
   options.radiation = parse_radiation(o.radiation);
   options.factors.debye_waller = !o.no_debye_waller;
   options.amplitude = o.amplitude;
-  options.quiet = o.common.quiet;
+  const parallel::Communicator& comm = context.comm;
+  options.quiet = o.common.quiet || !comm.root();  // one progress bar: rank 0's
+  options.share = comm.share();
   if (o.threads < 0) fail_at({"", 0, "--threads"}, "must be ≥ 0, got ", o.threads);
   options.threads = o.threads;
   const OutputFormat format = checked_output(o.common.output, "--output", false);
@@ -119,8 +123,9 @@ void run(const CLI::App& sub, const Pattern2DCliOptions& o, const RunContext& co
 
   const Structure structure = read_structure(o.structure);
   if (structure.atoms.empty()) fail_at({o.structure, 0, ""}, "the structure has no atoms");
-  options.device = select_device(request, o.common.quiet);
+  options.device = select_rank_device(request, o.common.quiet, o.common.ranks_per_gpu, context);
   Pattern2DResult result;
+  const auto start = std::chrono::steady_clock::now();
   try {
     const Pattern2DPlan plan(structure, options);
     result = plan.execute(geometry);
@@ -129,6 +134,17 @@ void run(const CLI::App& sub, const Pattern2DCliOptions& o, const RunContext& co
     if (e.where().file.empty() && e.where().field.rfind("atom ", 0) == 0) rethrow_with(e, {o.structure, 0, ""});
     throw;
   }
+  // Under mpirun each rank computed a run of pixels and left the others 0:
+  // rank 0 merges them (exactly) and alone writes.
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  comm.merge_disjoint(result.intensity);
+  if (o.amplitude)  // std::complex<double> is an array of two doubles ([complex.numbers])
+    comm.merge_disjoint(std::span<double>(reinterpret_cast<double*>(result.amplitude.data()), 2 * result.amplitude.size()));
+  const auto [first, last] = options.share.range(result.intensity.size());
+  parallel::report_load(comm, "pattern2d", seconds, double(last - first), o.common.quiet);
+  if (!comm.root()) return;
+  result.seconds = seconds;
+  options.share = WorkShare{};
 
   Pattern2DRecord record;
   record.command = context.command_line;

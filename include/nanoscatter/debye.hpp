@@ -11,6 +11,7 @@
 #include "nanoscatter/device.hpp"
 #include "nanoscatter/scattering_factors.hpp"
 #include "nanoscatter/structure.hpp"
+#include "nanoscatter/work_share.hpp"
 
 namespace nanoscatter {
 
@@ -28,6 +29,11 @@ struct DebyeOptions {
   bool quiet = true;                     // progress on stderr
   int threads = 0;                       // OpenMP threads, 0 = all
   std::size_t max_device_memory = 0;     // bytes the GPU path may use, 0 = from free memory
+  // This process's part of the pair blocks (MPI runs, docs/mpi.md): blocks
+  // are dealt to the parts by their pair counts. The result then holds this
+  // part's contribution only (the self terms and Q = 0 go to part 0), and
+  // the parts' intensities and partials add up to the whole.
+  WorkShare share;
 };
 
 // A Q grid in Å⁻¹: uniform from qmin to qmax (inclusive) in n points.
@@ -42,6 +48,7 @@ struct DebyeResult {
   std::vector<std::string> partial_names;      // "Co-Co", "Co-O", ...
   std::vector<std::vector<double>> partials;   // per species pair, sums to intensity
   std::size_t atom_count = 0;
+  double pairs = 0;                            // atom pairs this part summed (exact method)
   double seconds = 0;                          // wall time of execute()
 };
 

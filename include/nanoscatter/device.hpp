@@ -16,8 +16,11 @@ const char* to_string(Precision p);
 // Number of usable CUDA devices (0 when built without CUDA or when no driver
 // or device is present). Never throws.
 int cuda_device_count();
-// Short description of GPU 0 ("NVIDIA H200, 132 SMs, 139 GiB"), or "".
+// Short description of the current GPU ("NVIDIA H200, 132 SMs, 139 GiB"), or "".
 std::string cuda_device_name();
+// Makes GPU `index` current for this process's later CUDA work (each MPI
+// rank its own); call before any engine touches the GPU. No-op without CUDA.
+void use_cuda_device(int index);
 
 // Resolve a request: gpu without a usable GPU is an Error; automatic falls
 // back to the CPU and says so once on stderr (unless quiet).

@@ -28,6 +28,7 @@
 #include "nanoscatter/device.hpp"
 #include "nanoscatter/gisaxs_formfactors.hpp"
 #include "nanoscatter/vec3.hpp"
+#include "nanoscatter/work_share.hpp"
 
 namespace nanoscatter::gisaxs {
 
@@ -232,6 +233,11 @@ struct GisaxsOptions {
   bool quiet = true;            // progress on stderr
   int threads = 0;              // OpenMP threads, 0 = all
   std::size_t block_pixels = 1024;  // pixels per block of work
+  // This process's part of the image (MPI runs, docs/mpi.md): the blocks of
+  // block_pixels pixels dealt round-robin (block b to part b mod count),
+  // which evens out rows of unequal cost (below the horizon, unreachable
+  // q). execute() leaves the pixels of other parts at exactly 0.
+  WorkShare share;
 };
 
 // Geometry of every pixel, row-major: row 0 is the lowest α_f (or q_z, or

@@ -148,7 +148,8 @@ class ByteReader {
 // Per-rank compute time and work, gathered to rank 0, which prints one line
 // to stderr (when the job has more than one rank and quiet is false):
 //   "<label>: load over 4 ranks: 1.02 1.01 0.99 1.00 s (work 25% 25% 25% 25%), imbalance 2.0%"
-// imbalance = max/mean − 1 of the times. A collective.
+// imbalance = max/mean − 1 of the times; the work shares are left out when
+// no rank gives a work > 0. A collective.
 void report_load(const Communicator& comm, const std::string& label, double seconds, double work, bool quiet);
 
 }  // namespace nanoscatter::parallel

@@ -36,6 +36,7 @@
 #include "nanoscatter/scattering_factors.hpp"
 #include "nanoscatter/structure.hpp"
 #include "nanoscatter/vec3.hpp"
+#include "nanoscatter/work_share.hpp"
 
 namespace nanoscatter {
 
@@ -121,6 +122,11 @@ struct Pattern2DOptions {
   bool quiet = true;                  // progress on stderr
   int threads = 0;                    // OpenMP threads, 0 = all
   std::size_t max_device_memory = 0;  // bytes the GPU path may use, 0 = half of the free memory
+  // This process's part of the pixels (MPI runs, docs/mpi.md): the
+  // contiguous run share.range(pixels) of the row-major image. The result
+  // keeps the whole grid; pixels of other parts hold exactly 0 (intensity
+  // and amplitude).
+  WorkShare share;
 };
 
 struct Pattern2DResult {

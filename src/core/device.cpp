@@ -10,6 +10,7 @@ namespace nanoscatter {
 #if !NANOSCATTER_HAVE_CUDA
 int cuda_device_count() { return 0; }
 std::string cuda_device_name() { return {}; }
+void use_cuda_device(int) {}
 #endif
 
 DeviceRequest parse_device(const std::string& name) {

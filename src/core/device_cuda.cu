@@ -17,10 +17,14 @@ int cuda_device_count() {
   return n;
 }
 
+void use_cuda_device(int index) { NS_CUDA_CHECK(cudaSetDevice(index)); }
+
 std::string cuda_device_name() {
   if (cuda_device_count() == 0) return {};
+  int device = 0;
+  NS_CUDA_CHECK(cudaGetDevice(&device));
   cudaDeviceProp prop{};
-  NS_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  NS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   char buf[256];
   std::snprintf(buf, sizeof buf, "%s, %d SMs, %.0f GiB", prop.name, prop.multiProcessorCount,
                 prop.totalGlobalMem / 1073741824.0);

@@ -165,7 +165,7 @@ class CudaBackend final : public SolverBackend {
 std::unique_ptr<SolverBackend> make_cuda_backend(const MatrixSpec& spec, Precision precision) {
   if (3 * spec.position.size() > static_cast<std::size_t>(INT32_MAX))
     fail("DDA CUDA: more than 2^31 vector entries are not supported");
-  NS_CUDA_CHECK(cudaSetDevice(0));
+  // The current device: each MPI rank has made its own GPU current (docs/mpi.md).
   // Refuse before allocating when the estimate exceeds what the device can give.
   std::size_t free_b = 0, total_b = 0;
   NS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));

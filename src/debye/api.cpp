@@ -61,6 +61,7 @@ DebyePlan::DebyePlan(const Structure& structure, DebyeOptions options)
       (!(options.bin_width > 0) || !std::isfinite(options.bin_width)))
     fail_at({"", 0, "--bin-width"}, "must be a finite value > 0 Å, got ", options.bin_width);
   if (options.threads < 0) fail_at({"", 0, "threads"}, "must be ≥ 0, got ", options.threads);
+  validate_work_share(options.share);
   debye::check_device(options.device);
   impl_->options = options;
   impl_->species = debye::group_by_species(structure);
@@ -85,20 +86,28 @@ DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
 
   // Σ_pairs w_i w_j sinc(Q r_ij) per species pair (W_mm, V_mn).
   std::vector<std::vector<double>> sums(npairs, std::vector<double>(nq, 0.0));
+  double pairs_done = 0;
   if (o.method == DebyeMethod::histogram) {
     for (std::size_t p = 0; p < npairs; ++p)
       debye::histogram_sinc_sums(impl_->histograms[p], q, sums[p], debye::BinRule::taylor2,
                                  o.threads);
   } else {
-    const debye::PairBlocks pieces = debye::make_pair_blocks(s, debye::exact_piece_atoms(o));
-    Progress progress("debye: exact pair sums", std::uint64_t(pieces.total_pairs),
-                      {.quiet = o.quiet});
-    for (const auto& blk : pieces.blocks) {
-      debye::run_exact(o, blk, q, sums[blk.pair]);
-      progress.advance(std::uint64_t(blk.pairs));
+    const debye::PairBlocks pieces =
+        debye::make_pair_blocks(s, debye::exact_piece_atoms(o, impl_->atom_count));
+    const std::vector<int> owner = debye::deal_blocks(pieces, o.share.count);
+    double mine = 0;
+    for (std::size_t b = 0; b < pieces.blocks.size(); ++b)
+      if (owner[b] == o.share.index) mine += pieces.blocks[b].pairs;
+    pairs_done = mine;
+    Progress progress("debye: exact pair sums", std::uint64_t(mine), {.quiet = o.quiet});
+    for (std::size_t b = 0; b < pieces.blocks.size(); ++b) {
+      if (owner[b] != o.share.index) continue;
+      debye::run_exact(o, pieces.blocks[b], q, sums[pieces.blocks[b].pair]);
+      progress.advance(std::uint64_t(pieces.blocks[b].pairs));
     }
     // The kernels return Σ w w sin(Q r)/r; sinc needs one division by Q.
-    // At Q = 0 every sinc is 1, so the sum is the pair weight itself.
+    // At Q = 0 every sinc is 1, so the sum is the pair weight itself (all of
+    // it in part 0 of a work share).
     for (std::size_t m = 0; m < ns; ++m)
       for (std::size_t n = m; n < ns; ++n) {
         auto& v = sums[pair_index(ns, m, n)];
@@ -111,6 +120,7 @@ DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
         } else {
           zero_q = wm * s.total_weight(n);
         }
+        if (!o.share.first()) zero_q = 0;
         for (std::size_t k = 0; k < nq; ++k) v[k] = q[k] > 0 ? v[k] / q[k] : zero_q;
       }
   }
@@ -129,11 +139,13 @@ DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
   DebyeResult result;
   result.q = q;
   result.atom_count = impl_->atom_count;
+  result.pairs = pairs_done;
   result.intensity.assign(nq, 0.0);
   std::vector<std::string> names(npairs);
   std::vector<std::vector<double>> partials(npairs, std::vector<double>(nq, 0.0));
   for (std::size_t m = 0; m < ns; ++m) {
-    const double wm = s.total_weight(m);
+    // Self terms once: in part 0 of a work share.
+    const double wm = o.share.first() ? s.total_weight(m) : 0.0;
     for (std::size_t n = m; n < ns; ++n) {
       const std::size_t p = pair_index(ns, m, n);
       names[p] = debye::pair_label(s, m, n);

@@ -19,6 +19,15 @@ namespace {
 constexpr std::size_t kPieceExactCpu = 8192;
 constexpr std::size_t kPieceExactGpu = 32768;
 constexpr std::size_t kPieceHistogram = 32768;
+// Smallest pieces when a run is split over MPI ranks: a 256² CPU block at
+// 1456 Q points is ~1e8 pair·Q (tens of ms on a core); a 4096² GPU block is
+// ~2e10 pair·Q, still well above a kernel launch. Below that, per-block
+// costs would eat what the finer dealing gains.
+constexpr std::size_t kMinPieceCpu = 256;
+constexpr std::size_t kMinPieceGpu = 4096;
+// Blocks per part the pieces aim at (LPT dealing then stays within a few
+// per cent of the mean once blocks are this many).
+constexpr double kBlocksPerPart = 8;
 
 std::vector<AtomBlock> cut(const AtomBlock& b, std::size_t piece) {
   std::vector<AtomBlock> out;
@@ -107,8 +116,25 @@ void check_device(Device device) {
 #endif
 }
 
-std::size_t exact_piece_atoms(const DebyeOptions& options) {
-  return options.device == Device::gpu ? kPieceExactGpu : kPieceExactCpu;
+std::size_t piece_for_share(std::size_t piece, std::size_t atoms, int parts, std::size_t min_piece) {
+  if (parts <= 1 || atoms == 0) return piece;
+  // n pieces give about n(n+1)/2 blocks: n = sqrt(2 · blocks) pieces.
+  const double pieces = std::ceil(std::sqrt(2 * kBlocksPerPart * parts));
+  const auto wanted = std::size_t(std::ceil(double(atoms) / pieces));
+  return std::clamp(wanted, std::min(min_piece, piece), piece);
+}
+
+std::vector<int> deal_blocks(const PairBlocks& blocks, int parts) {
+  std::vector<double> cost;
+  cost.reserve(blocks.blocks.size());
+  for (const auto& b : blocks.blocks) cost.push_back(b.pairs);
+  return deal_by_cost(cost, parts);
+}
+
+std::size_t exact_piece_atoms(const DebyeOptions& options, std::size_t atoms) {
+  const bool gpu = options.device == Device::gpu;
+  return piece_for_share(gpu ? kPieceExactGpu : kPieceExactCpu, atoms, options.share.count,
+                         gpu ? kMinPieceGpu : kMinPieceCpu);
 }
 
 void run_exact(const DebyeOptions& o, const PairBlock& blk, std::span<const double> q,
@@ -135,12 +161,20 @@ std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOp
     h.bin_width = options.bin_width;
     h.resize_for(r_max);
   }
-  const PairBlocks blocks = make_pair_blocks(s, kPieceHistogram);
-  Progress progress("debye: pair histograms", std::uint64_t(blocks.total_pairs),
-                    {.quiet = options.quiet});
-  for (const auto& blk : blocks.blocks) {
-    run_histogram(options, blk, hist[blk.pair]);
-    progress.advance(std::uint64_t(blk.pairs));
+  std::size_t atoms = 0;
+  for (const auto& b : s.blocks) atoms += b.size();
+  const std::size_t min_piece = options.device == Device::gpu ? kMinPieceGpu : kMinPieceCpu;
+  const PairBlocks blocks =
+      make_pair_blocks(s, piece_for_share(kPieceHistogram, atoms, options.share.count, min_piece));
+  const std::vector<int> owner = deal_blocks(blocks, options.share.count);
+  double mine = 0;
+  for (std::size_t b = 0; b < blocks.blocks.size(); ++b)
+    if (owner[b] == options.share.index) mine += blocks.blocks[b].pairs;
+  Progress progress("debye: pair histograms", std::uint64_t(mine), {.quiet = options.quiet});
+  for (std::size_t b = 0; b < blocks.blocks.size(); ++b) {
+    if (owner[b] != options.share.index) continue;
+    run_histogram(options, blocks.blocks[b], hist[blocks.blocks[b].pair]);
+    progress.advance(std::uint64_t(blocks.blocks[b].pairs));
   }
   return hist;
 }

@@ -33,17 +33,26 @@ struct PairBlocks {
 // Every pair of atoms exactly once, in pieces of at most `piece` atoms.
 PairBlocks make_pair_blocks(const SpeciesBlocks& species, std::size_t piece);
 
+// Pieces for a work share of `parts` parts: small enough for about 8 blocks
+// per part (so that dealing them balances the parts), never below
+// `min_piece` atoms; `piece` itself for one part.
+std::size_t piece_for_share(std::size_t piece, std::size_t atoms, int parts, std::size_t min_piece);
+// The part that runs each block: deal_by_cost on the blocks' pair counts.
+std::vector<int> deal_blocks(const PairBlocks& blocks, int parts);
+
 // Error naming --device when a GPU is asked for and none can run.
 void check_device(Device device);
 
-// Pieces sized for exact sums on the device in `options`.
-std::size_t exact_piece_atoms(const DebyeOptions& options);
+// Pieces sized for exact sums on the device in `options`, for `atoms` atoms
+// in all (smaller when options.share has several parts).
+std::size_t exact_piece_atoms(const DebyeOptions& options, std::size_t atoms);
 
 void run_exact(const DebyeOptions& options, const PairBlock& block, std::span<const double> q,
                std::span<double> out);
 
 // Histograms of every species pair (indexed by pair_index), bin width
-// options.bin_width, on options.device, with progress unless quiet.
+// options.bin_width, on options.device, with progress unless quiet; of the
+// blocks of options.share only.
 std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& species,
                                            const DebyeOptions& options);
 

@@ -79,7 +79,11 @@ PdfResult pair_distribution(const Structure& structure, const DebyeOptions& opti
   if (std::norm(f_mean) == 0)
     fail_at({"", 0, "--pdf"}, "the mean scattering factor ⟨f(0)⟩ is 0: G(r) is undefined");
 
-  const auto hist = debye::pair_histograms(s, options);
+  // Every pair, whatever part of a run `options` describes: the PDF is not
+  // linear in the histograms (bin means, largest distance).
+  DebyeOptions whole = options;
+  whole.share = WorkShare{};
+  const auto hist = debye::pair_histograms(s, whole);
   const double r_max = pdf.r_max > 0 ? pdf.r_max : largest_distance(hist);
   // 1e8 output bins (2.4 GB of columns) is far beyond any useful grid.
   if (r_max / pdf.dr > 1e8)

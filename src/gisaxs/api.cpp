@@ -225,6 +225,7 @@ GisaxsPlan::GisaxsPlan(const Sample& sample, GisaxsOptions options) {
     fail_at({"", 0, "--device"},
             "the gisaxs engine has no GPU path yet; use --device cpu (or auto, which runs on the CPU)");
   if (options.block_pixels == 0) fail_at({"", 0, "block_pixels"}, "must be ≥ 1");
+  validate_work_share(options.share);
   validate_sample(sample);
   impl_ = std::make_unique<Impl>(sample, options);
 }
@@ -256,7 +257,11 @@ GisaxsResult GisaxsPlan::execute() const {
   const std::size_t block = impl_->options.block_pixels;
   const std::size_t n_blocks = (n + block - 1) / block;
   const int threads = impl_->options.threads > 0 ? impl_->options.threads : omp_get_max_threads();
-  Progress progress("gisaxs", n, ProgressOptions{impl_->options.quiet});
+  const WorkShare& share = impl_->options.share;
+  std::size_t mine = 0;  // this part's pixels
+  for (std::size_t b = 0; b < n_blocks; ++b)
+    if (share.owns(b)) mine += std::min(block, n - b * block);
+  Progress progress("gisaxs", mine, ProgressOptions{impl_->options.quiet});
   std::exception_ptr failure;
   std::mutex failure_mutex;
 #pragma omp parallel num_threads(threads)
@@ -264,6 +269,7 @@ GisaxsResult GisaxsPlan::execute() const {
     Workspace ws;
 #pragma omp for schedule(dynamic)
     for (std::size_t b = 0; b < n_blocks; ++b) {
+      if (!share.owns(b)) continue;
       const std::size_t first = b * block;
       const std::size_t count = std::min(block, n - first);
       try {

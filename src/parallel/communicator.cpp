@@ -10,6 +10,10 @@
 #include "nanoscatter/parallel.hpp"
 
 #if defined(NANOSCATTER_HAVE_MPI) && NANOSCATTER_HAVE_MPI
+// The C API only: OpenMPI's and MPICH's mpi.h pull in the deprecated C++
+// bindings (and their library) unless told not to.
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 #define NS_WITH_MPI 1
 #else
@@ -207,9 +211,13 @@ void report_load(const Communicator& comm, const std::string& label, double seco
   os.precision(3);
   os << label << ": load over " << comm.size() << " ranks: time";
   for (double t : times) os << ' ' << t;
-  os << " s; work";
+  os << " s";
+  if (sum_w > 0) {
+    os << "; work";
+    os.precision(1);
+    for (double w : works) os << ' ' << 100 * w / sum_w << '%';
+  }
   os.precision(1);
-  for (double w : works) os << ' ' << (sum_w > 0 ? 100 * w / sum_w : 0) << '%';
   os << "; imbalance " << (mean > 0 ? 100 * (max_t / mean - 1) : 0) << "% (max/mean - 1)";
   std::fprintf(stderr, "%s\n", os.str().c_str());
 }

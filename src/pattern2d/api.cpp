@@ -73,6 +73,7 @@ struct Pattern2DPlan::Impl {
 Pattern2DPlan::Pattern2DPlan(const Structure& structure, Pattern2DOptions options)
     : impl_(std::make_unique<Impl>()) {
   if (options.threads < 0) fail_at({"", 0, "threads"}, "must be ≥ 0, got ", options.threads);
+  validate_work_share(options.share);
   check_device(options.device);
   const auto grouped = pattern2d::group_species(structure);
   impl_->options = options;
@@ -115,12 +116,14 @@ Pattern2DResult Pattern2DPlan::execute(const Pattern2DGeometry& geometry) const 
   const double atoms = double(std::max<std::size_t>(1, impl_->atom_count));
   const double per_call = o.device == Device::gpu ? kWorkPerCallGpu : kWorkPerCallCpu;
   const std::size_t chunk = std::max(kMinPixelsPerCall, std::size_t(per_call / atoms));
+  // This part's pixels [first, last) (all of them without a work share).
+  const auto [first, last] = o.share.range(np);
   std::vector<std::complex<double>> sums(ns * np, 0.0);
   {
-    Progress progress("pattern2d: amplitudes", std::uint64_t(atoms * double(np)), {.quiet = o.quiet});
+    Progress progress("pattern2d: amplitudes", std::uint64_t(atoms * double(last - first)), {.quiet = o.quiet});
     std::vector<std::complex<double>> part;
-    for (std::size_t p0 = 0; p0 < np; p0 += chunk) {
-      const std::size_t n = std::min(chunk, np - p0);
+    for (std::size_t p0 = first; p0 < last; p0 += chunk) {
+      const std::size_t n = std::min(chunk, last - p0);
       const auto q_part = std::span<const Vec3>(q_sample).subspan(p0, n);
       if (n == np) {
         run_phase_sums(o, impl_->groups, q_part, sums);  // one call: no staging copy
@@ -138,7 +141,7 @@ Pattern2DResult Pattern2DPlan::execute(const Pattern2DGeometry& geometry) const 
   result.intensity.assign(np, 0.0);
   if (o.amplitude) result.amplitude.assign(np, 0.0);
 #pragma omp parallel for schedule(static)
-  for (std::size_t p = 0; p < np; ++p) {
+  for (std::size_t p = first; p < last; ++p) {
     std::complex<double> a = 0;
     double self = 0;
     for (std::size_t s = 0; s < ns; ++s) {

@@ -1,0 +1,22 @@
+// The CLI's side of MPI runs (docs/mpi.md): the --ranks-per-gpu option and
+// the choice of each rank's GPU.
+#include "commands.hpp"
+#include "nanoscatter/error.hpp"
+
+namespace nanoscatter::cli {
+
+void add_ranks_per_gpu_option(CLI::App& sub, int& ranks_per_gpu) {
+  sub.add_option("--ranks-per-gpu", ranks_per_gpu,
+                 "under mpirun: consecutive ranks of a node that share one GPU (small problems)")
+      ->capture_default_str();
+}
+
+Device select_rank_device(DeviceRequest request, bool quiet, int ranks_per_gpu, const RunContext& context) {
+  if (ranks_per_gpu < 1) fail_at({"", 0, "--ranks-per-gpu"}, "must be ≥ 1, got ", ranks_per_gpu);
+  const Device device = select_device(request, quiet || !context.comm.root());
+  if (device == Device::gpu && context.comm.distributed())
+    use_cuda_device(context.comm.device_for_rank(cuda_device_count(), ranks_per_gpu));
+  return device;
+}
+
+}  // namespace nanoscatter::cli
