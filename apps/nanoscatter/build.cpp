@@ -203,6 +203,7 @@ void add_build_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--seed", o.seed, "random seed for --vacancies and --displace")->capture_default_str();
 
   sub->callback([sub, options, context] {
+    if (!context.comm.root()) return;  // serial and quick: under mpirun rank 0 alone builds and writes
     const BuildOptions& o = *options;
     const Structure structure = build(*sub, o);
     const std::string comment = structure.title + " (nanoscatter " + context.version + " build)";

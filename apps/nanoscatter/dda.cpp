@@ -1,6 +1,7 @@
 // `nanoscatter dda`: light scattering by an arbitrary particle in the discrete
 // dipole approximation, with ADDA's command-line semantics and output files
 // (CrossSec-X/Y, mueller, log) in --output-dir.
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -29,6 +30,7 @@ struct DdaCliOptions {
   std::string save_geom;
   std::string output_dir;
   std::string device = "auto", precision = "double";
+  int ranks_per_gpu = 1;
 };
 
 double parse_number(const std::string& token, const char* option) {
@@ -98,8 +100,56 @@ DdaOptions to_options(const CLI::App& sub, const DdaCliOptions& c) {
   return o;
 }
 
+// Under mpirun the polarisations are solved on different ranks (i-th of
+// plan.polarizations() on rank i mod size); rank 0 collects the solutions.
+std::vector<DdaSolution> gather_solutions(const parallel::Communicator& comm, std::vector<DdaSolution> mine) {
+  if (!comm.distributed()) return mine;
+  parallel::ByteWriter w;
+  auto put_string = [&w](const std::string& s) { w.put_vector(std::vector<char>(s.begin(), s.end())); };
+  w.put<std::uint64_t>(mine.size());
+  for (const DdaSolution& s : mine) {
+    w.put(s.run.name);
+    w.put(s.run.iterations);
+    w.put(s.run.converged);
+    w.put(s.run.residual);
+    w.put_vector(s.run.residual_history);
+    put_string(s.run.initial_field);
+    w.put_vector(s.polarization);
+    put_string(s.warning);
+    w.put(s.seconds_iterations);
+    w.put(s.matvecs);
+  }
+  const std::vector<std::string> parts = comm.gather(w.bytes());
+  std::vector<DdaSolution> all;
+  for (const std::string& part : parts) {
+    parallel::ByteReader r(part);
+    auto get_string = [&r] {
+      const auto v = r.get_vector<char>();
+      return std::string(v.begin(), v.end());
+    };
+    const auto count = r.get<std::uint64_t>();
+    for (std::uint64_t i = 0; i < count; ++i) {
+      DdaSolution s;
+      s.run.name = r.get<char>();
+      s.run.iterations = r.get<int>();
+      s.run.converged = r.get<bool>();
+      s.run.residual = r.get<double>();
+      s.run.residual_history = r.get_vector<double>();
+      s.run.initial_field = get_string();
+      s.polarization = r.get_vector<std::complex<double>>();
+      s.warning = get_string();
+      s.seconds_iterations = r.get<double>();
+      s.matvecs = r.get<int>();
+      all.push_back(std::move(s));
+    }
+  }
+  return all;
+}
+
 void run(const CLI::App& sub, const DdaCliOptions& c, const RunContext& context) {
   DdaOptions o = to_options(sub, c);
+  const parallel::Communicator& comm = context.comm;
+  o.quiet = c.quiet || !comm.root();  // one iteration log: rank 0's
   const DeviceRequest device = parse_device(c.device);
   if (!c.prognosis && c.output_dir.empty()) fail_at({"", 0, "--output-dir"}, "required");
   const std::filesystem::path dir = c.output_dir;
@@ -110,9 +160,10 @@ void run(const CLI::App& sub, const DdaCliOptions& c, const RunContext& context)
     if (!parent.empty() && !std::filesystem::is_directory(parent))
       fail_at({c.save_geom, 0, "--save-geom"}, "directory '", parent.string(), "' does not exist");
   }
-  o.device = select_device(device, c.quiet);
+  o.device = select_rank_device(device, c.quiet, c.ranks_per_gpu, context);
   const DdaSetup setup = make_dda_setup(o);
   if (c.prognosis) {
+    if (!comm.root()) return;
     const DdaMemoryEstimate mem = estimate_dda_memory(setup, o);
     const auto& b = setup.geometry.box;
     std::printf("box: %dx%dx%d\ndipoles: %zu\nFFT grid: %dx%dx%d\ndipole size: %.10g\n", b[0], b[1], b[2],
@@ -124,7 +175,18 @@ void run(const CLI::App& sub, const DdaCliOptions& c, const RunContext& context)
     return;
   }
   DdaPlan plan(o);
-  const DdaResult r = plan.execute();
+  const auto start = std::chrono::steady_clock::now();
+  const std::string polarizations = plan.polarizations();
+  std::vector<DdaSolution> mine;
+  for (std::size_t i = 0; i < polarizations.size(); ++i)
+    if (comm.share().owns(i)) mine.push_back(plan.solve(polarizations[i]));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double solved = double(mine.size());
+  std::vector<DdaSolution> solutions = gather_solutions(comm, std::move(mine));
+  parallel::report_load(comm, "dda", seconds, solved, c.quiet);
+  if (!comm.root()) return;
+  const DdaResult r = plan.finish(std::move(solutions),
+                                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   std::filesystem::create_directories(dir);
   if (!c.save_geom.empty()) {
     const std::string name = o.shape.kind == DdaShapeKind::file ? "read" : to_string(o.shape.kind);
@@ -185,6 +247,7 @@ void add_dda_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--precision", o.precision, "single|double")->capture_default_str();
   sub->add_option("--threads", o.threads, "CPU threads (0: all)")->capture_default_str();
   sub->add_flag("--quiet,-q", o.quiet, "no iteration log or summary on stderr");
+  add_ranks_per_gpu_option(*sub, o.ranks_per_gpu);
   sub->callback([sub, options, context] { run(*sub, *options, context); });
 }
 

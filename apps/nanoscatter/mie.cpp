@@ -24,6 +24,7 @@ struct MieCliOptions {
 };
 
 void run(const CLI::App& sub, const MieCliOptions& c, const RunContext& context) {
+  if (!context.comm.root()) return;  // closed form: under mpirun rank 0 alone computes and writes
   const bool by_x = sub.count("--x") > 0, by_r = sub.count("--radius") > 0;
   if (by_x == by_r) fail_at({"", 0, "--x"}, "give either --x or --radius (with --lambda)");
   if (by_x && !(c.x > 0)) fail_at({"", 0, "--x"}, "must be > 0, got ", c.x);

@@ -31,6 +31,7 @@ struct RmcCliOptions {
   bool crop = false;
   std::string layout = "centred", resample = "crop";
   int threads = 0, cluster = 0;
+  int ranks_per_gpu = 1;
 };
 
 double parse_temperature(const std::string& s) {
@@ -43,6 +44,52 @@ double parse_temperature(const std::string& s) {
   }
   if (used != s.size() || s.empty()) fail_at({"", 0, "--temperature"}, "expected a number or 'auto', got '", s, "'");
   return t;
+}
+
+// Under mpirun every rank fits its run of tiles; rank 0 collects all tiles
+// in rank order, which is the order of their global indices.
+void gather_tiles(const parallel::Communicator& comm, RmcResult& result) {
+  if (!comm.distributed()) return;
+  parallel::ByteWriter w;
+  w.put<std::uint64_t>(result.tiles.size());
+  for (std::size_t t = 0; t < result.tiles.size(); ++t) {
+    const RmcTileResult& r = result.tiles[t];
+    w.put(r.loading);
+    w.put<std::uint64_t>(r.particles);
+    w.put_vector(r.occupancy);
+    w.put(r.temperature);
+    w.put(r.chi2_initial);
+    w.put(r.chi2_final);
+    w.put(r.scale);
+    w.put(r.tried);
+    w.put(r.accepted);
+    w.put(r.blocked);
+    w.put_vector(result.trace[t]);
+  }
+  const std::vector<std::string> parts = comm.gather(w.bytes());
+  if (!comm.root()) return;
+  result.tiles.clear();
+  result.trace.clear();
+  for (const std::string& part : parts) {
+    parallel::ByteReader r(part);
+    const auto count = r.get<std::uint64_t>();
+    for (std::uint64_t t = 0; t < count; ++t) {
+      RmcTileResult tile;
+      tile.loading = r.get<double>();
+      tile.particles = r.get<std::uint64_t>();
+      tile.occupancy = r.get_vector<std::uint8_t>();
+      tile.temperature = r.get<double>();
+      tile.chi2_initial = r.get<double>();
+      tile.chi2_final = r.get<double>();
+      tile.scale = r.get<double>();
+      tile.tried = r.get<std::uint64_t>();
+      tile.accepted = r.get<std::uint64_t>();
+      tile.blocked = r.get<std::uint64_t>();
+      result.tiles.push_back(std::move(tile));
+      result.trace.push_back(r.get_vector<double>());
+    }
+  }
+  result.first_tile = 0;
 }
 
 // The output directory may exist (files in it are replaced) or be created
@@ -76,7 +123,9 @@ void run(const RmcCliOptions& o, const RunContext& context) {
   options.trace_interval = o.trace_interval;
   options.threads = o.threads;
   options.cluster_size = o.cluster;
-  options.quiet = o.quiet;
+  const parallel::Communicator& comm = context.comm;
+  options.quiet = o.quiet || !comm.root();  // one progress bar: rank 0's
+  options.share = comm.share();
   TargetOptions target_options;
   target_options.model_size = o.tile;
   target_options.crop_to_square = o.crop;
@@ -85,11 +134,16 @@ void run(const RmcCliOptions& o, const RunContext& context) {
   check_output_dir(o.output_dir);
 
   RmcTarget target = load_rmc_target(o.target, o.mask, target_options);
-  options.device = select_device(request, o.quiet);
+  options.device = select_rank_device(request, o.quiet, o.ranks_per_gpu, context);
   const RmcPlan plan(std::move(target), options);
-  const RmcResult result = plan.execute();
+  RmcResult result = plan.execute();
+  const std::size_t my_tiles = result.tiles.size();
+  gather_tiles(comm, result);
+  parallel::report_load(comm, "rmc", result.seconds, double(my_tiles), o.quiet);
+  if (!comm.root()) return;
 
   std::filesystem::create_directories(o.output_dir);
+  options.share = WorkShare{};
   RmcRecord record{context.command_line, context.version, options};
   write_rmc_outputs(o.output_dir, result, plan.target(), record);
 }
@@ -143,6 +197,7 @@ void add_rmc_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--cluster", opts->cluster, "GPU thread blocks per tile, 1–8 (0: from the SM count)")
       ->capture_default_str();
   sub->add_flag("--quiet,-q", opts->quiet, "no progress bar or summary on stderr");
+  add_ranks_per_gpu_option(*sub, opts->ranks_per_gpu);
   sub->callback([opts, context] { run(*opts, context); });
 }
 

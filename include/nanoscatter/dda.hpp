@@ -171,6 +171,17 @@ struct DdaSetup {
 DdaSetup make_dda_setup(const DdaOptions& options);
 DdaMemoryEstimate estimate_dda_memory(const DdaSetup& setup, const DdaOptions& options);
 
+// One incident polarisation solved: the expensive part of execute(), and
+// independent of the other polarisation (an MPI run solves them on
+// different ranks, docs/mpi.md).
+struct DdaSolution {
+  DdaPolarizationResult run;                       // name, iterations, residuals (cross sections come in finish())
+  std::vector<std::complex<double>> polarization;  // P = S x at the solver dipoles, 3 per dipole
+  std::string warning;                             // log line when the solver did not converge
+  double seconds_iterations = 0;
+  int matvecs = 0;
+};
+
 class DdaPlan {
  public:
   explicit DdaPlan(DdaOptions options);
@@ -180,7 +191,15 @@ class DdaPlan {
   const DdaSetup& setup() const;
   // Solves, computes the observables. A run that does not converge within
   // maxiter leaves converged = false (partial results); it does not throw.
+  // The same as finish() of solve() for each of polarizations().
   DdaResult execute();
+  // The polarisations to solve: "Y", or "YX" unless the particle's 90°
+  // rotation symmetry gives X from Y (use_symmetry).
+  std::string polarizations() const;
+  DdaSolution solve(char polarization);  // 'Y' or 'X'
+  // Observables from the solutions of every polarisation of polarizations()
+  // (in any order); seconds_solve: wall time the solutions took.
+  DdaResult finish(std::vector<DdaSolution> solutions, double seconds_solve);
   // One matrix–vector product on a random vector; returns seconds per product
   // averaged over `repeats` (benchmarks).
   double time_matvec(int repeats);

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "nanoscatter/device.hpp"
+#include "nanoscatter/work_share.hpp"
 
 namespace nanoscatter {
 
@@ -121,6 +122,13 @@ struct RmcOptions {
   int cluster_size = 0;                  // GPU: thread blocks per tile (1–8), 0 = from the SM count
   std::size_t max_device_memory = 0;     // GPU bytes, 0 = half of the free memory
   bool quiet = true;
+  // This process's part of the tiles (MPI runs, docs/mpi.md): the
+  // contiguous run share.range(tiles). Tiles are independent and draw their
+  // random numbers by their global index, so each tile comes out as in a
+  // run of all tiles (on the CPU; on a GPU when the cluster size is given).
+  // RmcResult::tiles and trace then hold this run of tiles only (first_tile
+  // says where it starts); a part with no tiles returns none.
+  WorkShare share;
 };
 
 struct RmcTileResult {
@@ -138,6 +146,7 @@ struct RmcTileResult {
 
 struct RmcResult {
   std::size_t size = 0;                  // N
+  std::size_t first_tile = 0;            // global index of tiles[0] (RmcOptions::share)
   Device device = Device::cpu;
   std::vector<RmcTileResult> tiles;
   std::vector<std::uint64_t> trace_moves;       // move count at each trace point (0 = start)

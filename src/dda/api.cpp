@@ -1,6 +1,7 @@
 // DdaPlan: builds the dipole set, polarizabilities and the interaction FFT
 // once, then solves for the incident polarisations (one when the particle has
 // ADDA's 90° rotation symmetry about z) and computes the observables.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -144,7 +145,55 @@ double DdaPlan::time_matvec(int repeats) {
   return t;
 }
 
+std::string DdaPlan::polarizations() const {
+  return impl_->o.use_symmetry && impl_->setup.geometry.sym_r ? "Y" : "YX";
+}
+
+DdaSolution DdaPlan::solve(char pol) {
+  if (pol != 'Y' && pol != 'X') fail("DdaPlan::solve: polarization '", pol, "' (expected Y or X)");
+  Impl& I = *impl_;
+  const DdaOptions& o = I.o;
+  auto& be = *I.backend;
+  const int b = be.create(), x = be.create();
+  const int mv0 = be.matvec_count();
+  DdaSolution sol;
+  DdaPolarizationResult& run = sol.run;
+  run.name = pol;
+  be.upload(b, I.rhs(pol == 'Y' ? Vec3d{0, 1, 0} : Vec3d{1, 0, 0}));
+  dda::SolveControl ctl;
+  ctl.eps = o.eps;
+  ctl.maxiter = I.setup.maxiter;
+  if (!o.quiet)
+    ctl.on_iteration = [](int it, double r) { std::fprintf(stderr, "RE_%03d = %.10E\n", it, r); };
+  const dda::SolveReport rep = dda::solve(o.solver, be, b, x, ctl);
+  run.iterations = rep.iterations;
+  run.converged = rep.converged;
+  run.residual = rep.residual;
+  run.residual_history = rep.history;
+  run.initial_field = rep.initial_field;
+  sol.seconds_iterations = rep.seconds;
+  if (!rep.converged) sol.warning = "WARNING: " + std::string(1, pol) + " polarization: " + rep.failure;
+  std::vector<cplx> xv = be.download(x);
+  sol.polarization.resize(xv.size());
+#pragma omp parallel for schedule(static)
+  for (std::size_t j = 0; j < I.solver_pos.size(); ++j) {
+    const cplx sj = std::sqrt(I.alpha[I.solver_mat[j]]);
+    for (int a = 0; a < 3; ++a) sol.polarization[3 * j + a] = sj * xv[3 * j + a];
+  }
+  be.release(b);
+  be.release(x);
+  sol.matvecs = be.matvec_count() - mv0;
+  return sol;
+}
+
 DdaResult DdaPlan::execute() {
+  const auto t_start = Clock::now();
+  std::vector<DdaSolution> solutions;
+  for (char pol : polarizations()) solutions.push_back(solve(pol));
+  return finish(std::move(solutions), seconds_since(t_start));
+}
+
+DdaResult DdaPlan::finish(std::vector<DdaSolution> solutions, double seconds_solve) {
   Impl& I = *impl_;
   const auto t_start = Clock::now();
   const DdaOptions& o = I.o;
@@ -167,54 +216,35 @@ DdaResult DdaPlan::execute() {
   res.seconds_init = I.init_seconds;
   const double area = kPi * s.a_eq * s.a_eq;
   const bool symmetric = o.use_symmetry && g.sym_r;
-  auto& be = *I.backend;
-  const int b = be.create(), x = be.create();
-  const int mv0 = be.matvec_count();
-  const auto t_solve = Clock::now();
-
-  // solutions: P for Y and (unless derived by symmetry) X
+  // The solutions, Y first: P for Y and (unless derived by symmetry) X.
+  const std::string wanted = polarizations();
+  if (solutions.size() != wanted.size())
+    fail("DdaPlan::finish: ", solutions.size(), " solutions for polarizations ", wanted);
+  std::sort(solutions.begin(), solutions.end(),
+            [](const DdaSolution& a, const DdaSolution& b) { return a.run.name == 'Y' && b.run.name != 'Y'; });
+  for (std::size_t i = 0; i < wanted.size(); ++i)
+    if (solutions[i].run.name != wanted[i]) fail("DdaPlan::finish: no solution for polarization ", wanted[i]);
   std::vector<cplx> p_y, p_x;
   const Vec3d e_y{0, 1, 0}, e_x{1, 0, 0};
-  for (char pol : {'Y', 'X'}) {
-    DdaPolarizationResult run;
-    run.name = pol;
-    if (pol == 'X' && symmetric) {
-      run = res.runs.front();
-      run.name = 'X';
-      run.from_symmetry = true;
-      run.polarization.clear();
-      run.internal_field.clear();
-      res.runs.push_back(run);
-      break;
-    }
-    be.upload(b, I.rhs(pol == 'Y' ? e_y : e_x));
-    dda::SolveControl ctl;
-    ctl.eps = o.eps;
-    ctl.maxiter = s.maxiter;
-    if (!o.quiet)
-      ctl.on_iteration = [](int it, double r) { std::fprintf(stderr, "RE_%03d = %.10E\n", it, r); };
-    const dda::SolveReport rep = dda::solve(o.solver, be, b, x, ctl);
-    run.iterations = rep.iterations;
-    run.converged = rep.converged;
-    run.residual = rep.residual;
-    run.residual_history = rep.history;
-    run.initial_field = rep.initial_field;
-    res.seconds_iterations += rep.seconds;
-    if (!rep.converged) res.log.push_back("WARNING: " + std::string(1, pol) + " polarization: " + rep.failure);
-    std::vector<cplx> xv = be.download(x);
-    std::vector<cplx> p(xv.size());
-#pragma omp parallel for schedule(static)
-    for (std::size_t j = 0; j < I.solver_pos.size(); ++j) {
-      const cplx sj = std::sqrt(I.alpha[I.solver_mat[j]]);
-      for (int a = 0; a < 3; ++a) p[3 * j + a] = sj * xv[3 * j + a];
-    }
-    (pol == 'Y' ? p_y : p_x) = std::move(p);
-    res.runs.push_back(std::move(run));
+  for (DdaSolution& sol : solutions) {
+    if (sol.polarization.size() != 3 * I.solver_pos.size())
+      fail("DdaPlan::finish: polarization ", sol.run.name, " has ", sol.polarization.size(), " values, expected ",
+           3 * I.solver_pos.size());
+    res.seconds_iterations += sol.seconds_iterations;
+    res.matvecs += sol.matvecs;
+    if (!sol.warning.empty()) res.log.push_back(sol.warning);
+    (sol.run.name == 'Y' ? p_y : p_x) = std::move(sol.polarization);
+    res.runs.push_back(std::move(sol.run));
   }
-  be.release(b);
-  be.release(x);
-  res.seconds_solve = seconds_since(t_solve);
-  res.matvecs = be.matvec_count() - mv0;
+  if (symmetric) {
+    DdaPolarizationResult run = res.runs.front();
+    run.name = 'X';
+    run.from_symmetry = true;
+    run.polarization.clear();
+    run.internal_field.clear();
+    res.runs.push_back(run);
+  }
+  res.seconds_solve = seconds_solve;
   res.seconds_per_matvec = res.matvecs ? res.seconds_iterations / res.matvecs : 0;
 
   // far-field amplitudes for either polarisation
@@ -335,7 +365,7 @@ DdaResult DdaPlan::execute() {
       res.mueller_grid.push_back(row);
     }
   }
-  res.seconds_total = res.seconds_init + seconds_since(t_start);
+  res.seconds_total = res.seconds_init + seconds_solve + seconds_since(t_start);
   return res;
 }
 

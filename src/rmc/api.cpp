@@ -76,6 +76,7 @@ void check_options(const RmcTarget& target, const RmcOptions& o) {
     for (double l : o.loading) particle_count(l, int(target.size / f));
   }
   if (o.threads < 0) fail_at({"", 0, "--threads"}, "must be ≥ 0, got ", o.threads);
+  validate_work_share(o.share);
   if (o.cluster_size < 0 || o.cluster_size > 8) fail_at({"", 0, "--cluster"}, "must lie in [0, 8], got ", o.cluster_size);
   if (o.device == Device::gpu) {
 #if NANOSCATTER_HAVE_CUDA
@@ -110,10 +111,11 @@ struct StageResult {
 };
 
 StageResult run_stage(const RmcTarget& target, std::vector<TileSites> tiles, std::uint64_t steps,
-                      const RmcOptions& o, const std::string& label) {
+                      const RmcOptions& o, std::size_t first_tile, const std::string& label) {
   const FoldedTarget folded = fold_target(target);
   RunSettings s;
   s.seed = o.seed;
+  s.first_tile = std::uint32_t(first_tile);
   s.schedule = schedule_code(o.schedule);
   s.final_ratio = o.final_ratio;
   s.total_moves = steps;
@@ -221,14 +223,25 @@ RmcResult RmcPlan::execute() const {
   const RmcOptions& o = impl_->options;
   const int n = int(impl_->target.size);
   const int levels = o.multires_levels;
+  // This part's tiles [t0, t0 + local); t0 + i is tile i's global index.
+  const auto [t0, t_end] = o.share.range(o.tiles);
+  const std::size_t local = t_end - t0;
+  if (local == 0) {  // more parts than tiles: nothing to do here
+    RmcResult idle;
+    idle.size = std::size_t(n);
+    idle.device = o.device;
+    idle.first_tile = t0;
+    idle.seconds = seconds_since(start);
+    return idle;
+  }
 
-  std::vector<TileSites> tiles(o.tiles);
+  std::vector<TileSites> tiles(local);
   if (!impl_->initial.empty()) {
-    for (std::size_t t = 0; t < o.tiles; ++t) tiles[t] = tile_from_occupancy(n, impl_->initial[t]);
+    for (std::size_t i = 0; i < local; ++i) tiles[i] = tile_from_occupancy(n, impl_->initial[t0 + i]);
   } else {
     const int first = n >> levels;
-    for (std::size_t t = 0; t < o.tiles; ++t)
-      tiles[t] = random_tile(first, particle_count(tile_loading(o, t), first), o.seed, std::uint32_t(t));
+    for (std::size_t i = 0; i < local; ++i)
+      tiles[i] = random_tile(first, particle_count(tile_loading(o, t0 + i), first), o.seed, std::uint32_t(t0 + i));
   }
   // Coarse stages: same field of view with 2^L-times larger sites, fitted
   // to the central low-q crop, then grown to the next size.
@@ -236,18 +249,19 @@ RmcResult RmcPlan::execute() const {
     const int size = n >> level;
     const std::uint64_t steps = o.multires_steps ? o.multires_steps : std::max<std::uint64_t>(1, o.steps / 4);
     const StageResult stage = run_stage(central_crop(impl_->target, std::size_t(size)), std::move(tiles), steps, o,
-                                        "rmc " + std::to_string(size) + "²");
-    tiles.assign(o.tiles, TileSites{});
-    for (std::size_t t = 0; t < o.tiles; ++t) {
-      const std::uint32_t particles = particle_count(tile_loading(o, t), 2 * size);
-      tiles[t] = tile_from_occupancy(2 * size, grow_occupancy(stage.status[t].occupancy, size, particles, o.seed,
-                                                                std::uint32_t(t)));
+                                        t0, "rmc " + std::to_string(size) + "²");
+    tiles.assign(local, TileSites{});
+    for (std::size_t i = 0; i < local; ++i) {
+      const std::uint32_t particles = particle_count(tile_loading(o, t0 + i), 2 * size);
+      tiles[i] = tile_from_occupancy(2 * size, grow_occupancy(stage.status[i].occupancy, size, particles, o.seed,
+                                                                std::uint32_t(t0 + i)));
     }
   }
-  const StageResult stage = run_stage(impl_->target, std::move(tiles), o.steps, o, "rmc");
+  const StageResult stage = run_stage(impl_->target, std::move(tiles), o.steps, o, t0, "rmc");
 
   RmcResult result;
   result.size = std::size_t(n);
+  result.first_tile = t0;
   result.device = o.device;
   result.cluster_size = stage.cluster_size;
   result.move_seconds = stage.move_seconds;
@@ -256,11 +270,11 @@ RmcResult RmcPlan::execute() const {
   const FoldedTarget folded = fold_target(impl_->target);
   // The final χ² from an exact FFT of each final occupancy, independent of
   // the running sums (OpenMP over tiles).
-  std::vector<ChiSums> exact(o.tiles);
+  std::vector<ChiSums> exact(local);
   std::exception_ptr error;
   std::mutex error_mutex;
 #pragma omp parallel for schedule(dynamic, 1)
-  for (std::size_t t = 0; t < o.tiles; ++t) {
+  for (std::size_t t = 0; t < local; ++t) {
     try {
       exact[t] = chi_sums(folded, exact_spectrum(stage.status[t].occupancy, n));
     } catch (...) {
@@ -269,10 +283,10 @@ RmcResult RmcPlan::execute() const {
     }
   }
   if (error) std::rethrow_exception(error);
-  for (std::size_t t = 0; t < o.tiles; ++t) {
+  for (std::size_t t = 0; t < local; ++t) {
     const TileStatus& s = stage.status[t];
     RmcTileResult tr;
-    tr.loading = tile_loading(o, t);
+    tr.loading = tile_loading(o, t0 + t);
     tr.particles = s.particles;
     tr.occupancy = s.occupancy;
     tr.temperature = stage.temperature[t];

@@ -21,6 +21,10 @@ struct RunSettings {
   std::uint64_t trace_interval = 1;  // a trace point after move m when (m + 1) % interval == 0
   std::size_t trace_points = 0;      // points after the start
   std::vector<std::int32_t> offsets; // move_offsets(); empty: anywhere
+  // Index of the backend's first tile among all tiles of the run: a tile's
+  // random numbers are keyed by its global index, so that a tile draws the
+  // same moves whichever MPI rank runs it (RmcOptions::share).
+  std::uint32_t first_tile = 0;
 };
 
 struct TileStatus {

@@ -78,7 +78,7 @@ class CpuBackend final : public RmcBackend {
           const double chi_trial = relative_chi2(trial.s_pi, trial.s_ii, target_.s_pp);
           const double temperature =
               temperature_at(settings_.schedule, tile.temperature, settings_.final_ratio, m, settings_.total_moves);
-          const Philox4 r = rmc_random(settings_.seed, std::uint32_t(t), RngStream::moves, m);
+          const Philox4 r = rmc_random(settings_.seed, settings_.first_tile + std::uint32_t(t), RngStream::moves, m);
           if (metropolis_accept(chi_trial - chi, temperature, uniform01(r.v[2], r.v[3]))) {
             apply_move_cpu(tile.spectrum, twiddles_, factors);
             tile.sites.apply_move(p.i, p.j);
@@ -121,7 +121,7 @@ class CpuBackend final : public RmcBackend {
 
  private:
   MoveProposal propose(const CpuTile& tile, std::size_t t, RngStream stream, std::uint64_t m) const {
-    const Philox4 r = rmc_random(settings_.seed, std::uint32_t(t), stream, m);
+    const Philox4 r = rmc_random(settings_.seed, settings_.first_tile + std::uint32_t(t), stream, m);
     return propose_move(tile.sites.sites.data(), tile.sites.slot.data(), tile.sites.particles,
                         tile.sites.site_count(), tile.sites.size, settings_.offsets.data(),
                         std::uint32_t(settings_.offsets.size() / 2), r);

@@ -78,6 +78,7 @@ struct DeviceView {
   TileScalars* scalars;
   double s_pp;
   unsigned long long seed;
+  unsigned first_tile;  // global index of tile 0 (RunSettings::first_tile)
   int schedule;
   double final_ratio;
   unsigned long long total_moves;
@@ -153,7 +154,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   for (unsigned long long m = first; m < first + count; ++m) {
     const int b = int(m & 1);
     if (threadIdx.x == 0) {
-      const Philox4 r = rmc_random(v.seed, tile, stream, m);
+      const Philox4 r = rmc_random(v.seed, v.first_tile + tile, stream, m);
       const MoveProposal p =
           propose_move(sites, slot, start.particles, v.n_sites, n, v.offsets, v.n_offsets, r);
       proposal[b] = {p.i, p.j, p.from, p.to, p.valid ? 1 : 0, uniform01(r.v[2], r.v[3])};
@@ -444,6 +445,7 @@ class CudaBackend final : public RmcBackend {
     v.scalars = scalars_.data();
     v.s_pp = target_.s_pp;
     v.seed = settings_.seed;
+    v.first_tile = settings_.first_tile;
     v.schedule = settings_.schedule;
     v.final_ratio = settings_.final_ratio;
     v.total_moves = settings_.total_moves;
