@@ -1,0 +1,305 @@
+"""One plan class and one function per engine, mirroring the C++ plans
+(include/nanoscatter/*.hpp) and the CLI subcommands (same option names).
+
+Units: debye/pattern2d Å and Å⁻¹; gisaxs nm, nm⁻¹, degrees; dda any one
+length unit (λ's); rmc lattice units. Results are small objects whose
+attributes are NumPy arrays and numbers (``result.keys()`` lists them).
+"""
+import os
+from types import SimpleNamespace
+
+import numpy as np
+
+from . import _core
+from .structures import as_structure
+
+
+class Result(SimpleNamespace):
+    """Attributes of one engine run; ``keys()`` lists them."""
+
+    def keys(self):
+        return list(vars(self))
+
+    def __repr__(self):
+        shown = []
+        for k, v in vars(self).items():
+            if isinstance(v, np.ndarray):
+                shown.append(f"{k}=array{v.shape}")
+            elif isinstance(v, (list, dict)) and len(v) > 4:
+                shown.append(f"{k}=[{len(v)} items]")
+            else:
+                shown.append(f"{k}={v!r}")
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+
+class DebyeResult(Result):
+    """q (Å⁻¹), intensity, partial_names, partials [pair, q], atom_count, seconds;
+    ``pdf`` (a PdfResult) when debye(..., pdf=True)."""
+
+    def partial(self, name):
+        return self.partials[self.partial_names.index(name)]
+
+
+class PdfResult(Result):
+    """r (Å), rdf R(r) (Å⁻¹), g G(r) (Å⁻²), number_density, sphere_radius,
+    radius_of_gyration, atoms (docs/debye.md)."""
+
+
+class Pattern2DResult(Result):
+    """intensity [rows, cols], q [rows, cols, 3] (lab frame, Å⁻¹), row_axis,
+    col_axis with names and units (polar: |q| and φ in degrees), amplitude
+    when requested."""
+
+
+class GisaxsResult(Result):
+    """intensity [rows, cols] (row 0 = lowest α_f or q_z), horizontal/vertical
+    axes (centres, edges, names, units), per-pixel alpha_f, phi_f (rad),
+    qx, qy, qz (nm⁻¹), solid_angle."""
+
+
+class DdaResult(Result):
+    """runs (one dict per polarisation: qext, qabs, qsca, cext, ..., iterations),
+    mueller [θ, 4, 4] with mueller_theta (degrees), box, dipoles, ..."""
+
+    @property
+    def qext(self):
+        return self.runs[0]["qext"]
+
+    @property
+    def qabs(self):
+        return self.runs[0]["qabs"]
+
+    @property
+    def qsca(self):
+        return self.runs[0]["qsca"]
+
+
+class MieResult(Result):
+    """x, qext, qsca, qabs, qback, g, a, b, and theta (degrees) with s11, s12,
+    s33, s34 (Bohren & Huffman eq. 4.77)."""
+
+
+class RmcResult(Result):
+    """size N, tiles (dicts: occupancy [N, N], chi2_initial, chi2_final,
+    scale, accepted, ...), trace_moves, trace [tile, point] (χ²_rel)."""
+
+
+# ---- debye ---------------------------------------------------------------------
+
+
+class DebyePlan:
+    """Orientation-averaged I(Q) (DebyePlan in debye.hpp).
+
+    ``DebyePlan(structure, radiation="xray", method="exact", bin_width=1e-3,
+    energy=None, no_debye_waller=False, partials=False, precision="double",
+    device="auto", threads=0, quiet=True)``; ``execute(q, normalize="none")``
+    with normalize none|per-atom|sq|fq.
+    """
+
+    def __init__(self, structure, **options):
+        self._plan = _core.DebyePlan(as_structure(structure), **options)
+
+    @property
+    def device(self):
+        return self._plan.device
+
+    def execute(self, q, normalize="none"):
+        return DebyeResult(**self._plan.execute(np.asarray(q, dtype=float), normalize=normalize))
+
+
+def _q_grid(qmin, qmax, qpoints, two_theta_min, two_theta_max, wavelength):
+    # The CLI's rules (apps/nanoscatter/debye.cpp), with its messages.
+    if qpoints is None:
+        raise _core.Error("--qpoints: required: the number of Q points")
+    angles = [two_theta_min, two_theta_max, wavelength]
+    if any(v is not None for v in angles):
+        if qmax is not None or qmin not in (None, 0):
+            raise _core.Error("--qmin: give either --qmin/--qmax or --two-theta-min/--two-theta-max/--wavelength")
+        for name, v in zip(("--two-theta-min", "--two-theta-max", "--wavelength"), angles):
+            if v is None:
+                raise _core.Error(f"{name}: required with a 2θ grid")
+        return _core.two_theta_q_grid(two_theta_min, two_theta_max, qpoints, wavelength)
+    if qmax is None:
+        raise _core.Error("--qmax: required (or give --two-theta-min/--two-theta-max/--wavelength for a 2θ grid)")
+    return _core.uniform_q_grid(qmin or 0.0, qmax, qpoints)
+
+
+def debye(structure, *, q=None, qmin=0.0, qmax=None, qpoints=None, two_theta_min=None, two_theta_max=None,
+          wavelength=None, normalize="none", pdf=False, pdf_dr=0.01, pdf_rmax=0.0, **options):
+    """``nanoscatter debye``: I(Q) on ``q`` (array, Å⁻¹) or on the CLI's grid
+    (qmin/qmax/qpoints, or two_theta_min/two_theta_max/wavelength/qpoints).
+    Plan options as DebyePlan. ``pdf=True`` adds ``result.pdf`` (R(r), G(r))."""
+    grid = np.asarray(q, dtype=float) if q is not None else _q_grid(
+        qmin, qmax, qpoints, two_theta_min, two_theta_max, wavelength)
+    s = as_structure(structure)
+    result = DebyePlan(s, **options).execute(grid, normalize=normalize)
+    if pdf:
+        keep = {k: options[k] for k in ("radiation", "bin_width", "energy", "device", "threads", "quiet") if k in options}
+        result.pdf = globals()["pdf"](s, pdf_dr=pdf_dr, pdf_rmax=pdf_rmax, **keep)
+    return result
+
+
+def pdf(structure, *, pdf_dr=0.01, pdf_rmax=0.0, **options):
+    """R(r) and G(r) of a finite particle (debye_pdf.hpp) from float64 pair
+    histograms: options radiation, bin_width, energy, device, threads."""
+    return PdfResult(**_core.pair_distribution(as_structure(structure), pdf_dr=pdf_dr, pdf_rmax=pdf_rmax, **options))
+
+
+def sphere_form_factor(q, radius):
+    """Φ(qR) = 3 (sin qR − qR cos qR)/(qR)³ of a uniform sphere (Φ(0) = 1),
+    with the series 1 − (qR)²/10 below qR = 1e-3 to avoid cancellation."""
+    x = np.asarray(q, dtype=float) * radius
+    out = np.empty_like(x)
+    small = np.abs(x) < 1e-3
+    xs = x[small]
+    out[small] = 1 - xs**2 / 10 + xs**4 / 280
+    xl = x[~small]
+    out[~small] = 3 * (np.sin(xl) - xl * np.cos(xl)) / xl**3
+    return out
+
+
+# ---- pattern2d -----------------------------------------------------------------
+
+
+class Pattern2DPlan:
+    """Single-crystal 2D pattern (Pattern2DPlan in pattern2d.hpp).
+
+    ``Pattern2DPlan(structure, radiation="xray", anomalous=False,
+    no_debye_waller=False, amplitude=False, precision="double",
+    device="auto", threads=0)``; ``execute(wavelength=, qmax=, nq=, nphi=)``
+    for the polar detector or ``execute(wavelength=, flat=True, distance=,
+    pixel_size=, nx=, ny=, beam_center=None)``; plus ``euler`` (ZYZ degrees)
+    or ``rotation`` (9 values), ``beam``, ``no_curvature``.
+    """
+
+    def __init__(self, structure, **options):
+        self._plan = _core.Pattern2DPlan(as_structure(structure), **options)
+
+    def execute(self, **geometry):
+        for key in ("euler", "rotation", "beam", "beam_center"):
+            if geometry.get(key) is not None:
+                geometry[key] = [float(v) for v in np.ravel(geometry[key])]
+        return Pattern2DResult(**self._plan.execute(**geometry))
+
+
+_PATTERN2D_GEOMETRY = ("wavelength", "qmax", "nq", "nphi", "euler", "rotation", "beam", "flat", "distance",
+                       "pixel_size", "nx", "ny", "beam_center", "no_curvature")
+
+
+def pattern2d(structure, **options):
+    """``nanoscatter pattern2d``: plan options and geometry in one call."""
+    geometry = {k: options.pop(k) for k in _PATTERN2D_GEOMETRY if k in options}
+    return Pattern2DPlan(structure, **options).execute(**geometry)
+
+
+# ---- gisaxs --------------------------------------------------------------------
+
+
+class GisaxsPlan:
+    """GISAXS image (GisaxsPlan in gisaxs.hpp) of a sample file or a Sample
+    from parse_sample(toml_text): ``GisaxsPlan(sample, approximation="dwba",
+    device="auto", threads=0)``; ``execute()``."""
+
+    def __init__(self, sample, **options):
+        if isinstance(sample, os.PathLike):
+            sample = os.fspath(sample)
+        self._plan = _core.GisaxsPlan(sample, **options)
+
+    def execute(self):
+        return GisaxsResult(**self._plan.execute())
+
+
+def gisaxs(sample, **options):
+    """``nanoscatter gisaxs SAMPLE.toml``: the image with axes and q maps."""
+    return GisaxsPlan(sample, **options).execute()
+
+
+# ---- dda and mie ---------------------------------------------------------------
+
+
+class DdaPlan:
+    """DDA (DdaPlan in dda.hpp), ADDA's options: ``shape`` ("sphere" or a
+    sequence such as ("ellipsoid", 1, 2) or ("read", FILE)), ``shape_file``,
+    ``grid`` (int or 3 ints), ``size``, ``eq_rad``, ``dpl``, ``lambda_``,
+    ``m`` (complex, (re, im), or a list per domain), ``pol``, ``iter``,
+    ``eps``, ``maxiter``, ``sym``, ``mueller``, ``ntheta``, ``grid_phi``,
+    ``csca``, ``asym``, ``store_int_field``, ``store_dip_pol``,
+    ``no_vol_cor``, ``precision``, ``device``, ``threads``.
+    ``write_adda_outputs(dir)`` writes the CLI's files after execute()."""
+
+    def __init__(self, **options):
+        if isinstance(options.get("grid"), (int, np.integer)):
+            options["grid"] = [int(options["grid"])]
+        if isinstance(options.get("shape_file"), os.PathLike):
+            options["shape_file"] = os.fspath(options["shape_file"])
+        self._plan = _core.DdaPlan(**options)
+
+    @property
+    def box(self):
+        return self._plan.box
+
+    @property
+    def dipoles(self):
+        return self._plan.dipoles
+
+    def execute(self):
+        return DdaResult(**self._plan.execute())
+
+    def write_adda_outputs(self, output_dir, command_line="nanoscatter (Python)"):
+        self._plan.write_adda_outputs(os.fspath(output_dir), command_line)
+
+
+def dda(**options):
+    """``nanoscatter dda``: options as DdaPlan; returns a DdaResult."""
+    return DdaPlan(**options).execute()
+
+
+def mie(**options):
+    """``nanoscatter mie``: ``x`` or ``radius`` (with ``lambda_``), ``m``,
+    ``core_ratio`` and ``m_core`` for a coated sphere, and Mueller
+    elements at ``theta`` (degrees, array) or on ``ntheta`` points over 0..180°."""
+    if options.get("theta") is not None:
+        options["theta"] = np.asarray(options["theta"], dtype=float)
+    return MieResult(**_core.mie(**options))
+
+
+# ---- rmc -----------------------------------------------------------------------
+
+
+class RmcPlan:
+    """Reverse Monte Carlo fit (RmcPlan in rmc.hpp): ``RmcPlan(target,
+    mask=None, loading=..., tile=0, tiles=1, steps=100000, seed=1, ...)``
+    with every ``nanoscatter rmc`` option; ``target`` and ``mask`` are 2D
+    arrays (q = 0 at [N/2, N/2]) or image files. ``execute()``;
+    ``write_outputs(dir)`` writes the CLI's output directory."""
+
+    def __init__(self, target, mask=None, **options):
+        loading = options.get("loading")
+        if loading is not None and np.ndim(loading) == 0:
+            options["loading"] = [float(loading)]
+        if isinstance(target, os.PathLike):
+            target = os.fspath(target)
+        if isinstance(mask, os.PathLike):
+            mask = os.fspath(mask)
+        self._plan = _core.RmcPlan(target, mask, **options)
+
+    @property
+    def target(self):
+        return self._plan.target
+
+    def set_initial_occupancy(self, occupancy):
+        self._plan.set_initial_occupancy([np.asarray(o, dtype=np.uint8) for o in occupancy])
+
+    def execute(self):
+        result = RmcResult(**self._plan.execute())
+        result.target = self._plan.target
+        return result
+
+    def write_outputs(self, output_dir, command_line="nanoscatter (Python)"):
+        self._plan.write_outputs(os.fspath(output_dir), command_line)
+
+
+def rmc(target, mask=None, **options):
+    """``nanoscatter rmc``: options as RmcPlan; returns an RmcResult (with
+    ``target``, the N×N image the model was fitted to)."""
+    return RmcPlan(target, mask, **options).execute()
