@@ -104,6 +104,7 @@ std::unique_ptr<FormFactor> make_icosahedron(double edge);
 // series where the sums would cancel (small |q| or q nearly normal to a face).
 namespace detail {
 struct PlanarPolygon;
+struct FaceSet;
 }
 
 class Polyhedron final : public FormFactor {
@@ -132,11 +133,7 @@ class Polyhedron final : public FormFactor {
   };
 
  private:
-  Complex evaluate_one(const CVec3& q) const;
-  Complex series(const CVec3& q, double x) const;
-  std::vector<detail::PlanarPolygon> faces_;  // coordinates relative to centre_
-  Vec3 centre_;        // expansion origin: the centre of the vertices' bounding box
-  double radius_ = 0;  // max |vertex − centre_|
+  std::unique_ptr<detail::FaceSet> faces_;  // faces about the bounding-box centre
   double volume_ = 0;
   Extent extent_;
   std::string name_;

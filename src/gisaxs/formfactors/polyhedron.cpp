@@ -19,29 +19,22 @@
 #include <map>
 #include <utility>
 
-#include "gisaxs/formfactors/polygon.hpp"
+#include "gisaxs/formfactors/face_set.hpp"
 #include "gisaxs/special_functions.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs_formfactors.hpp"
 
 namespace nanoscatter::gisaxs {
 
-namespace {
-
-// Below this |q| R the series is summed (see the top of the file).
-constexpr double kVolumeSeriesLimit = 0.2;
-
-CVec3 conj(const CVec3& a) { return {std::conj(a.x), std::conj(a.y), std::conj(a.z)}; }
-
-}  // namespace
-
 Polyhedron::~Polyhedron() = default;
 
-std::size_t Polyhedron::face_count() const { return faces_.size(); }
+std::size_t Polyhedron::face_count() const { return faces_->faces.size(); }
 
 Polyhedron::Polyhedron(const std::vector<Vec3>& vertices,
                        const std::vector<std::vector<int>>& faces, std::string name)
-    : name_(std::move(name)) {
+    : faces_(std::make_unique<detail::FaceSet>()), name_(std::move(name)) {
+  Vec3& centre = faces_->centre;
+  double& radius = faces_->radius;
   const char* what = name_.c_str();
   if (vertices.size() < 4) fail_at({"", 0, what}, "a polyhedron needs at least 4 vertices");
   Vec3 lo = vertices[0], hi = vertices[0];
@@ -53,10 +46,10 @@ Polyhedron::Polyhedron(const std::vector<Vec3>& vertices,
     }
   }
   extent_ = {lo, hi};
-  centre_ = (lo + hi) / 2.0;
-  for (const Vec3& v : vertices) radius_ = std::max(radius_, norm(v - centre_));
-  if (!(radius_ > 0)) fail_at({"", 0, what}, "all vertices coincide");
-  const double tol = 1e-12 * radius_;
+  centre = (lo + hi) / 2.0;
+  for (const Vec3& v : vertices) radius = std::max(radius, norm(v - centre));
+  if (!(radius > 0)) fail_at({"", 0, what}, "all vertices coincide");
+  const double tol = 1e-12 * radius;
 
   // Canonical index per position, so that coincident vertices count as one.
   std::vector<int> canonical(vertices.size());
@@ -82,16 +75,16 @@ Polyhedron::Polyhedron(const std::vector<Vec3>& vertices,
     while (ring.size() > 1 && ring.front() == ring.back()) ring.pop_back();
     if (ring.size() < 3) continue;  // collapsed to a point or a line
     std::vector<Vec3> corners;
-    for (int c : ring) corners.push_back(vertices[c] - centre_);
+    for (int c : ring) corners.push_back(vertices[c] - centre);
     double face_diameter = 0;
     for (const Vec3& a : corners)
       for (const Vec3& b : corners) face_diameter = std::max(face_diameter, norm(a - b));
-    if (face_diameter <= 1e-12 * radius_) continue;
+    if (face_diameter <= 1e-12 * radius) continue;
     for (std::size_t i = 0; i < ring.size(); ++i)
       ++directed_edges[{ring[i], ring[(i + 1) % ring.size()]}];
-    faces_.push_back(detail::make_planar_polygon(corners, what));
+    faces_->faces.push_back(detail::make_planar_polygon(corners, what));
   }
-  if (faces_.size() < 4) fail_at({"", 0, what}, "a polyhedron needs at least 4 faces of non-zero area");
+  if (faces_->faces.size() < 4) fail_at({"", 0, what}, "a polyhedron needs at least 4 faces of non-zero area");
   for (const auto& [edge, count] : directed_edges) {
     if (count != 1)
       fail_at({"", 0, what}, "edge ", edge.first, "→", edge.second,
@@ -100,7 +93,7 @@ Polyhedron::Polyhedron(const std::vector<Vec3>& vertices,
       fail_at({"", 0, what}, "edge ", edge.first, "→", edge.second,
               " has no partner face: the surface is not closed");
   }
-  for (const auto& f : faces_) volume_ += dot(f.normal, f.centroid) * f.area / 3.0;
+  volume_ = detail::face_set_volume(*faces_);
   if (!(volume_ > 0))
     fail_at({"", 0, what},
             "faces must run counter-clockwise seen from outside (the volume comes out as ", volume_, ")");
@@ -180,59 +173,8 @@ std::unique_ptr<Polyhedron> Polyhedron::convex_hull(const std::vector<Vec3>& inp
   return std::make_unique<Polyhedron>(p, faces, std::move(name));
 }
 
-Complex Polyhedron::series(const CVec3& q, double x) const {
-  constexpr int kMax = 64;
-  const int n_max = std::min(detail::series_order(x), kMax);
-  Complex s[kMax + 1] = {};
-  Complex m[kMax + 1], a[kMax + 1];
-  for (const auto& f : faces_) {
-    const double d = dot(f.normal, f.centroid);
-    if (d == 0) continue;  // the face plane passes through the origin
-    const Complex q_perp = dot(q, f.normal);
-    const CVec3 q_par = q - q_perp * CVec3(f.normal);
-    detail::polygon_moments(f, q_par, d * f.normal, n_max, m);
-    a[0] = 1;
-    for (int j = 1; j <= n_max; ++j) a[j] = a[j - 1] * q_perp * d / double(j);
-    for (int order = 0; order <= n_max; ++order) {
-      Complex p = 0;
-      for (int k = 0; k <= order; ++k) p += a[order - k] * m[k];
-      s[order] += d * p / double(order + 3);
-    }
-  }
-  Complex sum = 0, i_n = 1;
-  for (int order = 0; order <= n_max; ++order) {
-    sum += i_n * s[order];
-    i_n *= Complex(0, 1);
-  }
-  return sum;
-}
-
-namespace {
-// exp(i q·r), with one sincos when q is real.
-Complex phase_of(const CVec3& q, const Vec3& r) {
-  if (q.x.imag() == 0 && q.y.imag() == 0 && q.z.imag() == 0)
-    return std::polar(1.0, q.x.real() * r.x + q.y.real() * r.y + q.z.real() * r.z);
-  return exp_i(dot(q, r));
-}
-}  // namespace
-
-Complex Polyhedron::evaluate_one(const CVec3& q) const {
-  const Complex phase = phase_of(q, centre_);
-  const double q_size = magnitude(q);
-  const double x = q_size * radius_;
-  if (x < kVolumeSeriesLimit) return phase * series(q, x);
-  const CVec3 w = conj(q);
-  Complex sum = 0;
-  for (const auto& f : faces_) {
-    const Complex w_n = dot(w, f.normal);
-    if (w_n == 0.0) continue;  // q lies in the face plane: no flux through it
-    sum += w_n * phase_of(q, f.centroid) * detail::polygon_transform(f, q);
-  }
-  return phase * Complex(0, -1) * sum / (q_size * q_size);
-}
-
 void Polyhedron::evaluate(std::span<const CVec3> q, std::span<Complex> out) const {
-  for (std::size_t i = 0; i < q.size(); ++i) out[i] = evaluate_one(q[i]);
+  for (std::size_t i = 0; i < q.size(); ++i) out[i] = detail::face_set_transform(*faces_, q[i]);
 }
 
 }  // namespace nanoscatter::gisaxs

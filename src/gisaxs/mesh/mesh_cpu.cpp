@@ -1,0 +1,107 @@
+// Fast CPU path of the mesh form factor (mesh_backends.hpp): each thread
+// takes kBlock q at a time; per tile it computes the vertex phases of all
+// kBlock q (one sincos per vertex·q, float64 argument reduction), then runs
+// the triangle kernel over the tile with the q of the block in SIMD lanes,
+// summing in `Real` over one tile and in float64 over tiles.
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "gisaxs/mesh/mesh_backends.hpp"
+#include "gisaxs/mesh/triangle_kernel.hpp"
+
+namespace nanoscatter::gisaxs::mesh {
+
+namespace {
+
+constexpr int kBlock = 16;
+
+template <class Real>
+void block_sums(const MeshTiles& m, const Vec3* q, double* acc_re, double* acc_im) {
+  alignas(64) Real phase[kTileVertices][kBlock], cos_p[kTileVertices][kBlock], sin_p[kTileVertices][kBlock];
+  alignas(64) Real qx[kBlock], qy[kBlock], qz[kBlock];
+  for (int j = 0; j < kBlock; ++j) {
+    qx[j] = Real(q[j].x), qy[j] = Real(q[j].y), qz[j] = Real(q[j].z);
+    acc_re[j] = acc_im[j] = 0;
+  }
+  for (const TileRange& tile : m.tiles) {
+    const double* v = &m.vertex_xyz[3 * std::size_t(tile.first_vertex)];
+    for (std::uint32_t k = 0; k < tile.vertex_count; ++k) {
+      for (int j = 0; j < kBlock; ++j) {
+        const double p0 = q[j].x * v[0] + q[j].y * v[1] + q[j].z * v[2];
+        const double p = q[j].x * v[3 * k] + q[j].y * v[3 * k + 1] + q[j].z * v[3 * k + 2];
+        // Reduced by 2π in float64 before the sincos; differences relative
+        // to the tile's first vertex stay small and exact enough in Real.
+        const double r = p - 2 * std::numbers::pi * std::nearbyint(p * (0.5 * std::numbers::inv_pi));
+        phase[k][j] = Real(p - p0);
+        cos_p[k][j] = Real(std::cos(r));
+        sin_p[k][j] = Real(std::sin(r));
+      }
+    }
+    alignas(64) Real sum_re[kBlock] = {}, sum_im[kBlock] = {};
+    for (std::uint32_t t = 0; t < tile.triangle_count; ++t) {
+      const std::size_t g = tile.first_triangle + t;
+      const std::uint32_t c = m.corners[g];
+      const int a = c & 0xff, b = (c >> 8) & 0xff, d = (c >> 16) & 0xff;
+      const Real nx = Real(m.normal_xyz[3 * g]), ny = Real(m.normal_xyz[3 * g + 1]), nz = Real(m.normal_xyz[3 * g + 2]);
+#pragma omp simd
+      for (int j = 0; j < kBlock; ++j) {
+        Real re, im;
+        triangle_integral<Real>(phase[a][j], {cos_p[a][j], sin_p[a][j]}, phase[b][j], {cos_p[b][j], sin_p[b][j]},
+                                phase[d][j], {cos_p[d][j], sin_p[d][j]}, re, im);
+        const Real w = qx[j] * nx + qy[j] * ny + qz[j] * nz;
+        sum_re[j] += w * re;
+        sum_im[j] += w * im;
+      }
+    }
+    for (int j = 0; j < kBlock; ++j) {
+      acc_re[j] += sum_re[j];
+      acc_im[j] += sum_im[j];
+    }
+  }
+}
+
+template <class Real>
+void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, int threads, double q_min) {
+  const std::size_t n = q.size();
+  const std::size_t blocks = (n + kBlock - 1) / kBlock;
+  const double q_min2 = q_min * q_min;
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+  for (std::size_t b = 0; b < blocks; ++b) {
+    Vec3 qb[kBlock];
+    std::size_t index[kBlock];
+    int count = 0;
+    // Gather the block's points with |q| ≥ q_min (others keep their value).
+    for (std::size_t i = b * kBlock; i < std::min(n, (b + 1) * kBlock); ++i)
+      if (dot(q[i], q[i]) >= q_min2 && dot(q[i], q[i]) > 0) {
+        index[count] = i;
+        qb[count++] = q[i];
+      }
+    if (count == 0) continue;
+    for (int j = count; j < kBlock; ++j) qb[j] = qb[0];  // idle lanes repeat a real point
+    double re[kBlock], im[kBlock];
+    block_sums<Real>(m, qb, re, im);
+    for (int j = 0; j < count; ++j) {
+      // F = exp(i q·c) (−i/|q|²) Σ_T (q·N_T) e_T
+      const Vec3& qq = qb[j];
+      const double q2 = dot(qq, qq);
+      const Complex g(im[j] / q2, -re[j] / q2);
+      out[index[j]] = std::polar(1.0, dot(qq, m.centre)) * g;
+    }
+  }
+}
+
+}  // namespace
+
+void form_factor_cpu(const MeshTiles& tiles, std::span<const Vec3> q, std::span<Complex> out, Precision precision,
+                     int threads, double q_min) {
+  const int t = threads > 0 ? threads : omp_get_max_threads();
+  if (precision == Precision::single)
+    run<float>(tiles, q, out, t, q_min);
+  else
+    run<double>(tiles, q, out, t, q_min);
+}
+
+}  // namespace nanoscatter::gisaxs::mesh

@@ -1,0 +1,430 @@
+// CUDA path of the mesh form factor (mesh_backends.hpp, triangle_kernel.hpp):
+//   out[i] = F(q_i) for |q_i| ≥ q_min.
+//
+// Kernel layout: one thread per q (its q in registers, float64). A block
+// walks a run of mesh tiles (mesh_tiles.hpp); per tile it stages the tile's
+// vertices (float64), corner indices and triangle normals in shared memory,
+// then every thread computes the phases p_v = q·v (float64, reduced by 2π in
+// float64) and exp(i p_v) of the tile's ≤ 32 vertices once — one sincospi
+// per vertex·q — into its own column of shared memory ([vertex][thread], no
+// bank conflicts, no barrier needed), and runs the triangle kernel over the
+// tile's ≤ 48 triangles, which read their corners from there. Sums: `Real`
+// over one tile, float64 over tiles (float32 with float64 reduction; the
+// float64 kernel is the same code with Real = double). blockIdx.y splits the
+// tiles when there are too few q to fill the GPU; the splits meet in the
+// output through float64 atomics, each already multiplied by the q-only
+// factor exp(i q·c)(−i/|q|²) (the sum is linear).
+//
+// Hyperblocks: q go in blocks (h_q points) sized from the memory budget
+// (device_memory_budget: the user's cap or half the free memory), the mesh
+// stays resident when it fits in half the budget, otherwise it goes in
+// blocks of tiles (h_t) and every q block meets every tile block, only
+// slower. Two streams alternate over q blocks with pinned host buffers, so
+// that a block's kernels overlap the previous block's device→host copy.
+//
+// Autotune: the first run for a (device, precision, tile count) times
+// 64/128/256 threads per block on up to 32768 q of the first hyperblock and
+// keeps the fastest in the plan's state.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "core/device_buffer.cuh"
+#include "gisaxs/mesh/mesh_backends.hpp"
+#include "gisaxs/mesh/triangle_kernel.hpp"
+#include "nanoscatter/error.hpp"
+
+namespace nanoscatter::gisaxs::mesh {
+
+namespace {
+
+constexpr double kInvTwoPi = 0.5 * std::numbers::inv_pi;
+constexpr std::size_t kQBytes = 3 * sizeof(double) + 2 * sizeof(double);  // q in, F out, per point and stream
+constexpr std::size_t kMaxQPerHyperblock = std::size_t(1) << 22;          // keeps two streams busy
+constexpr std::size_t kMinQPerHyperblock = 256;
+constexpr int kCandidateThreads[] = {64, 128, 256};
+
+struct DeviceMesh {
+  const TileRange* tiles;
+  const double* vertex_xyz;
+  const std::uint32_t* corners;
+  const double* normal_xyz;
+  std::size_t tile_count;
+  double cx, cy, cz;
+};
+
+template <class Real>
+__device__ __forceinline__ void sincospi_of(Real x, Real* s, Real* c) {
+  if constexpr (sizeof(Real) == 4)
+    sincospif(x, s, c);
+  else
+    sincospi(x, s, c);
+}
+
+template <class Real>
+std::size_t shared_bytes(int threads) {
+  return 3 * kTileVertices * sizeof(double) + 3 * kTileTriangles * sizeof(Real) +
+         kTileTriangles * sizeof(std::uint32_t) + 3 * std::size_t(kTileVertices) * threads * sizeof(Real);
+}
+
+template <class Real>
+__global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::size_t nq, double q_min2,
+                            double* __restrict__ out, std::size_t tiles_per_split) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  double* s_vertex = reinterpret_cast<double*>(smem);
+  std::uint32_t* s_corner = reinterpret_cast<std::uint32_t*>(s_vertex + 3 * kTileVertices);
+  Real* s_normal = reinterpret_cast<Real*>(s_corner + kTileTriangles);
+  const int nt = blockDim.x, tid = threadIdx.x;
+  Real* s_phase = s_normal + 3 * kTileTriangles;
+  Real* s_cos = s_phase + kTileVertices * nt;
+  Real* s_sin = s_cos + kTileVertices * nt;
+
+  const std::size_t i = std::size_t(blockIdx.x) * nt + tid;
+  double qx = 0, qy = 0, qz = 0;
+  bool active = false;
+  if (i < nq) {
+    qx = q[3 * i], qy = q[3 * i + 1], qz = q[3 * i + 2];
+    const double q2 = qx * qx + qy * qy + qz * qz;
+    active = q2 >= q_min2 && q2 > 0;
+  }
+  const Real fx = Real(qx), fy = Real(qy), fz = Real(qz);
+  double acc_re = 0, acc_im = 0;
+  const std::size_t begin = std::size_t(blockIdx.y) * tiles_per_split;
+  const std::size_t end = min(begin + tiles_per_split, m.tile_count);
+  for (std::size_t tile = begin; tile < end; ++tile) {
+    const TileRange r = m.tiles[tile];
+    __syncthreads();  // the previous tile is done with the shared arrays
+    for (int k = tid; k < int(3 * r.vertex_count); k += nt) s_vertex[k] = m.vertex_xyz[3 * std::size_t(r.first_vertex) + k];
+    for (int k = tid; k < int(r.triangle_count); k += nt) s_corner[k] = m.corners[r.first_triangle + k];
+    for (int k = tid; k < int(3 * r.triangle_count); k += nt)
+      s_normal[k] = Real(m.normal_xyz[3 * std::size_t(r.first_triangle) + k]);
+    __syncthreads();
+    if (!active) continue;
+    const double p_first = qx * s_vertex[0] + qy * s_vertex[1] + qz * s_vertex[2];
+    for (int k = 0; k < int(r.vertex_count); ++k) {
+      const double p = qx * s_vertex[3 * k] + qy * s_vertex[3 * k + 1] + qz * s_vertex[3 * k + 2];
+      const double revolutions = p * kInvTwoPi;
+      Real s, c;
+      sincospi_of(Real(2 * (revolutions - rint(revolutions))), &s, &c);
+      s_phase[k * nt + tid] = Real(p - p_first);
+      s_cos[k * nt + tid] = c;
+      s_sin[k * nt + tid] = s;
+    }
+    Real sum_re = 0, sum_im = 0;
+    for (int t = 0; t < int(r.triangle_count); ++t) {
+      const std::uint32_t corners = s_corner[t];
+      const int a = (corners & 0xff) * nt + tid, b = ((corners >> 8) & 0xff) * nt + tid,
+                d = ((corners >> 16) & 0xff) * nt + tid;
+      Real re, im;
+      triangle_integral<Real>(s_phase[a], {s_cos[a], s_sin[a]}, s_phase[b], {s_cos[b], s_sin[b]}, s_phase[d],
+                              {s_cos[d], s_sin[d]}, re, im);
+      const Real w = fx * s_normal[3 * t] + fy * s_normal[3 * t + 1] + fz * s_normal[3 * t + 2];
+      sum_re += w * re;
+      sum_im += w * im;
+    }
+    acc_re += double(sum_re);
+    acc_im += double(sum_im);
+  }
+  if (!active || begin >= end) return;
+  // F = exp(i q·c) (−i/|q|²) Σ_T (q·N_T) e_T
+  const double q2 = qx * qx + qy * qy + qz * qz;
+  const double g_re = acc_im / q2, g_im = -acc_re / q2;
+  double s, c;
+  sincos(qx * m.cx + qy * m.cy + qz * m.cz, &s, &c);
+  atomicAdd(&out[2 * i], c * g_re - s * g_im);
+  atomicAdd(&out[2 * i + 1], c * g_im + s * g_re);
+}
+
+// A block of tiles on the device, offsets rebased to the block.
+struct DeviceTiles {
+  DeviceBuffer<TileRange> tiles;
+  DeviceBuffer<double> vertex_xyz;
+  DeviceBuffer<std::uint32_t> corners;
+  DeviceBuffer<double> normal_xyz;
+  std::size_t first = 0, count = 0;
+  std::size_t bytes() const {
+    return tiles.size() * sizeof(TileRange) + vertex_xyz.size() * 8 + corners.size() * 4 + normal_xyz.size() * 8;
+  }
+};
+
+std::size_t tile_block_bytes(const MeshTiles& m, std::size_t first, std::size_t count) {
+  if (count == 0) return 0;
+  const TileRange& a = m.tiles[first];
+  const TileRange& b = m.tiles[first + count - 1];
+  const std::size_t vertices = b.first_vertex + b.vertex_count - a.first_vertex;
+  const std::size_t triangles = b.first_triangle + b.triangle_count - a.first_triangle;
+  return count * sizeof(TileRange) + vertices * 3 * 8 + triangles * (4 + 3 * 8);
+}
+
+void upload_tiles(const MeshTiles& m, std::size_t first, std::size_t count, DeviceTiles& d) {
+  const TileRange& a = m.tiles[first];
+  const TileRange& b = m.tiles[first + count - 1];
+  const std::size_t v0 = a.first_vertex, v1 = b.first_vertex + b.vertex_count;
+  const std::size_t t0 = a.first_triangle, t1 = b.first_triangle + b.triangle_count;
+  std::vector<TileRange> ranges(m.tiles.begin() + first, m.tiles.begin() + first + count);
+  for (TileRange& r : ranges) {
+    r.first_vertex -= std::uint32_t(v0);
+    r.first_triangle -= std::uint32_t(t0);
+  }
+  d.tiles = DeviceBuffer<TileRange>(ranges);
+  d.vertex_xyz = DeviceBuffer<double>(std::vector<double>(m.vertex_xyz.begin() + 3 * v0, m.vertex_xyz.begin() + 3 * v1));
+  d.corners = DeviceBuffer<std::uint32_t>(std::vector<std::uint32_t>(m.corners.begin() + t0, m.corners.begin() + t1));
+  d.normal_xyz = DeviceBuffer<double>(std::vector<double>(m.normal_xyz.begin() + 3 * t0, m.normal_xyz.begin() + 3 * t1));
+  d.first = first;
+  d.count = count;
+}
+
+template <class T>
+struct PinnedBuffer {
+  T* ptr = nullptr;
+  std::size_t n = 0;
+  void reserve(std::size_t count) {
+    if (count <= n) return;
+    if (ptr) cudaFreeHost(ptr);
+    ptr = nullptr;
+    n = 0;
+    NS_CUDA_CHECK(cudaMallocHost(&ptr, count * sizeof(T)));
+    n = count;
+  }
+  ~PinnedBuffer() {
+    if (ptr) cudaFreeHost(ptr);
+  }
+};
+
+}  // namespace
+
+struct MeshCudaState {
+  std::map<std::string, int> threads_per_block;  // autotune results
+  const MeshTiles* resident_for = nullptr;       // the mesh whose tiles are resident
+  std::size_t resident_triangles = 0;
+  DeviceTiles resident;
+  PinnedBuffer<double> q_host[2], f_host[2];
+  cudaStream_t streams[2] = {nullptr, nullptr};
+  ~MeshCudaState() {
+    for (cudaStream_t s : streams)
+      if (s) cudaStreamDestroy(s);
+  }
+};
+
+void MeshCudaStateDeleter::operator()(MeshCudaState* s) const { delete s; }
+MeshCudaStatePtr make_mesh_cuda_state() { return MeshCudaStatePtr(new MeshCudaState); }
+
+namespace {
+
+struct Launch {
+  int threads = 128;
+  std::size_t splits = 1, tiles_per_split = 0;
+};
+
+Launch launch_shape(std::size_t nq, std::size_t tiles, int threads, int sms) {
+  Launch l;
+  l.threads = threads;
+  const std::size_t blocks_x = (nq + threads - 1) / threads;
+  const std::size_t target = std::size_t(8) * sms;  // a few waves of resident blocks
+  l.splits = blocks_x >= target ? 1 : std::min<std::size_t>(tiles, (target + blocks_x - 1) / blocks_x);
+  l.splits = std::max<std::size_t>(1, std::min<std::size_t>(l.splits, 65535));
+  l.tiles_per_split = (tiles + l.splits - 1) / l.splits;
+  l.splits = (tiles + l.tiles_per_split - 1) / l.tiles_per_split;
+  return l;
+}
+
+template <class Real>
+void launch(const DeviceTiles& t, const MeshTiles& m, const double* q, std::size_t nq, double q_min, double* out,
+            const Launch& l, cudaStream_t stream) {
+  DeviceMesh view{t.tiles.data(), t.vertex_xyz.data(), t.corners.data(), t.normal_xyz.data(), t.count,
+                  m.centre.x,      m.centre.y,          m.centre.z};
+  const dim3 grid(unsigned((nq + l.threads - 1) / l.threads), unsigned(l.splits));
+  const std::size_t smem = shared_bytes<Real>(l.threads);
+  mesh_kernel<Real><<<grid, l.threads, smem, stream>>>(view, q, nq, q_min * q_min, out, l.tiles_per_split);
+  NS_CUDA_CHECK(cudaGetLastError());
+}
+
+template <class Real>
+void allow_shared(int threads) {
+  NS_CUDA_CHECK(cudaFuncSetAttribute(mesh_kernel<Real>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     int(shared_bytes<Real>(threads))));
+}
+
+template <class Real>
+int autotune(const DeviceTiles& t, const MeshTiles& m, const double* q, std::size_t nq, double q_min, double* out,
+             int sms, std::size_t max_shared, cudaStream_t stream) {
+  const std::size_t n = std::min<std::size_t>(nq, 32768);
+  int best = 128;
+  float best_ms = 1e30f;
+  cudaEvent_t start, stop;
+  NS_CUDA_CHECK(cudaEventCreate(&start));
+  NS_CUDA_CHECK(cudaEventCreate(&stop));
+  for (int threads : kCandidateThreads) {
+    if (shared_bytes<Real>(threads) > max_shared) continue;
+    allow_shared<Real>(threads);
+    const Launch l = launch_shape(n, t.count, threads, sms);
+    NS_CUDA_CHECK(cudaEventRecord(start, stream));
+    launch<Real>(t, m, q, n, q_min, out, l, stream);
+    NS_CUDA_CHECK(cudaEventRecord(stop, stream));
+    NS_CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    NS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    if (ms < best_ms) best_ms = ms, best = threads;
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return best;
+}
+
+template <class Real>
+void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, const CudaMeshOptions& o,
+         MeshCudaState& state, MeshRunStats& stats) {
+  const std::size_t nq = q.size();
+  if (nq == 0) return;
+  int device = 0;
+  NS_CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  NS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  const int sms = prop.multiProcessorCount;
+  const std::size_t max_shared = prop.sharedMemPerBlockOptin;
+  for (cudaStream_t& s : state.streams)
+    if (!s) NS_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+
+  // ---- hyperblock sizes from the budget --------------------------------
+  // Mesh resident on the device counts against the budget of every run.
+  const bool was_resident = state.resident_for == &m && state.resident_triangles == m.triangles;
+  const std::size_t held = was_resident ? state.resident.bytes() : 0;
+  std::size_t budget = device_memory_budget(o.max_device_memory);
+  if (!o.max_device_memory) budget += held;  // half of what is free besides the mesh we hold
+  const std::size_t mesh_bytes = tile_block_bytes(m, 0, m.tiles.size());
+  const std::size_t min_q_bytes = 2 * kQBytes * kMinQPerHyperblock;
+  std::size_t tiles_per_block = m.tiles.size();
+  if (mesh_bytes + min_q_bytes > budget) {
+    // The mesh goes in blocks of tiles that fit in half the budget.
+    std::size_t lo = 1;
+    while (lo < m.tiles.size() && tile_block_bytes(m, 0, 2 * lo) <= budget / 2) lo *= 2;
+    tiles_per_block = lo;
+    std::size_t largest = 0;
+    for (std::size_t f = 0; f < m.tiles.size(); f += tiles_per_block)
+      largest = std::max(largest, tile_block_bytes(m, f, std::min(tiles_per_block, m.tiles.size() - f)));
+    if (largest + min_q_bytes > budget)
+      fail_at({"", 0, "--max-device-memory"}, "too small for the mesh kernels: at least ",
+              largest + min_q_bytes, " bytes are needed, the budget is ", budget,
+              " bytes");
+  }
+  const bool blocked_mesh = tiles_per_block < m.tiles.size();
+  const std::size_t mesh_block_bytes =
+      blocked_mesh ? tile_block_bytes(m, 0, tiles_per_block) * 2 : mesh_bytes;  // ×2: blocks differ in size
+  const std::size_t streams = blocked_mesh ? 1 : 2;
+  std::size_t q_block = (budget - std::min(budget, mesh_block_bytes)) / (streams * kQBytes);
+  q_block = std::min({q_block, kMaxQPerHyperblock, nq});
+  if (q_block < std::min(nq, kMinQPerHyperblock))
+    fail_at({"", 0, "--max-device-memory"}, "too small: ", budget, " bytes leave room for ", q_block,
+            " q points per hyperblock (at least ", kMinQPerHyperblock, " needed)");
+
+  // ---- mesh on the device ----------------------------------------------
+  if (!blocked_mesh && !was_resident) {
+    state.resident = DeviceTiles{};
+    upload_tiles(m, 0, m.tiles.size(), state.resident);
+    state.resident_for = &m;
+    state.resident_triangles = m.triangles;
+  } else if (blocked_mesh && was_resident) {
+    state.resident = DeviceTiles{};
+    state.resident_for = nullptr;
+  }
+  DeviceBuffer<double> q_dev[2], f_dev[2];
+  for (std::size_t s = 0; s < streams; ++s) {
+    q_dev[s] = DeviceBuffer<double>(3 * q_block);
+    f_dev[s] = DeviceBuffer<double>(2 * q_block);
+    state.q_host[s].reserve(3 * q_block);
+    state.f_host[s].reserve(2 * q_block);
+  }
+  const std::size_t mesh_block_count = blocked_mesh ? (m.tiles.size() + tiles_per_block - 1) / tiles_per_block : 1;
+  stats.q_per_hyperblock = q_block;
+  stats.triangles_per_hyperblock = blocked_mesh ? tiles_per_block * kTileTriangles : m.triangles;
+  stats.device_bytes = std::max(stats.device_bytes, mesh_block_bytes + streams * kQBytes * q_block);
+
+  // ---- launch shape (autotuned once per device, precision, mesh) --------
+  const std::string key = std::string(prop.name) + "|" + std::to_string(sizeof(Real)) + "|" +
+                          std::to_string(m.tiles.size()) + "|" + std::to_string(tiles_per_block);
+  auto fill_q = [&](std::size_t s, std::size_t first, std::size_t count) {
+    double* h = state.q_host[s].ptr;
+    for (std::size_t j = 0; j < count; ++j) {
+      h[3 * j] = q[first + j].x;
+      h[3 * j + 1] = q[first + j].y;
+      h[3 * j + 2] = q[first + j].z;
+    }
+  };
+  if (!state.threads_per_block.count(key)) {
+    DeviceTiles probe_tiles;
+    const DeviceTiles* t = &state.resident;
+    if (blocked_mesh) {
+      upload_tiles(m, 0, tiles_per_block, probe_tiles);
+      t = &probe_tiles;
+    }
+    const std::size_t n = std::min(q_block, nq);
+    fill_q(0, 0, n);
+    NS_CUDA_CHECK(cudaMemcpy(q_dev[0].data(), state.q_host[0].ptr, 3 * n * sizeof(double), cudaMemcpyHostToDevice));
+    state.threads_per_block[key] =
+        autotune<Real>(*t, m, q_dev[0].data(), n, o.q_min, f_dev[0].data(), sms, max_shared, state.streams[0]);
+  }
+  const int threads = state.threads_per_block[key];
+  allow_shared<Real>(threads);
+  stats.threads_per_block = threads;
+
+  // ---- hyperblocks -----------------------------------------------------
+  const std::size_t q_blocks = (nq + q_block - 1) / q_block;
+  std::vector<std::size_t> pending_first(2, 0), pending_count(2, 0);
+  auto harvest = [&](std::size_t s) {
+    if (!pending_count[s]) return;
+    NS_CUDA_CHECK(cudaStreamSynchronize(state.streams[s]));
+    const double* f = state.f_host[s].ptr;
+    for (std::size_t j = 0; j < pending_count[s]; ++j) {
+      const std::size_t i = pending_first[s] + j;
+      const double q2 = dot(q[i], q[i]);
+      if (q2 >= o.q_min * o.q_min && q2 > 0) out[i] = Complex(f[2 * j], f[2 * j + 1]);
+    }
+    pending_count[s] = 0;
+  };
+  DeviceTiles block_tiles;
+  for (std::size_t b = 0; b < q_blocks; ++b) {
+    const std::size_t s = b % streams;
+    const std::size_t first = b * q_block, count = std::min(q_block, nq - first);
+    harvest(s);  // this stream's previous block is done: its buffers are free
+    fill_q(s, first, count);
+    cudaStream_t stream = state.streams[s];
+    NS_CUDA_CHECK(cudaMemcpyAsync(q_dev[s].data(), state.q_host[s].ptr, 3 * count * sizeof(double),
+                                  cudaMemcpyHostToDevice, stream));
+    NS_CUDA_CHECK(cudaMemsetAsync(f_dev[s].data(), 0, 2 * count * sizeof(double), stream));
+    for (std::size_t mb = 0; mb < mesh_block_count; ++mb) {
+      const DeviceTiles* t = &state.resident;
+      if (blocked_mesh) {
+        NS_CUDA_CHECK(cudaStreamSynchronize(stream));  // the previous tile block is no longer read
+        const std::size_t tf = mb * tiles_per_block;
+        upload_tiles(m, tf, std::min(tiles_per_block, m.tiles.size() - tf), block_tiles);
+        t = &block_tiles;
+      }
+      launch<Real>(*t, m, q_dev[s].data(), count, o.q_min, f_dev[s].data(), launch_shape(count, t->count, threads, sms),
+                   stream);
+      ++stats.hyperblocks;
+    }
+    NS_CUDA_CHECK(cudaMemcpyAsync(state.f_host[s].ptr, f_dev[s].data(), 2 * count * sizeof(double),
+                                  cudaMemcpyDeviceToHost, stream));
+    pending_first[s] = first;
+    pending_count[s] = count;
+  }
+  for (std::size_t s = 0; s < streams; ++s) harvest(s);
+}
+
+}  // namespace
+
+void form_factor_cuda(const MeshTiles& tiles, std::span<const Vec3> q, std::span<Complex> out,
+                      const CudaMeshOptions& options, MeshCudaState& state, MeshRunStats& stats) {
+  if (options.precision == Precision::single)
+    run<float>(tiles, q, out, options, state, stats);
+  else
+    run<double>(tiles, q, out, options, state, stats);
+}
+
+}  // namespace nanoscatter::gisaxs::mesh

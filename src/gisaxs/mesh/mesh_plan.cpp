@@ -1,0 +1,200 @@
+// MeshFormFactorPlan and MeshFormFactor: routing of q points between the
+// float64 reference (complex q, and |q|·R < kReferenceLimit where the face
+// sums of the fast kernel cancel: relative error ≈ ε · S/(|q| V), about
+// 3ε/(|q| R) for a sphere-like body), the float64 fast kernel, and — in
+// single precision — the float32 kernel from kSingleLimit up, below which
+// that cancellation would cost float32 more than ~1e-6. The CPU or CUDA
+// backend runs the fast kernels (mesh_backends.hpp).
+#include <algorithm>
+#include <cmath>
+
+#include "gisaxs/formfactors/face_set.hpp"
+#include "gisaxs/mesh/mesh_backends.hpp"
+#include "nanoscatter/error.hpp"
+#include "nanoscatter/gisaxs_mesh.hpp"
+
+namespace nanoscatter::gisaxs {
+
+namespace {
+
+constexpr double kReferenceLimit = 1e-3;  // |q|·R below which the reference series runs
+constexpr double kSingleLimit = 2.0;      // |q|·R below which float32 hands over to float64
+// Grid points expanded to q vectors per backend call (24 B each).
+constexpr std::size_t kGridChunk = std::size_t(1) << 23;
+
+bool is_real(const CVec3& q) { return q.x.imag() == 0 && q.y.imag() == 0 && q.z.imag() == 0; }
+
+}  // namespace
+
+struct MeshFormFactor::Impl {
+  TriangleMesh mesh;
+  mesh::MeshTiles tiles;
+  detail::FaceSet faces;  // the reference: one planar polygon per triangle
+  Extent extent;
+
+  explicit Impl(TriangleMesh m) : mesh(std::move(m)) {
+    validate_mesh(mesh);
+    tiles = mesh::make_mesh_tiles(mesh);
+    faces.centre = tiles.centre;
+    faces.radius = tiles.radius;
+    faces.faces.reserve(mesh.triangles.size());
+    for (const auto& t : mesh.triangles)
+      faces.faces.push_back(detail::make_planar_polygon(
+          {mesh.vertices[t[0]] - tiles.centre, mesh.vertices[t[1]] - tiles.centre, mesh.vertices[t[2]] - tiles.centre},
+          mesh.source.c_str()));
+    Vec3 lo = mesh.vertices[0], hi = lo;
+    for (const Vec3& v : mesh.vertices)
+      for (int k = 0; k < 3; ++k) {
+        lo[k] = std::min(lo[k], v[k]);
+        hi[k] = std::max(hi[k], v[k]);
+      }
+    extent = {lo, hi};
+  }
+  double reference_q() const { return kReferenceLimit / tiles.radius; }
+};
+
+// ---- MeshFormFactor --------------------------------------------------------
+
+MeshFormFactor::MeshFormFactor(TriangleMesh mesh) : impl_(std::make_shared<const Impl>(std::move(mesh))) {}
+MeshFormFactor::~MeshFormFactor() = default;
+double MeshFormFactor::volume() const { return impl_->tiles.volume; }
+Extent MeshFormFactor::extent() const { return impl_->extent; }
+const TriangleMesh& MeshFormFactor::mesh() const { return impl_->mesh; }
+std::string MeshFormFactor::describe() const {
+  return "mesh(" + impl_->mesh.source + ", " + std::to_string(impl_->mesh.triangles.size()) + " triangles)";
+}
+
+void MeshFormFactor::evaluate_reference(std::span<const CVec3> q, std::span<Complex> out) const {
+  for (std::size_t i = 0; i < q.size(); ++i) out[i] = detail::face_set_transform(impl_->faces, q[i]);
+}
+
+void MeshFormFactor::evaluate(std::span<const CVec3> q, std::span<Complex> out) const {
+  // Called per block of pixels from the DWBA's threads: serial here.
+  const double q_min = impl_->reference_q();
+  std::vector<Vec3> real_q(q.size());
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    const bool fast = is_real(q[i]) && magnitude(q[i]) >= q_min;
+    real_q[i] = fast ? Vec3{q[i].x.real(), q[i].y.real(), q[i].z.real()} : Vec3{};
+    if (!fast) out[i] = detail::face_set_transform(impl_->faces, q[i]);
+  }
+  mesh::form_factor_cpu(impl_->tiles, real_q, out, Precision::dual, 1, q_min);
+}
+
+// ---- MeshFormFactorPlan ----------------------------------------------------
+
+struct MeshFormFactorPlan::Impl {
+  MeshFormFactorOptions options;
+  std::shared_ptr<const MeshFormFactor::Impl> data;
+  mutable MeshRunStats stats;
+#if NANOSCATTER_HAVE_CUDA
+  mutable mesh::MeshCudaStatePtr cuda = mesh::make_mesh_cuda_state();
+#endif
+
+  void fast(std::span<const Vec3> q, std::span<Complex> out, Precision precision, double q_min) const {
+    if (options.device == Device::gpu) {
+#if NANOSCATTER_HAVE_CUDA
+      mesh::CudaMeshOptions c;
+      c.precision = precision;
+      c.max_device_memory = options.max_device_memory;
+      c.q_min = q_min;
+      mesh::form_factor_cuda(data->tiles, q, out, c, *cuda, stats);
+      return;
+#endif
+    }
+    mesh::form_factor_cpu(data->tiles, q, out, precision, options.threads, q_min);
+  }
+
+  // out[i] = F(q[i]) through the routes described at the top of the file.
+  void run(std::span<const Vec3> q, std::span<Complex> out) const {
+    const double reference_q = data->reference_q();
+    const bool single = options.precision == Precision::single;
+    const double fast_q = single ? kSingleLimit / data->tiles.radius : reference_q;
+    std::fill(out.begin(), out.end(), Complex(0));
+    fast(q, out, options.precision, fast_q);
+    std::vector<std::size_t> small, tiny;
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      const double size = norm(q[i]);
+      if (size < reference_q)
+        tiny.push_back(i);
+      else if (size < fast_q)
+        small.push_back(i);
+    }
+    if (!small.empty()) {
+      std::vector<Vec3> qs(small.size());
+      std::vector<Complex> fs(small.size());
+      for (std::size_t j = 0; j < small.size(); ++j) qs[j] = q[small[j]];
+      fast(qs, fs, Precision::dual, reference_q);
+      for (std::size_t j = 0; j < small.size(); ++j) out[small[j]] = fs[j];
+    }
+    for (std::size_t i : tiny) out[i] = detail::face_set_transform(data->faces, CVec3(q[i]));
+    stats.double_points += small.size();
+    stats.reference_points += tiny.size();
+  }
+};
+
+namespace {
+void check_options(const MeshFormFactorOptions& o) {
+  if (o.threads < 0) fail_at({"", 0, "threads"}, "must be ≥ 0, got ", o.threads);
+  if (o.device == Device::gpu) {
+#if NANOSCATTER_HAVE_CUDA
+    if (cuda_device_count() == 0) fail_at({"", 0, "--device"}, "gpu requested but no CUDA device is available");
+#else
+    fail_at({"", 0, "--device"}, "gpu requested but this build has no CUDA support");
+#endif
+  }
+}
+}  // namespace
+
+MeshFormFactorPlan::MeshFormFactorPlan(const TriangleMesh& mesh, MeshFormFactorOptions options)
+    : MeshFormFactorPlan(MeshFormFactor(mesh), options) {}
+
+MeshFormFactorPlan::MeshFormFactorPlan(const MeshFormFactor& form_factor, MeshFormFactorOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  check_options(options);
+  impl_->options = options;
+  impl_->data = form_factor.impl_;
+}
+
+MeshFormFactorPlan::~MeshFormFactorPlan() = default;
+MeshFormFactorPlan::MeshFormFactorPlan(MeshFormFactorPlan&&) noexcept = default;
+MeshFormFactorPlan& MeshFormFactorPlan::operator=(MeshFormFactorPlan&&) noexcept = default;
+const MeshRunStats& MeshFormFactorPlan::last_stats() const { return impl_->stats; }
+std::size_t MeshFormFactorPlan::triangle_count() const { return impl_->data->tiles.triangles; }
+
+void MeshFormFactorPlan::execute(std::span<const Vec3> q, std::span<Complex> out) const {
+  if (q.size() != out.size()) fail("MeshFormFactorPlan::execute: q and out differ in length");
+  for (const Vec3& v : q)
+    if (!is_finite(v)) fail_at({"", 0, "q"}, "q vectors must be finite");
+  impl_->stats = {};
+  impl_->run(q, out);
+}
+
+void validate_qgrid(const QGrid3D& grid) {
+  const std::vector<double>* axes[3] = {&grid.qx, &grid.qy, &grid.qz};
+  const char* names[3] = {"qx", "qy", "qz"};
+  for (int a = 0; a < 3; ++a) {
+    if (axes[a]->empty()) fail_at({"", 0, names[a]}, "the grid has 0 points along ", names[a], " (need ≥ 1)");
+    for (double v : *axes[a])
+      if (!std::isfinite(v)) fail_at({"", 0, names[a]}, "grid values must be finite, got ", v);
+  }
+}
+
+void MeshFormFactorPlan::execute(const QGrid3D& grid, std::span<Complex> out) const {
+  validate_qgrid(grid);
+  if (out.size() != grid.size()) fail("MeshFormFactorPlan::execute: output size differs from the grid's");
+  impl_->stats = {};
+  const std::size_t n = grid.size(), nyz = grid.qy.size() * grid.qz.size(), nz = grid.qz.size();
+  std::vector<Vec3> q;
+  for (std::size_t first = 0; first < n; first += kGridChunk) {
+    const std::size_t count = std::min(kGridChunk, n - first);
+    q.resize(count);
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::size_t p = first + i;
+      q[i] = {grid.qx[p / nyz], grid.qy[(p / nz) % grid.qy.size()], grid.qz[p % nz]};
+    }
+    impl_->run(q, out.subspan(first, count));
+  }
+}
+
+}  // namespace nanoscatter::gisaxs

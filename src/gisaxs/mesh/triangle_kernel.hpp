@@ -1,0 +1,166 @@
+// The triangle·q kernel of the fast mesh paths, one source for the CPU
+// (mesh_cpu.cpp) and CUDA (mesh_cuda.cu) backends, in float or double.
+//
+// For real q ≠ 0 the divergence theorem with the field q exp(i q·r) gives
+//   F(q) = (−i/|q|²) Σ_T (q·N_T) ∫_T exp(i q·r) d²r / (2 A_T),
+// N_T = (b − a) × (c − a) = 2 A_T n̂_T, and by the Hermite–Genocchi formula
+// the triangle integral is a divided difference of exp:
+//   ∫_T exp(i q·r) d²r = 2 A_T · e[x_a, x_b, x_c],   x_j = i p_j,  p_j = q·v_j,
+// so each triangle needs only the phases p_j and exp(i p_j) of its three
+// corners. Those are computed once per vertex and q (one sincos) and shared
+// by every triangle meeting at the vertex: the floor of the method is one
+// sincos per vertex·q, about half a sincos per triangle·q on a closed mesh.
+//
+// Divided differences cancel when phases are close (q nearly ⟂ an edge, or
+// small triangles). With the corners sorted so that p_0 ≤ p_1 ≤ p_2 and
+// D = p_2 − p_0:
+//   D < δ:  e = E_0 Σ_k i^k h_k(p_1 − p_0, p_2 − p_0)/(k+2)!,
+//           h_k(y1, y2) = Σ_j y1^j y2^(k−j) (complete homogeneous polynomials),
+//   D ≥ δ:  e = (e[x_1, x_2] − e[x_0, x_1])/(i D), dividing by the largest
+//           difference, with the first differences e[x_a, x_b] either
+//           (E_b − E_a)/(i d) for d = p_b − p_a ≥ δ or E_a Σ_k (i d)^k/(k+1)!.
+// Rounding errors of E (ε, absolute) are thus amplified by at most 2/δ²
+// (δ = 1/2: ×8), and the series, whose arguments stay below δ, are cut where
+// their terms fall below ε: kSeriesTerms = 8 (float, tail < 1e-8) or 15
+// (double, tail < 1e-17) terms. No absolute thresholds: every branch is exact
+// to rounding for any triangle, any q direction.
+//
+// Phase accuracy: p_j is formed in float64 and reduced by 2π in float64
+// before the (float or double) sincos, so exp(i p_j) is accurate to the
+// working precision for any |q·v|; phase differences come from float64 p_j
+// too. The sum over triangles still cancels as q → 0 (terms O(|q| A_T),
+// result O(|q|² V)): callers route small |q|·R to float64 and q ≈ 0 to the
+// power series of the reference (mesh_plan.cpp).
+#pragma once
+
+#if defined(__CUDACC__)
+#define NS_MESH_HD __host__ __device__ __forceinline__
+#define NS_MESH_UNROLL _Pragma("unroll")
+#else
+#define NS_MESH_HD inline
+#define NS_MESH_UNROLL _Pragma("GCC unroll 16")
+#endif
+
+namespace nanoscatter::gisaxs::mesh {
+
+// δ of the description above.
+inline constexpr double kSeriesSwitch = 0.5;
+
+template <class Real>
+struct SeriesTerms;
+template <>
+struct SeriesTerms<float> {
+  static constexpr int value = 8;
+};
+template <>
+struct SeriesTerms<double> {
+  static constexpr int value = 15;
+};
+
+constexpr double inverse_factorial(int n) {
+  double f = 1;
+  for (int i = 2; i <= n; ++i) f *= i;
+  return 1.0 / f;
+}
+
+template <class Real>
+struct ExpPhase {
+  Real c, s;  // exp(i p) = c + i s
+};
+
+template <class Real>
+NS_MESH_HD Real reciprocal(Real x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(Real) == 4) return __fdividef(1.0f, x);
+#endif
+  return Real(1) / x;
+}
+
+// Σ_k (i d)^k/(k+1)! = (e^{i d} − 1)/(i d), for 0 ≤ d < δ.
+template <class Real>
+NS_MESH_HD void phi1(Real d, Real& re, Real& im) {
+  constexpr int K = SeriesTerms<Real>::value + 1;
+  // Horner in (i d)²= −d²: even part Σ (−d²)^m/(2m+1)!, odd part d Σ (−d²)^m/(2m+2)!.
+  const Real d2 = -d * d;
+  Real even = Real(inverse_factorial(2 * (K / 2) + 1)), odd = Real(inverse_factorial(2 * (K / 2) + 2));
+NS_MESH_UNROLL
+  for (int m = K / 2 - 1; m >= 0; --m) {
+    even = even * d2 + Real(inverse_factorial(2 * m + 1));
+    odd = odd * d2 + Real(inverse_factorial(2 * m + 2));
+  }
+  re = even;
+  im = d * odd;
+}
+
+// Σ_k i^k h_k(y1, y2)/(k+2)!, for 0 ≤ y1 ≤ y2 < δ.
+template <class Real>
+NS_MESH_HD void phi2(Real y1, Real y2, Real& re, Real& im) {
+  constexpr int K = SeriesTerms<Real>::value;
+  Real power = 1, h = 1;
+  re = Real(inverse_factorial(2));
+  im = 0;
+NS_MESH_UNROLL
+  for (int k = 1; k <= K; ++k) {
+    power *= y1;
+    h = y2 * h + power;  // h_k = y1^k + y2 h_{k−1}
+    const Real term = h * Real(inverse_factorial(k + 2));
+    switch (k & 3) {
+      case 0: re += term; break;
+      case 1: im += term; break;
+      case 2: re -= term; break;
+      default: im -= term; break;
+    }
+  }
+}
+
+// e[x_a, x_b] for x = i p, p_a ≤ p_b.
+template <class Real>
+NS_MESH_HD void first_difference(Real pa, ExpPhase<Real> ea, Real pb, ExpPhase<Real> eb, Real& re, Real& im) {
+  const Real d = pb - pa;
+  if (d < Real(kSeriesSwitch)) {
+    Real fr, fi;
+    phi1(d, fr, fi);
+    re = ea.c * fr - ea.s * fi;
+    im = ea.c * fi + ea.s * fr;
+  } else {
+    const Real inv = reciprocal(d);  // (E_b − E_a)/(i d)
+    re = (eb.s - ea.s) * inv;
+    im = (ea.c - eb.c) * inv;
+  }
+}
+
+// e[x_0, x_1, x_2] = ∫_T exp(i q·r) d²r / (2 A_T) for corner phases p_j and
+// exp(i p_j), any order.
+template <class Real>
+NS_MESH_HD void triangle_integral(Real p0, ExpPhase<Real> e0, Real p1, ExpPhase<Real> e1, Real p2,
+                                  ExpPhase<Real> e2, Real& re, Real& im) {
+  // Sort by phase (three compare-and-swaps, branch-free selects on the GPU).
+  if (p1 < p0) {
+    const Real tp = p0; p0 = p1; p1 = tp;
+    const ExpPhase<Real> te = e0; e0 = e1; e1 = te;
+  }
+  if (p2 < p1) {
+    const Real tp = p1; p1 = p2; p2 = tp;
+    const ExpPhase<Real> te = e1; e1 = e2; e2 = te;
+  }
+  if (p1 < p0) {
+    const Real tp = p0; p0 = p1; p1 = tp;
+    const ExpPhase<Real> te = e0; e0 = e1; e1 = te;
+  }
+  const Real span = p2 - p0;
+  if (span < Real(kSeriesSwitch)) {
+    Real fr, fi;
+    phi2(p1 - p0, span, fr, fi);
+    re = e0.c * fr - e0.s * fi;
+    im = e0.c * fi + e0.s * fr;
+    return;
+  }
+  Real r01, i01, r12, i12;
+  first_difference(p0, e0, p1, e1, r01, i01);
+  first_difference(p1, e1, p2, e2, r12, i12);
+  const Real inv = reciprocal(span);  // (e12 − e01)/(i D)
+  re = (i12 - i01) * inv;
+  im = (r01 - r12) * inv;
+}
+
+}  // namespace nanoscatter::gisaxs::mesh

@@ -1,0 +1,77 @@
+// STL (ASCII, binary) and OBJ meshes through assimp (Debian's libassimp-dev).
+// assimp is asked for triangles only and for nothing else: no vertex
+// joining, no degenerate removal, no normal generation, so that what the
+// file holds reaches validate_mesh() unchanged (a zero-area triangle must be
+// reported, not silently dropped). Vertices are welded here by exact
+// coordinates: STL stores every triangle's corners separately, and shared
+// corners are written with identical numbers.
+#include <assimp/Importer.hpp>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <cstring>
+#include <unordered_map>
+
+#include "nanoscatter/error.hpp"
+#include "nanoscatter/gisaxs_mesh.hpp"
+
+namespace nanoscatter::gisaxs {
+
+namespace {
+
+struct Key {
+  float x, y, z;
+  bool operator==(const Key& o) const { return std::memcmp(this, &o, sizeof(Key)) == 0; }
+};
+struct KeyHash {
+  std::size_t operator()(const Key& k) const {
+    std::uint32_t b[3];
+    std::memcpy(b, &k, sizeof b);
+    std::size_t h = b[0];
+    h = h * 0x9E3779B97F4A7C15ull ^ b[1];
+    h = h * 0x9E3779B97F4A7C15ull ^ b[2];
+    return h ^ (h >> 29);
+  }
+};
+
+}  // namespace
+
+TriangleMesh read_mesh(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  if (!std::filesystem::is_regular_file(path)) fail_at({name, 0, "file"}, "mesh file does not exist");
+  const auto ext = path.extension().string();
+  std::string lower;
+  for (char c : ext) lower += char(std::tolower(static_cast<unsigned char>(c)));
+  if (lower != ".stl" && lower != ".obj")
+    fail_at({name, 0, "file"}, "unknown mesh format '", ext, "' (.stl, .obj)");
+  Assimp::Importer importer;
+  const aiScene* scene = importer.ReadFile(name, aiProcess_Triangulate);
+  if (!scene) fail_at({name, 0, "file"}, "cannot read the mesh: ", importer.GetErrorString());
+  TriangleMesh mesh;
+  mesh.source = name;
+  std::unordered_map<Key, int, KeyHash> index;
+  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+    const aiMesh* am = scene->mMeshes[m];
+    std::vector<int> welded(am->mNumVertices);
+    for (unsigned v = 0; v < am->mNumVertices; ++v) {
+      const aiVector3D& p = am->mVertices[v];
+      const Key k{p.x, p.y, p.z};
+      auto [it, inserted] = index.try_emplace(k, int(mesh.vertices.size()));
+      if (inserted) mesh.vertices.push_back({double(p.x), double(p.y), double(p.z)});
+      welded[v] = it->second;
+    }
+    for (unsigned f = 0; f < am->mNumFaces; ++f) {
+      const aiFace& face = am->mFaces[f];
+      if (face.mNumIndices != 3) {
+        // Points and lines (OBJ "p"/"l") bound no volume.
+        fail_at({name, 0, "triangle " + std::to_string(mesh.triangles.size())}, "a face with ", face.mNumIndices,
+                " corner(s) is not a triangle");
+      }
+      mesh.triangles.push_back({welded[face.mIndices[0]], welded[face.mIndices[1]], welded[face.mIndices[2]]});
+    }
+  }
+  if (mesh.triangles.empty()) fail_at({name, 0, "file"}, "the mesh has no triangles");
+  return mesh;
+}
+
+}  // namespace nanoscatter::gisaxs
