@@ -21,10 +21,12 @@ def iq(result, ax=None, partials=True, logy=True, logx=False, label="total", uni
     ax = _axes(ax)
     ax.plot(result.q, result.intensity, label=label, **style)
     if partials and len(result.partial_names) > 1:
-        for name, column in zip(result.partial_names, result.partials):
+        colours = ("C2", "C1", "C4", "C5", "C6", "C8")  # apart from the usual total colours C0, C3
+        for k, (name, column) in enumerate(zip(result.partial_names, result.partials)):
             negative = np.any(column < 0)
             y = np.abs(column) if (logy and negative) else column
-            ax.plot(result.q, y, "--", lw=1, label=(f"|{name}|" if (logy and negative) else name))
+            ax.plot(result.q, y, "--", lw=1, color=colours[k % len(colours)],
+                    label=(f"|{name}|" if (logy and negative) else name))
     if logy:
         ax.set_yscale("log")
     if logx:
@@ -50,6 +52,17 @@ def gr(result, ax=None, rdf=False, **style):
     return ax
 
 
+def _corners(centres):
+    """Cell corners of a smooth 2D grid of cell centres: the centres padded
+    by linear extrapolation, then averaged over each 2×2 block."""
+    c = np.asarray(centres, dtype=float)
+    if c.shape[0] < 2 or c.shape[1] < 2:
+        raise ValueError("need at least 2 x 2 pixels")
+    c = np.vstack((2 * c[:1] - c[1:2], c, 2 * c[-1:] - c[-2:-1]))
+    c = np.hstack((2 * c[:, :1] - c[:, 1:2], c, 2 * c[:, -1:] - c[:, -2:-1]))
+    return (c[:-1, :-1] + c[1:, :-1] + c[:-1, 1:] + c[1:, 1:]) / 4
+
+
 def gisaxs(result, ax=None, axes="angle", log=True, decades=6, cmap="inferno", colorbar=True):
     """A GisaxsResult as an image: axes="angle" (φ_f, α_f in degrees, the
     detector's bins) or "q" (q_y, q_z in nm⁻¹ per pixel). Log colour scale
@@ -61,19 +74,21 @@ def gisaxs(result, ax=None, axes="angle", log=True, decades=6, cmap="inferno", c
     norm = LogNorm(vmin=top * 10.0**-decades, vmax=top) if log else None
     shown = np.where(image > 0, image, np.nan) if log else image
     if axes == "q":
-        mesh = ax.pcolormesh(result.qy, result.qz, shown, norm=norm, cmap=cmap, shading="nearest")
+        # The experimentalists' q_z = k (sin α_i + sin α_f) points up: it is
+        # −(k_i − k_f)_z of the engine's q = k_i − k_f.
+        mesh = ax.pcolormesh(_corners(result.qy), _corners(-result.qz), shown, norm=norm, cmap=cmap)
         ax.set_xlabel("q_y (nm⁻¹)")
         ax.set_ylabel("q_z (nm⁻¹)")
     elif axes == "angle":
         deg = 180 / np.pi
-        if result.horizontal_unit == "deg" or result.horizontal_edges.size:
+        if result.horizontal_name == "phi_f" and result.horizontal_edges.size:  # the angular detector's bins
             he, ve = result.horizontal_edges, result.vertical_edges
             if result.horizontal_unit.startswith("rad"):
                 he, ve = he * deg, ve * deg
             mesh = ax.pcolormesh(he, ve, shown, norm=norm, cmap=cmap)
         else:
-            mesh = ax.pcolormesh(result.phi_f * deg, result.alpha_f * deg, shown, norm=norm, cmap=cmap,
-                                 shading="nearest")
+            mesh = ax.pcolormesh(_corners(result.phi_f * deg), _corners(result.alpha_f * deg), shown, norm=norm,
+                                 cmap=cmap)
         ax.set_xlabel("φ_f (deg)")
         ax.set_ylabel("α_f (deg)")
     else:
@@ -116,7 +131,7 @@ def mueller(result, elements=("s11", "s12"), reference=None, axes=None, label="D
         if name == "s11":
             ax.set_yscale("log")
         ax.set_xlabel("θ (deg)")
-        ax.set_ylabel(name.upper().replace("S", "S"))
+        ax.set_ylabel(name.replace("s", "S").replace("-", "−"))
         ax.set_xlim(0, 180)
         ax.legend(fontsize="small")
     return axes
@@ -174,8 +189,15 @@ def pattern2d(result, ax=None, log=True, decades=6, cmap="magma"):
     norm = LogNorm(vmin=max(top * 10.0**-decades, np.finfo(float).tiny), vmax=top) if log else None
     shown = np.where(image > 0, image, np.nan) if log else image
     if result.polar:
-        qx, qy = result.q[..., 0], result.q[..., 1]
-        mesh = ax.pcolormesh(qx, qy, shown, norm=norm, cmap=cmap, shading="nearest")
+        # Cell edges in (projected radius, φ): rows are rings of one |q|, whose
+        # projection onto the detector plane is |q| cos θ with the curvature.
+        rho = np.hypot(result.q[:, 0, 0], result.q[:, 0, 1])
+        rho_edges = np.concatenate(([rho[0]], (rho[1:] + rho[:-1]) / 2, [rho[-1]]))
+        phi = np.radians(result.col_axis)
+        step = 2 * np.pi / max(len(phi), 1)
+        phi_edges = np.concatenate((phi - step / 2, [phi[-1] + step / 2]))
+        r_grid, p_grid = np.meshgrid(rho_edges, phi_edges, indexing="ij")
+        mesh = ax.pcolormesh(r_grid * np.cos(p_grid), r_grid * np.sin(p_grid), shown, norm=norm, cmap=cmap)
         ax.set_xlabel("q_x (Å⁻¹)")
         ax.set_ylabel("q_y (Å⁻¹)")
     else:
