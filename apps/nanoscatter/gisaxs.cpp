@@ -1,6 +1,7 @@
 // `nanoscatter gisaxs`: the GISAXS image of a sample file (DWBA or Born).
 // Parses, checks every option before any work, calls the library, writes
 // the requested files (each appears whole or not at all).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -74,6 +75,13 @@ void run(const GisaxsCliOptions& o, const RunContext& context) {
   options.device = Device::cpu;  // auto: the CPU until the GPU path exists
 
   const gisaxs::Sample sample = gisaxs::read_sample(o.sample);
+  if (comm.distributed()) {
+    // About 8 blocks per rank, so that round-robin dealing balances small
+    // images too (never below 64 pixels, never above the default block).
+    const std::size_t pixels = gisaxs::make_pixel_grid(sample.detector, sample.beam).size();
+    const std::size_t wanted = (pixels + 8 * std::size_t(comm.size()) - 1) / (8 * std::size_t(comm.size()));
+    options.block_pixels = std::clamp<std::size_t>(wanted, 64, options.block_pixels);
+  }
   const gisaxs::GisaxsPlan plan(sample, options);
   gisaxs::GisaxsResult result = plan.execute();
   // Under mpirun each rank computed its blocks and left the other pixels 0:
