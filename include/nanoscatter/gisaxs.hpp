@@ -96,7 +96,7 @@ struct SizeDistribution {
 };
 
 struct ParticleSpec {
-  std::string shape;               // a shape_catalogue() name
+  std::string shape;               // a shape_catalogue() name, or "mesh"
   std::vector<double> parameters;  // in the catalogue's order (lengths nm, angles rad)
   Material material;
   std::optional<Material> core_material;  // for shapes with a core
@@ -108,6 +108,9 @@ struct ParticleSpec {
   double depth = 0;
   Mat3 rotation;  // particle frame → sample frame, about the particle's reference point
   std::vector<SizeDistribution> distributions;
+  // shape "mesh": the placed, validated triangle mesh (a MeshFormFactor,
+  // gisaxs_mesh.hpp); no parameters, no distributions.
+  std::shared_ptr<const FormFactor> mesh;
 };
 
 // ---- interference functions (BornAgain's definitions) -----------------------
@@ -229,7 +232,11 @@ const char* to_string(Approximation a);
 
 struct GisaxsOptions {
   Approximation approximation = Approximation::dwba;
-  Device device = Device::cpu;  // gpu: an Error until the CUDA path exists
+  // gpu: mesh form factors on the GPU (hyperblocks, docs/gisaxs.md), the
+  // rest on the CPU; an Error without a CUDA device.
+  Device device = Device::cpu;
+  Precision precision = Precision::dual;  // of the GPU mesh kernels
+  std::size_t max_device_memory = 0;      // bytes; 0 = half the free device memory
   bool quiet = true;            // progress on stderr
   int threads = 0;              // OpenMP threads, 0 = all
   std::size_t block_pixels = 1024;  // pixels per block of work

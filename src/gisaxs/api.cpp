@@ -16,6 +16,8 @@
 #include <numbers>
 
 #include "gisaxs/dwba.hpp"
+#include "gisaxs/mesh/mesh_evaluate.hpp"
+#include "gisaxs/particle_components.hpp"
 #include "gisaxs/interference/interference.hpp"
 #include "gisaxs/multilayer.hpp"
 #include "gisaxs/size_distribution.hpp"
@@ -41,6 +43,10 @@ struct Component {
   Complex contrast;  // n_c² − n_host²
   Vec3 offset;
   bool has_offset = false;
+  // GPU runs: a mesh's F at every pixel's q (index pixel·terms + term),
+  // computed once for the whole detector by the CUDA path (gpu_tables.cpp).
+  std::shared_ptr<const MeshFormFactor> mesh;
+  std::shared_ptr<std::vector<Complex>> table;
 };
 
 struct ParticleKind {
@@ -101,7 +107,6 @@ struct GisaxsPlan::Impl {
       plan.interference = make_interference(layout.interference, layout.position_variance);
       double total = 0;
       for (const ParticleSpec& p : layout.particles) {
-        const ShapeInfo* shape = find_shape(p.shape);
         const Complex host = sample.layers[p.layer].material.n2_minus_1();
         const Complex body = p.material.n2_minus_1();
         for (const SampledShape& s : sample_shapes(p)) {
@@ -112,9 +117,11 @@ struct GisaxsPlan::Impl {
           kind.to_particle = transpose(p.rotation);
           kind.weight = p.abundance * s.weight;
           total += kind.weight;
-          for (const ShapeComponent& c : shape->build(s.parameters)) {
+          for (const ShapeComponent& c : particle_components(p, s.parameters)) {
             Component comp;
             comp.form_factor = c.form_factor;
+            comp.mesh = std::dynamic_pointer_cast<const MeshFormFactor>(c.form_factor);
+            if (comp.mesh) comp.table = std::make_shared<std::vector<Complex>>();
             comp.contrast = c.role == ComponentRole::body ? body - host : p.core_material->n2_minus_1() - body;
             comp.offset = c.offset;
             comp.has_offset = c.offset.x != 0 || c.offset.y != 0 || c.offset.z != 0;
@@ -129,13 +136,23 @@ struct GisaxsPlan::Impl {
     }
   }
 
+  mutable std::mutex tables_mutex;
+  mutable bool tables_ready = false;
+
+  std::size_t terms() const { return options.approximation == Approximation::dwba ? 4 : 1; }
   void compute_block(std::size_t first, std::size_t count, double* out, Workspace& ws) const;
+  // Sizes the workspace and computes the outgoing fields of a block.
+  void prepare_block(std::size_t first, std::size_t count, Workspace& ws) const;
+  // The q vectors (particle frame) and coefficients of a kind's terms.
+  void kind_terms(const ParticleKind& kind, std::size_t first, std::size_t count, Workspace& ws) const;
+  // GPU runs: fills the mesh components' tables once (before the pixel loop).
+  void ensure_tables() const;
 };
 
-void GisaxsPlan::Impl::compute_block(std::size_t first, std::size_t count, double* out, Workspace& ws) const {
+void GisaxsPlan::Impl::prepare_block(std::size_t first, std::size_t count, Workspace& ws) const {
   const bool dwba = options.approximation == Approximation::dwba;
   const std::size_t n_layers = multilayer.size();
-  const std::size_t terms = dwba ? 4 : 1;
+  const std::size_t terms = this->terms();
   ws.active.assign(count, 0);
   ws.outgoing.resize(count * n_layers);
   ws.q.resize(count * terms);
@@ -149,7 +166,6 @@ void GisaxsPlan::Impl::compute_block(std::size_t first, std::size_t count, doubl
   ws.qy.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t p = first + i;
-    out[i] = 0;
     ws.qx[i] = pixels.qx[p];
     ws.qy[i] = pixels.qy[p];
     ws.active[i] = pixels.reachable[p];
@@ -160,33 +176,49 @@ void GisaxsPlan::Impl::compute_block(std::size_t first, std::size_t count, doubl
     else
       multilayer.fields(pixels.alpha_f[p], &ws.outgoing[i * n_layers]);
   }
+}
 
+void GisaxsPlan::Impl::kind_terms(const ParticleKind& kind, std::size_t first, std::size_t count,
+                                  Workspace& ws) const {
+  const bool dwba = options.approximation == Approximation::dwba;
+  const std::size_t n_layers = multilayer.size();
+  const std::size_t terms = this->terms();
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t p = first + i;
+    ScatteringTerms s;
+    if (!ws.active[i]) {
+      s.count = static_cast<int>(terms);  // q = 0, coefficient 0: a harmless placeholder
+    } else if (dwba) {
+      s = dwba_terms(pixels.qx[p], pixels.qy[p], incident[kind.layer], ws.outgoing[i * n_layers + kind.layer]);
+    } else {
+      s = born_terms(pixels.qx[p], pixels.qy[p], pixels.qz[p]);
+    }
+    for (std::size_t t = 0; t < terms; ++t) {
+      const CVec3& q = s.q[t];
+      // The particle's reference point sits `depth` below its layer's
+      // reference interface: phase exp(i q_z (−depth)).
+      ws.coefficient[i * terms + t] = kind.depth != 0 ? s.coefficient[t] * exp_i(-q.z * kind.depth)
+                                                      : s.coefficient[t];
+      ws.q[i * terms + t] = kind.rotated ? kind.to_particle * q : q;
+    }
+  }
+}
+
+void GisaxsPlan::Impl::compute_block(std::size_t first, std::size_t count, double* out, Workspace& ws) const {
+  const std::size_t terms = this->terms();
+  prepare_block(first, count, ws);
+  std::fill_n(out, count, 0.0);
   for (const LayoutPlan& layout : layouts) {
     std::fill(ws.incoherent.begin(), ws.incoherent.end(), 0.0);
     std::fill(ws.coherent.begin(), ws.coherent.end(), Complex(0));
     for (const ParticleKind& kind : layout.kinds) {
-      for (std::size_t i = 0; i < count; ++i) {
-        const std::size_t p = first + i;
-        ScatteringTerms s;
-        if (!ws.active[i]) {
-          s.count = static_cast<int>(terms);  // q = 0, coefficient 0: a harmless placeholder
-        } else if (dwba) {
-          s = dwba_terms(pixels.qx[p], pixels.qy[p], incident[kind.layer], ws.outgoing[i * n_layers + kind.layer]);
-        } else {
-          s = born_terms(pixels.qx[p], pixels.qy[p], pixels.qz[p]);
-        }
-        for (std::size_t t = 0; t < terms; ++t) {
-          const CVec3& q = s.q[t];
-          // The particle's reference point sits `depth` below its layer's
-          // reference interface: phase exp(i q_z (−depth)).
-          ws.coefficient[i * terms + t] = kind.depth != 0 ? s.coefficient[t] * exp_i(-q.z * kind.depth)
-                                                          : s.coefficient[t];
-          ws.q[i * terms + t] = kind.rotated ? kind.to_particle * q : q;
-        }
-      }
+      kind_terms(kind, first, count, ws);
       std::fill(ws.amplitude.begin(), ws.amplitude.end(), Complex(0));
       for (const Component& c : kind.components) {
-        c.form_factor->evaluate(ws.q, ws.form_factor);
+        if (c.table && !c.table->empty())
+          std::copy_n(c.table->begin() + std::ptrdiff_t(first * terms), count * terms, ws.form_factor.begin());
+        else
+          c.form_factor->evaluate(ws.q, ws.form_factor);
         for (std::size_t i = 0; i < count; ++i) {
           Complex a = 0;
           for (std::size_t t = 0; t < terms; ++t) {
@@ -220,10 +252,47 @@ void GisaxsPlan::Impl::compute_block(std::size_t first, std::size_t count, doubl
   for (std::size_t i = 0; i < count; ++i) out[i] *= pixels.solid_angle[first + i] * normalisation;
 }
 
+void GisaxsPlan::Impl::ensure_tables() const {
+  if (options.device != Device::gpu) return;
+  std::lock_guard<std::mutex> lock(tables_mutex);
+  if (tables_ready) return;
+  const std::size_t n = pixels.size(), terms = this->terms(), block = options.block_pixels;
+  MeshFormFactorOptions mo;
+  mo.device = Device::gpu;
+  mo.precision = options.precision;
+  mo.max_device_memory = options.max_device_memory;
+  mo.threads = options.threads;
+  Workspace ws;
+  std::vector<CVec3> q;
+  for (const LayoutPlan& layout : layouts)
+    for (const ParticleKind& kind : layout.kinds) {
+      bool any = false;
+      for (const Component& c : kind.components) any = any || c.mesh;
+      if (!any) continue;
+      // Every term's q of this kind for the pixels this process owns (q = 0
+      // elsewhere: never read).
+      q.assign(n * terms, CVec3{});
+      for (std::size_t b = 0; b * block < n; ++b) {
+        if (!options.share.owns(b)) continue;
+        const std::size_t first = b * block, count = std::min(block, n - first);
+        prepare_block(first, count, ws);
+        kind_terms(kind, first, count, ws);
+        std::copy_n(ws.q.begin(), count * terms, q.begin() + std::ptrdiff_t(first * terms));
+      }
+      for (const Component& c : kind.components)
+        if (c.mesh) evaluate_mesh(*c.mesh, mo, q, *c.table);
+    }
+  tables_ready = true;
+}
+
 GisaxsPlan::GisaxsPlan(const Sample& sample, GisaxsOptions options) {
-  if (options.device == Device::gpu)
-    fail_at({"", 0, "--device"},
-            "the gisaxs engine has no GPU path yet; use --device cpu (or auto, which runs on the CPU)");
+  if (options.device == Device::gpu) {
+#if NANOSCATTER_HAVE_CUDA
+    if (cuda_device_count() == 0) fail_at({"", 0, "--device"}, "gpu requested but no CUDA device is available");
+#else
+    fail_at({"", 0, "--device"}, "gpu requested but this build has no CUDA support");
+#endif
+  }
   if (options.block_pixels == 0) fail_at({"", 0, "block_pixels"}, "must be ≥ 1");
   validate_work_share(options.share);
   validate_sample(sample);
@@ -239,6 +308,7 @@ std::size_t GisaxsPlan::particle_kinds() const { return impl_->kind_count; }
 
 void GisaxsPlan::compute_pixels(std::size_t first, std::size_t count, double* out) const {
   if (first + count > impl_->pixels.size()) fail("GisaxsPlan::compute_pixels: pixel range beyond the detector");
+  impl_->ensure_tables();
   Workspace ws;
   const std::size_t block = impl_->options.block_pixels;
   for (std::size_t b = 0; b < count; b += block)
@@ -254,6 +324,7 @@ GisaxsResult GisaxsPlan::execute() const {
   result.particle_kinds = impl_->kind_count;
   const std::size_t n = impl_->pixels.size();
   result.intensity.assign(n, 0.0);
+  impl_->ensure_tables();
   const std::size_t block = impl_->options.block_pixels;
   const std::size_t n_blocks = (n + block - 1) / block;
   const int threads = impl_->options.threads > 0 ? impl_->options.threads : omp_get_max_threads();

@@ -3,6 +3,7 @@
 // read; value ranges are checked once by validate_sample(), whose field names
 // ("layout[0].particle[1].radius") this reader maps back to the file's lines.
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <numbers>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "nanoscatter/config.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs.hpp"
+#include "nanoscatter/gisaxs_mesh.hpp"
 #include "nanoscatter/scattering_factors.hpp"
 
 namespace nanoscatter::gisaxs {
@@ -392,8 +394,9 @@ class SampleReader {
     note(f, t.where());
     const std::string shape_name = t.get_string("shape");
     note(f + ".shape", t.where("shape"));
+    if (shape_name == "mesh") return read_mesh_particle(t, f);
     const ShapeInfo* shape = find_shape(shape_name);
-    if (!shape) fail_at(t.where("shape"), "unknown shape '", shape_name, "' (", shape_names(), ")");
+    if (!shape) fail_at(t.where("shape"), "unknown shape '", shape_name, "' (", shape_names(), ", mesh)");
     std::vector<std::string> allowed{"shape", "material", "abundance", "layer", "depth", "rotation", "distribution"};
     if (shape->has_core) allowed.push_back("core_material");
     for (const ShapeParameter& sp : shape->parameters) allowed.push_back(sp.name);
@@ -406,18 +409,59 @@ class SampleReader {
       p.parameters.push_back(v);
       note(f + "." + sp.name, t.where(sp.name));
     }
-    p.material = material(t, "material", f + ".material");
+    read_common(t, f, p);
     if (shape->has_core) {
       if (!t.has("core_material")) fail_at({t.file(), t.where().line, f + ".core_material"}, "missing required key");
       p.core_material = material(t, "core_material", f + ".core_material");
     }
+    if (t.has("distribution")) read_distributions(t, *shape, p, f);
+    return p;
+  }
+
+  // Material, abundance, layer, depth and rotation: the keys of every shape.
+  void read_common(const ConfigTable& t, const std::string& f, ParticleSpec& p) {
+    p.material = material(t, "material", f + ".material");
     p.abundance = t.get_double_or("abundance", 1.0);
     note(f + ".abundance", t.where("abundance"));
     p.layer = layer_index(t, f + ".layer");
     p.depth = t.get_double_or("depth", 0.0);
     note(f + ".depth", t.where("depth"));
     if (t.has("rotation")) p.rotation = rotation(t);
-    if (t.has("distribution")) read_distributions(t, *shape, p, f);
+  }
+
+  // shape = "mesh": file (STL or OBJ, relative to the sample file), scale
+  // (nm per file unit), origin ("bottom_centre" or "file"), offset [x, y, z] nm.
+  ParticleSpec read_mesh_particle(const ConfigTable& t, const std::string& f) {
+    check_keys(t, {"shape", "file", "scale", "origin", "offset", "material", "abundance", "layer", "depth",
+                   "rotation"});
+    ParticleSpec p;
+    p.shape = "mesh";
+    read_common(t, f, p);
+    MeshPlacement placement;
+    placement.scale = t.get_double_or("scale", 1.0);
+    note(f + ".scale", t.where("scale"));
+    if (!(placement.scale > 0) || !std::isfinite(placement.scale))
+      fail_at(t.where("scale"), "must be a positive factor (nm per file unit), got ", placement.scale);
+    if (t.has("origin")) {
+      const std::string origin = t.get_string("origin");
+      if (origin == "file")
+        placement.origin = MeshOrigin::file;
+      else if (origin != "bottom_centre")
+        fail_at(t.where("origin"), "unknown origin '", origin, "' (bottom_centre, file)");
+    }
+    if (t.has("offset")) {
+      const auto o = t.get_array_of_doubles("offset");
+      if (o.size() != 3) fail_at(t.where("offset"), "give [x, y, z] in nm");
+      placement.offset = {o[0], o[1], o[2]};
+      if (!is_finite(placement.offset)) fail_at(t.where("offset"), "must be finite");
+    }
+    std::filesystem::path file = t.get_string("file");
+    note(f + ".file", t.where("file"));
+    if (file.is_relative()) file = std::filesystem::path(t.file()).parent_path() / file;
+    if (!std::filesystem::is_regular_file(file))
+      fail_at(t.where("file"), "mesh file '", file.string(), "' does not exist");
+    // Mesh errors name the mesh file and the triangle.
+    p.mesh = std::make_shared<MeshFormFactor>(place_mesh(read_mesh(file), placement));
     return p;
   }
 

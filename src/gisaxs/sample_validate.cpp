@@ -5,6 +5,7 @@
 #include <numbers>
 #include <string>
 
+#include "gisaxs/particle_components.hpp"
 #include "gisaxs/size_distribution.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs.hpp"
@@ -109,15 +110,20 @@ struct InterferenceChecker {
 };
 
 void check_particle(const ParticleSpec& p, const std::string& f, const std::vector<Layer>& layers) {
+  const bool mesh = p.shape == "mesh";
   const ShapeInfo* shape = find_shape(p.shape);
-  if (!shape) fail_at({"", 0, f + ".shape"}, "unknown shape '", p.shape, "' (", shape_names(), ")");
-  if (p.parameters.size() != shape->parameters.size())
-    fail_at({"", 0, f}, "shape ", p.shape, " takes ", shape->parameters.size(), " parameters, got ",
-            p.parameters.size());
+  if (!shape && !mesh) fail_at({"", 0, f + ".shape"}, "unknown shape '", p.shape, "' (", shape_names(), ", mesh)");
+  if (mesh && !p.mesh) fail_at({"", 0, f + ".file"}, "a mesh particle needs its mesh");
+  if (mesh && !p.distributions.empty())
+    fail_at({"", 0, f + ".distribution[0].parameter"}, "mesh particles take no size distribution");
+  const std::size_t n_parameters = mesh ? 0 : shape->parameters.size();
+  const bool has_core = !mesh && shape->has_core;
+  if (p.parameters.size() != n_parameters)
+    fail_at({"", 0, f}, "shape ", p.shape, " takes ", n_parameters, " parameters, got ", p.parameters.size());
   check_material(p.material, f + ".material");
-  if (shape->has_core && !p.core_material)
+  if (has_core && !p.core_material)
     fail_at({"", 0, f + ".core_material"}, "shape ", p.shape, " needs a core_material");
-  if (!shape->has_core && p.core_material)
+  if (!has_core && p.core_material)
     fail_at({"", 0, f + ".core_material"}, "shape ", p.shape, " has no core");
   if (p.core_material) check_material(*p.core_material, f + ".core_material");
   positive(p.abundance, f + ".abundance", "relative");
@@ -154,7 +160,7 @@ void check_particle(const ParticleSpec& p, const std::string& f, const std::vect
   for (const SampledShape& s : sample_shapes(p)) {
     std::vector<ShapeComponent> components;
     try {
-      components = shape->build(s.parameters);
+      components = particle_components(p, s.parameters);
     } catch (const Error& e) {
       fail_at({"", 0, f + "." + e.where().field}, e.reason());
     }

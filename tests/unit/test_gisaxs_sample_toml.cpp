@@ -166,7 +166,7 @@ TEST(GisaxsSampleToml, ErrorsNameFileLineAndKey) {
   EXPECT_EQ(error_of(kBase), "");
   EXPECT_EQ(error_of(with_line(12, "shape = \"blob\"")),
             "s.toml:12: particle[0].shape: unknown shape 'blob' (sphere, truncated_sphere, spheroid, cylinder, box, "
-            "prism3, prism6, pyramid, cone, tetrahedron, icosahedron, core_shell_sphere)");
+            "prism3, prism6, pyramid, cone, tetrahedron, icosahedron, core_shell_sphere, mesh)");
   EXPECT_EQ(error_of(with_line(13, "radiuss = 5")),
             "s.toml:13: particle[0].radiuss: unknown key 'radiuss'; allowed: shape, material, abundance, layer, depth, "
             "rotation, distribution, radius, height");
