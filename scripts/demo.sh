@@ -36,5 +36,15 @@ np.savetxt("out/rmc_target.txt", img)
 PY
 $ns rmc --target out/rmc_target.txt --loading 0.15 \
     --tiles 2 --steps 20000 --seed 1 --output-dir out/rmc
+echo "== Python examples (examples/*/*.py, quick mode) with Debian's /usr/bin/python3"
+if [ -d build/python/nanoscatter ]; then
+  for example in examples/*/*.py; do
+    name=$(basename "$example" .py)
+    echo "-- $example --quick"
+    PYTHONPATH=build/python MPLBACKEND=Agg /usr/bin/python3 "$example" --quick --output-dir "out/examples/$name"
+  done
+else
+  echo "(skipped: the Python module was not built; see README, Python)"
+fi
 echo "demo: wrote"
 find out -type f | sort
