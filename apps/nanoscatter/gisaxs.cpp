@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "gisaxs_formfactor.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs.hpp"
 #include "nanoscatter/output_format.hpp"
@@ -24,6 +25,9 @@ struct GisaxsCliOptions {
   std::string approximation = "dwba";
   std::string png, text;
   int threads = 0;
+  std::string max_device_memory;  // "" = half the free device memory
+  bool formfactor_only = false;
+  std::string qx, qy, qz;         // --formfactor-only grid axes
 };
 
 struct Output {
@@ -70,9 +74,19 @@ void run(const GisaxsCliOptions& o, const RunContext& context) {
   if (!o.png.empty()) outputs.push_back(checked_output(o.png, "--png", OutputFormat::png));
   if (!o.text.empty()) outputs.push_back(checked_output(o.text, "--text", OutputFormat::text));
   const DeviceRequest device = parse_device(o.common.device);
-  if (device == DeviceRequest::gpu)
-    fail_at({"", 0, "--device"}, "the gisaxs engine has no GPU path yet; use --device cpu or auto");
-  options.device = Device::cpu;  // auto: the CPU until the GPU path exists
+  options.precision = parse_precision(o.common.precision);
+  if (!o.max_device_memory.empty())
+    options.max_device_memory = parse_memory_size(o.max_device_memory, "--max-device-memory");
+  // The GPU computes mesh form factors (the rest stays on the CPU); auto
+  // falls back to the CPU without a notice, as the CPU runs most of it anyway.
+  options.device = select_rank_device(device, o.common.quiet || device == DeviceRequest::automatic,
+                                      o.common.ranks_per_gpu, context);
+  if (o.formfactor_only) {
+    GisaxsFormFactorCli f{o.sample, o.common.output, o.qx, o.qy, o.qz, options.device, options.precision,
+                          options.max_device_memory, o.threads, o.common.quiet};
+    run_gisaxs_formfactor(f, context);
+    return;
+  }
 
   const gisaxs::Sample sample = gisaxs::read_sample(o.sample);
   if (comm.distributed()) {
@@ -134,11 +148,17 @@ void add_gisaxs_command(CLI::App& app, const RunContext& context) {
   auto options = std::make_shared<GisaxsCliOptions>();
   GisaxsCliOptions& o = *options;
   sub->add_option("sample", o.sample, "sample description (TOML, see docs/gisaxs.md)")->required();
-  add_common_options(*sub, o.common, /*with_precision=*/false);
+  add_common_options(*sub, o.common, /*with_precision=*/true);
   sub->add_option("--approximation", o.approximation, "dwba|born")->capture_default_str();
   sub->add_option("--png", o.png, "also write a log-scale picture (.png)");
   sub->add_option("--text", o.text, "also write the image as text in BornAgain's layout (.txt, .dat)");
   sub->add_option("--threads", o.threads, "CPU threads (0: all)")->capture_default_str();
+  sub->add_option("--max-device-memory", o.max_device_memory, "GPU memory cap for mesh kernels (bytes, or 512M, 2G)");
+  sub->add_flag("--formfactor-only", o.formfactor_only,
+                "write F(q) of the first particle on the --qx/--qy/--qz grid to HDF5 instead of an image");
+  sub->add_option("--qx", o.qx, "--formfactor-only grid axis: min,max,n (1/nm)");
+  sub->add_option("--qy", o.qy, "--formfactor-only grid axis: min,max,n (1/nm)");
+  sub->add_option("--qz", o.qz, "--formfactor-only grid axis: min,max,n (1/nm)");
   sub->callback([options, context] { run(*options, context); });
 }
 

@@ -139,6 +139,18 @@ class MeshFormFactorPlan {
   std::unique_ptr<Impl> impl_;
 };
 
+// ---- form-factor volumes (nanoscatter gisaxs --formfactor-only) ----------
+// F of any shape (mesh through MeshFormFactorPlan, CPU or GPU; analytic
+// shapes and polyhedra through FormFactor::evaluate on the CPU) on a grid,
+// in the grid's storage order. `stats` (may be null) receives the plan's.
+std::vector<Complex> formfactor_on_grid(const FormFactor& shape, const QGrid3D& grid,
+                                        const MeshFormFactorOptions& options, MeshRunStats* stats = nullptr);
+// HDF5 layout (docs/gisaxs.md): /formfactor [nx][ny][nz] complex128
+// ({r, i} compound, nm³), /qx [nx], /qy [ny], /qz [nz] (nm⁻¹), attributes
+// on /formfactor (units, shape, layout) and `header_lines` on the root.
+void write_formfactor_hdf5(const std::filesystem::path& path, const QGrid3D& grid, const std::vector<Complex>& f,
+                           const std::string& shape, const std::vector<std::string>& header_lines);
+
 // ---- test and benchmark meshes ---------------------------------------------
 // Closed outward meshes of known solids (nm), reference point at the origin
 // of the construction (callers place them).
