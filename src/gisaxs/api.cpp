@@ -264,23 +264,34 @@ void GisaxsPlan::Impl::ensure_tables() const {
   mo.threads = options.threads;
   Workspace ws;
   std::vector<CVec3> q;
+  std::vector<std::size_t> at;  // q[k] belongs at table entry at[k]
+  std::vector<Complex> packed;
   for (const LayoutPlan& layout : layouts)
     for (const ParticleKind& kind : layout.kinds) {
       bool any = false;
       for (const Component& c : kind.components) any = any || c.mesh;
       if (!any) continue;
-      // Every term's q of this kind for the pixels this process owns (q = 0
-      // elsewhere: never read).
-      q.assign(n * terms, CVec3{});
+      // Every term's q of this kind for the pixels this process owns, packed,
+      // so that an MPI rank evaluates its share only (the table's other
+      // entries stay 0 and are never read).
+      q.clear();
+      at.clear();
       for (std::size_t b = 0; b * block < n; ++b) {
         if (!options.share.owns(b)) continue;
         const std::size_t first = b * block, count = std::min(block, n - first);
         prepare_block(first, count, ws);
         kind_terms(kind, first, count, ws);
-        std::copy_n(ws.q.begin(), count * terms, q.begin() + std::ptrdiff_t(first * terms));
+        for (std::size_t j = 0; j < count * terms; ++j) {
+          q.push_back(ws.q[j]);
+          at.push_back(first * terms + j);
+        }
       }
-      for (const Component& c : kind.components)
-        if (c.mesh) evaluate_mesh(*c.mesh, mo, q, *c.table);
+      for (const Component& c : kind.components) {
+        if (!c.mesh) continue;
+        evaluate_mesh(*c.mesh, mo, q, packed);
+        c.table->assign(n * terms, Complex(0));
+        for (std::size_t k = 0; k < at.size(); ++k) (*c.table)[at[k]] = packed[k];
+      }
     }
   tables_ready = true;
 }
