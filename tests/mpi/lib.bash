@@ -5,11 +5,13 @@
 
 fail() { echo "FAIL: $*"; exit 1; }
 
-bin=$1 work=$2 data=$3
+bin=$(realpath "$1") work=$2 data=$(realpath "$3")
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 
-# Skip (exit 77), not fail, where this build or machine cannot run MPI.
-"$bin" info | grep -q '^mpi: built' || { echo "skip: nanoscatter built without MPI"; exit 77; }
+# Skip (exit 77), not fail, where this build or machine cannot run MPI; a
+# binary that does not run at all is a failure, not a skip.
+info=$("$bin" info) || fail "cannot run $bin"
+grep -q '^mpi: built' <<< "$info" || { echo "skip: nanoscatter built without MPI"; exit 77; }
 command -v mpirun > /dev/null || { echo "skip: no mpirun"; exit 77; }
 py=/usr/bin/python3
 
@@ -48,7 +50,7 @@ a, b, rtol = numbers(sys.argv[1]), numbers(sys.argv[2]), float(sys.argv[3])
 assert a.shape == b.shape and a.size > 0, (a.shape, b.shape)
 err = np.abs(a - b) / np.maximum(np.abs(b), 1e-300)
 err[(a == b)] = 0
-print(f"{sys.argv[2]}: {a.size} numbers, max relative difference {err.max():.3g} (limit {rtol:g})")
+print(f"{sys.argv[1]}: {a.size} numbers, max relative difference {err.max():.3g} (limit {rtol:g})")
 assert err.max() <= rtol
 PY
 }
@@ -68,7 +70,7 @@ with h5py.File(sys.argv[1]) as a, h5py.File(sys.argv[2]) as b:
         err = np.where(same, 0, np.abs(x - y) / np.maximum(np.abs(y), 1e-300))
         worst, count = max(worst, float(err.max(initial=0))), count + 1
     a.visititems(visit)
-print(f"{sys.argv[2]}: {count} datasets, max relative difference {worst:.3g} (limit {rtol:g})")
+print(f"{sys.argv[1]}: {count} datasets, max relative difference {worst:.3g} (limit {rtol:g})")
 assert count > 0 and worst <= rtol
 PY
 }
