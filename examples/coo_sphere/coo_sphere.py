@@ -6,9 +6,10 @@ the uniform-sphere form factor |Σ_j f_j(Q)|² Φ(Q R_eq)², with
 Φ(x) = 3 (sin x − x cos x)/x³ and R_eq the radius of the sphere of the ions'
 volume (a³/8 per ion, 8 ions per cubic cell).
 
-Full mode (the published sizes, 27 633 and 148 445 ions): histogram method
-(Δr = 1e-3 Å, Taylor-corrected; docs/debye.md bounds its error), ~5 s and
-~2 min on 2 CPU cores, seconds on a GPU (device="auto").
+Full mode (the published sizes, 27 633 and 148 789 ions): histogram method
+(Δr = 1e-3 Å, Taylor-corrected; docs/debye.md bounds its error), 2 s and
+83 s on the shared 2-core development machine, seconds on a GPU
+(device="auto" takes one when present).
 --quick: radii 20 Å and 40 Å (3 431 and 27 633 ions), the same grid and method,
 ~5 s on 2 cores.
 
