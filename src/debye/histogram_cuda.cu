@@ -1,21 +1,299 @@
 // CUDA path of the pair-distance histogram with per-bin moments
 // (Σw, Σwδ, Σwδ², δ = r − bin centre), the input of the Taylor-corrected
-// histogram mode. Same tiling as the exact kernel (i tile per block, runs of
-// j tiles in shared memory). Distances are formed in float64 so that δ keeps
-// its digits at any r (a float32 r near 300 Å is only good to 2·10⁻⁵ Å, a
-// visible fraction of a 10⁻³ Å bin). The three moments of a bin sit in one
-// 24-byte record, so its three atomic adds touch one memory sector.
+// histogram mode.
+//
+// Fast path (every atom of a block has one weight, the usual occupancy-1
+// case): unweighted pairs are histogrammed with integer counts and
+// fixed-point moments and scaled by w_a·w_b at the end. Global atomics per
+// pair cannot reach 10¹² pairs/s (that is ~4 pairs per SM per clock on 132
+// SMs), and a 10⁶-atom particle has 5·10⁵ bins at Δr = 10⁻³ Å, far more than
+// shared memory holds, so:
+//  - the i atoms are sorted in Morton order and cut into compact groups of
+//    64 (centre c, radius ρ); one block (512 threads, ~225 KB of shared
+//    memory, one per SM, persistent over groups) takes a group;
+//  - pass 1 buckets the j atoms by D = |x_j − c| into shells (counting sort
+//    into a per-block global scratch list);
+//  - pass 2 walks the shells outwards with a ring buffer of W bins in shared
+//    memory that covers [D − ρ, D + width + ρ]: bins that fall below the
+//    window are flushed to the global histogram with integer atomics (exact,
+//    so the result does not depend on the order) and zeroed. Each warp holds
+//    the group's 64 i atoms (two per lane) and takes j atoms of the shell
+//    from shared memory: per pair ~35 float/int ops (no float64) and two
+//    shared atomics (histogram_pair_math.hpp gives the arithmetic, the
+//    precision and the capacity argument).
+// Other blocks (weights differ within a or b) take the generic kernel: one
+// float64 record per bin, three global float64 atomics per pair.
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <vector>
 
 #include "core/device_buffer.cuh"
 #include "debye/atom_pack.cuh"
+#include "debye/histogram_layout.hpp"
+#include "debye/histogram_pair_math.hpp"
 #include "debye/pair_sums.hpp"
 #include "debye/pair_tiles.hpp"
 
 namespace nanoscatter::debye {
 namespace {
+
+using hist::GroupGeometry;
+using hist::PackedAtom;
+using ull = unsigned long long;
+
+// ---- fast path ---------------------------------------------------------------
+
+constexpr int kThreads = 512;
+constexpr int kWarps = kThreads / 32;
+constexpr int kStage = 512;  // j atoms staged in shared memory per batch
+static_assert(hist::kGroupAtoms == 64, "a warp holds the group: two i atoms per lane");
+static_assert(kStage <= kThreads, "one staged atom per thread");
+
+struct FastArgs {
+  const PackedAtom* a;  // i atoms (sorted)
+  const PackedAtom* j;  // j atoms (triangle: == a)
+  int nj;
+  const GroupGeometry* groups;
+  int ngroups;
+  int* next_group;
+  int* scratch;  // gridDim.x lists of nj indices
+  long long scratch_stride;
+  FastBin* bins;
+  int nbins;
+  int window;  // W, a power of two
+  int triangle;  // j atoms are the i list: pairs j > i only
+  unsigned* overflow;
+};
+
+std::size_t fast_shared_bytes(int window) {
+  return std::size_t(window) * (sizeof(ull) + sizeof(unsigned)) + kStage * sizeof(PackedAtom) +
+         (2 * hist::kMaxShells + 1) * sizeof(int);
+}
+
+__device__ __forceinline__ void add_to_global(FastBin* bins, int k, ull count, ull sum1, ull sum2) {
+  atomicAdd(reinterpret_cast<ull*>(&bins[k].count), count);
+  if (sum1) atomicAdd(reinterpret_cast<ull*>(&bins[k].sum1), sum1);
+  if (sum2) atomicAdd(reinterpret_cast<ull*>(&bins[k].sum2), sum2);
+}
+
+// Bins [lo, hi) of the ring to the global histogram, zeroed (block-wide;
+// the caller synchronises before the ring is used again).
+__device__ void flush_bins(ull* ring_a, unsigned* ring_b, int window, int lo, int hi, const FastArgs& p) {
+  for (int k = lo + int(threadIdx.x); k < hi; k += kThreads) {
+    const int slot = k & (window - 1);
+    const ull word = ring_a[slot];
+    if (word == 0) continue;
+    const unsigned s2 = ring_b[slot];
+    ring_a[slot] = 0;
+    ring_b[slot] = 0;
+    if (k >= p.nbins) {
+      atomicAdd(p.overflow, 1u);
+      continue;
+    }
+    add_to_global(p.bins, k, hist::word_count(word), hist::word_sum1(word), s2);
+  }
+}
+
+__device__ __forceinline__ void add_pair(const PackedAtom& ai, int ikey, const PackedAtom& aj, int base, int window,
+                                         ull* ring_a, unsigned* ring_b, const FastArgs& p) {
+  if (!(aj.key > ikey)) return;  // triangle: j > i only; padding i atoms have ikey = INT_MAX
+  const hist::PairBin pb = hist::pair_bin(ai, aj);
+  const hist::PairQuanta q = hist::quantise(pb.u);
+  if (unsigned(pb.bin - base) < unsigned(window)) {
+    const int slot = pb.bin & (window - 1);
+    atomicAdd(&ring_a[slot], ull(hist::packed_word(q.q1)));
+    atomicAdd(&ring_b[slot], q.q2);
+  } else if (pb.bin < p.nbins) {  // outside the window (sparse groups only)
+    add_to_global(p.bins, pb.bin, 1, q.q1, q.q2);
+  } else {
+    atomicAdd(p.overflow, 1u);
+  }
+}
+
+// Exclusive scan of counts[0, n) into starts[0, n] (starts[n] = total);
+// counts[k] becomes starts[k] (the scatter cursor).
+__device__ void scan_shells(int* counts, int* starts, int n, int* warp_sums) {
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int per = (n + kThreads - 1) / kThreads;
+  const int lo = min(n, tid * per), hi = min(n, lo + per);
+  int local = 0;
+  for (int k = lo; k < hi; ++k) local += counts[k];
+  int v = local;
+  for (int o = 1; o < 32; o <<= 1) {
+    const int t = __shfl_up_sync(0xffffffffu, v, o);
+    if (lane >= o) v += t;
+  }
+  if (lane == 31) warp_sums[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    int w = lane < kWarps ? warp_sums[lane] : 0;
+    for (int o = 1; o < 32; o <<= 1) {
+      const int t = __shfl_up_sync(0xffffffffu, w, o);
+      if (lane >= o) w += t;
+    }
+    if (lane < kWarps) warp_sums[lane] = w;
+  }
+  __syncthreads();
+  int prefix = v - local + (warp > 0 ? warp_sums[warp - 1] : 0);
+  for (int k = lo; k < hi; ++k) {
+    const int c = counts[k];
+    starts[k] = prefix;
+    counts[k] = prefix;
+    prefix += c;
+  }
+  if (lo < hi && hi == n) starts[n] = prefix;
+}
+
+__global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  __shared__ int group_id;
+  __shared__ int warp_sums[kWarps];
+  const int window = p.window;
+  ull* ring_a = reinterpret_cast<ull*>(smem);
+  PackedAtom* stage = reinterpret_cast<PackedAtom*>(ring_a + window);
+  unsigned* ring_b = reinterpret_cast<unsigned*>(stage + kStage);
+  int* shell_n = reinterpret_cast<int*>(ring_b + window);
+  int* shell_at = shell_n + hist::kMaxShells;
+  int* scratch = p.scratch + blockIdx.x * p.scratch_stride;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  for (int k = tid; k < window; k += kThreads) ring_a[k] = 0, ring_b[k] = 0;
+
+  for (;;) {
+    __syncthreads();
+    if (tid == 0) group_id = atomicAdd(p.next_group, 1);
+    __syncthreads();
+    const int gi = group_id;
+    if (gi >= p.ngroups) break;
+    const GroupGeometry g = p.groups[gi];
+
+    // Pass 1: counting sort of the j atoms by shell.
+    for (int s = tid; s < g.nshell; s += kThreads) shell_n[s] = 0;
+    __syncthreads();
+    for (int j = g.j_first + tid; j < p.nj; j += kThreads)
+      atomicAdd(&shell_n[hist::shell_of(g, hist::centre_distance(g, p.j[j]))], 1);
+    __syncthreads();
+    scan_shells(shell_n, shell_at, g.nshell, warp_sums);
+    __syncthreads();
+    for (int j = g.j_first + tid; j < p.nj; j += kThreads) {
+      const int s = hist::shell_of(g, hist::centre_distance(g, p.j[j]));
+      scratch[atomicAdd(&shell_n[s], 1)] = j;
+    }
+    __syncthreads();
+
+    // Pass 2: shells outwards, the window following them.
+    const int i0 = g.first + lane, i1 = g.first + lane + 32;
+    const bool has0 = lane < g.count, has1 = lane + 32 < g.count;
+    const PackedAtom ai0 = has0 ? p.a[i0] : PackedAtom{};
+    const PackedAtom ai1 = has1 ? p.a[i1] : PackedAtom{};
+    const int key0 = has0 ? (p.triangle ? i0 : -1) : INT_MAX;
+    const int key1 = has1 ? (p.triangle ? i1 : -1) : INT_MAX;
+    int base = -1, processed = 0;
+    for (int s = 0; s < g.nshell; ++s) {
+      const int begin = shell_at[s], end = shell_at[s + 1];
+      if (begin == end) continue;
+      const int next_base = hist::window_base(g, s);
+      if (base < 0) {
+        base = next_base;
+      } else if (next_base > base) {
+        flush_bins(ring_a, ring_b, window, base, min(next_base, base + window), p);
+        base = next_base;
+        __syncthreads();
+      }
+      for (int b0 = begin; b0 < end; b0 += kStage) {
+        const int n = min(kStage, end - b0);
+        if (processed + n > hist::kJCap) {  // capacity: see histogram_pair_math.hpp
+          flush_bins(ring_a, ring_b, window, base, base + window, p);
+          processed = 0;
+          __syncthreads();
+        }
+        if (tid < n) stage[tid] = p.j[scratch[b0 + tid]];
+        __syncthreads();
+        for (int jj = warp; jj < n; jj += kWarps) {
+          const PackedAtom aj = stage[jj];
+          add_pair(ai0, key0, aj, base, window, ring_a, ring_b, p);
+          add_pair(ai1, key1, aj, base, window, ring_a, ring_b, p);
+        }
+        processed += n;
+        __syncthreads();
+      }
+    }
+    if (base >= 0) flush_bins(ring_a, ring_b, window, base, base + window, p);
+  }
+}
+
+// Largest ring (power of two) whose shared memory this device grants a block.
+int fast_window_for_device() {
+  int device = 0, optin = 0;
+  NS_CUDA_CHECK(cudaGetDevice(&device));
+  NS_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  const std::size_t static_bytes = 256;  // group_id, warp_sums
+  for (int w = 16384; w >= 1024; w /= 2)
+    if (fast_shared_bytes(w) + static_bytes <= std::size_t(optin)) return w;
+  return 0;
+}
+
+int multiprocessors() {
+  int device = 0, sms = 0;
+  NS_CUDA_CHECK(cudaGetDevice(&device));
+  NS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
+// Device bytes of one fast call besides the per-block scratch lists.
+std::size_t fast_fixed_bytes(std::size_t bins, std::size_t na, std::size_t nb, PairSet set) {
+  const std::size_t atoms = set == PairSet::triangle ? na : na + nb;
+  const std::size_t groups = (na + hist::kGroupAtoms - 1) / hist::kGroupAtoms;
+  return bins * sizeof(FastBin) + atoms * sizeof(PackedAtom) + groups * sizeof(GroupGeometry) + (1 << 16);
+}
+
+void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
+                              int window, std::size_t budget) {
+  const bool triangle = set == PairSet::triangle;
+  const FastHistogramLayout layout = make_fast_layout(a, b, set, hist.bin_width, window);
+  const auto& jatoms = layout.j_atoms();
+  const std::size_t nj = jatoms.size();
+  if (layout.a.empty() || nj == 0) return;
+  DeviceBuffer<PackedAtom> d_a(layout.a);
+  DeviceBuffer<PackedAtom> d_b;
+  if (!triangle) d_b = DeviceBuffer<PackedAtom>(layout.b);
+  DeviceBuffer<GroupGeometry> d_groups(layout.groups);
+  DeviceBuffer<FastBin> d_bins(std::size_t(layout.bins));
+  d_bins.zero();
+  DeviceBuffer<int> d_counters(2);  // next group, overflow
+  d_counters.zero();
+
+  const std::size_t fixed = fast_fixed_bytes(std::size_t(layout.bins), a.size(), b.size(), set);
+  const std::size_t per_block = nj * sizeof(int);
+  const std::size_t affordable = budget > fixed ? (budget - fixed) / per_block : 1;
+  const int blocks = int(std::max<std::size_t>(
+      1, std::min({affordable, std::size_t(multiprocessors()), layout.groups.size()})));
+  DeviceBuffer<int> d_scratch(std::size_t(blocks) * nj);
+
+  FastArgs args{};
+  args.a = d_a.data();
+  args.j = triangle ? d_a.data() : d_b.data();
+  args.nj = int(nj);
+  args.groups = d_groups.data();
+  args.ngroups = int(layout.groups.size());
+  args.next_group = d_counters.data();
+  args.scratch = d_scratch.data();
+  args.scratch_stride = static_cast<long long>(nj);
+  args.bins = d_bins.data();
+  args.nbins = layout.bins;
+  args.window = window;
+  args.triangle = triangle;
+  args.overflow = reinterpret_cast<unsigned*>(d_counters.data() + 1);
+  const std::size_t smem = fast_shared_bytes(window);
+  NS_CUDA_CHECK(cudaFuncSetAttribute(fast_histogram_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+  fast_histogram_kernel<<<blocks, kThreads, smem>>>(args);
+  NS_CUDA_CHECK_LAUNCH();
+  NS_CUDA_CHECK(cudaDeviceSynchronize());
+  if (d_counters.download()[1] != 0) fail("pair_histogram_cuda: a pair distance fell beyond the last bin");
+  add_fast_bins(d_bins.download(), a.w[0] * (triangle ? a.w[0] : b.w[0]), hist);
+}
+
+// ---- generic path (weights differ within a block) ----------------------------
 
 constexpr int kTile = 128;  // atoms per i tile (threads per block) and per j tile
 constexpr int kRun = 16;    // j tiles per work item
@@ -25,6 +303,10 @@ struct BinMoments {
   double count, sum_d, sum_d2;
 };
 
+// Same tiling as the exact kernel (i tile per block, runs of j tiles in
+// shared memory). Distances in float64 so that δ keeps its digits at any r.
+// The three moments of a bin sit in one 24-byte record, so its three atomic
+// adds touch one memory sector.
 template <bool Triangle>
 __global__ void __launch_bounds__(kTile) histogram_kernel(const Atom4<double>* __restrict__ a, int na,
                                                           const Atom4<double>* __restrict__ b, int nb,
@@ -49,8 +331,7 @@ __global__ void __launch_bounds__(kTile) histogram_kernel(const Atom4<double>* _
       if (w == 0.0) continue;  // padding (w = 0) and vacant sites add nothing
       const double dx = ai.x - bj.x, dy = ai.y - bj.y, dz = ai.z - bj.z;
       const double d2 = fma(dx, dx, fma(dy, dy, dz * dz));
-      // Correctly rounded, as on the CPU, so both paths bin alike.
-      const double r = sqrt(d2);
+      const double r = sqrt(d2);  // correctly rounded, as on the CPU
       const long long bin = static_cast<long long>(r * inv_width);
       if (bin >= nbins) {
         atomicAdd(overflow, 1u);
@@ -65,7 +346,8 @@ __global__ void __launch_bounds__(kTile) histogram_kernel(const Atom4<double>* _
   }
 }
 
-void histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist) {
+void generic_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
+                                 std::size_t nbins_needed) {
   const bool triangle = set == PairSet::triangle;
   const Origin origin = block_bounds(a, b).centre;
   DeviceBuffer<Atom4<double>> d_a(pack_atoms<double>(a, origin));
@@ -74,8 +356,8 @@ void histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, Pa
   const Atom4<double>* pb = triangle ? d_a.data() : d_b.data();
   const int na = static_cast<int>(a.size()), nb = static_cast<int>(triangle ? a.size() : b.size());
 
-  const auto nbins = static_cast<long long>(hist.count.size());
-  DeviceBuffer<BinMoments> d_bins(hist.count.size());
+  const auto nbins = static_cast<long long>(nbins_needed);
+  DeviceBuffer<BinMoments> d_bins(nbins_needed);
   d_bins.zero();
   DeviceBuffer<unsigned> d_overflow(1);
   d_overflow.zero();
@@ -107,13 +389,38 @@ void histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, Pa
 void pair_histogram_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
                          const CudaDebyeOptions& options) {
   if (!(hist.bin_width > 0)) fail("pair_histogram_cuda: bin width must be positive");
+  const bool triangle = set == PairSet::triangle;
+  if (a.size() == 0 || (!triangle && b.size() == 0)) return;
   // Every distance is below the bounding-box diagonal: size the bins for it.
-  hist.resize_for(block_bounds(a, b).diagonal);
+  hist.resize_for(block_bounds(a, triangle ? a : b).diagonal);
+  const std::size_t bins = histogram_bins_needed(a, b, set, hist.bin_width);
   const std::size_t budget = device_memory_budget(options.max_device_memory);
-  const std::size_t bin_bytes = hist.count.size() * sizeof(BinMoments);
+  const int window = fast_window_for_device();
+  const bool fast = window > 0 && uniform_weights(a) && (triangle || uniform_weights(b)) &&
+                    bins <= std::size_t(hist::kMaxFastBins);
+  if (fast) {
+    // Global sums stay below 2^64: Σq1 ≤ pairs·2^20, pairs ≤ na·nb ≤ 2^43.
+    constexpr double kMaxPairs = 8796093022208.0;  // 2^43
+    const std::size_t need = fast_fixed_bytes(bins, 0, 0, set);
+    if (need > budget)
+      fail("pair_histogram_cuda: ", bins, " bins need ", need, " bytes of device memory, over the budget of ",
+           budget, " bytes (raise the bin width)");
+    split_until_fits(
+        a, b, set, 2 * hist::kGroupAtoms,
+        [&](std::size_t na, std::size_t nb, PairSet s) {
+          const std::size_t nj = s == PairSet::triangle ? na : nb;
+          return double(na) * double(nb) <= kMaxPairs &&
+                 fast_fixed_bytes(bins, na, nb, s) + nj * sizeof(int) <= budget;
+        },
+        [&](const AtomBlock& pa, const AtomBlock& pb, PairSet s) {
+          fast_histogram_on_device(pa, pb, s, hist, window, budget);
+        });
+    return;
+  }
+  const std::size_t bin_bytes = bins * sizeof(BinMoments);
   if (bin_bytes + (std::size_t(1) << 20) > budget)
-    fail("pair_histogram_cuda: ", hist.count.size(), " bins need ", bin_bytes,
-         " bytes of device memory, over the budget of ", budget, " bytes (raise the bin width)");
+    fail("pair_histogram_cuda: ", bins, " bins need ", bin_bytes, " bytes of device memory, over the budget of ",
+         budget, " bytes (raise the bin width)");
   split_until_fits(
       a, b, set, kTile,
       [&](std::size_t na, std::size_t nb, PairSet s) {
@@ -122,7 +429,9 @@ void pair_histogram_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, Pa
         return bin_bytes + atoms * sizeof(Atom4<double>) + static_cast<std::size_t>(items) * sizeof(PairWorkItem) <=
                budget;
       },
-      [&](const AtomBlock& pa, const AtomBlock& pb, PairSet s) { histogram_on_device(pa, pb, s, hist); });
+      [&](const AtomBlock& pa, const AtomBlock& pb, PairSet s) {
+        generic_histogram_on_device(pa, pb, s, hist, histogram_bins_needed(pa, pb, s, hist.bin_width));
+      });
 }
 
 }  // namespace nanoscatter::debye

@@ -1,0 +1,209 @@
+// Fast pair-histogram layout (histogram_layout.hpp).
+#include "debye/histogram_layout.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "nanoscatter/error.hpp"
+
+namespace nanoscatter::debye {
+
+namespace {
+
+using hist::GroupGeometry;
+using hist::PackedAtom;
+
+struct Box {
+  double lo[3] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
+                  std::numeric_limits<double>::infinity()};
+  double hi[3] = {-std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                  -std::numeric_limits<double>::infinity()};
+  void include(double x, double y, double z) {
+    const double p[3] = {x, y, z};
+    for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], p[d]), hi[d] = std::max(hi[d], p[d]);
+  }
+  void include(const AtomBlock& b) {
+    for (std::size_t i = 0; i < b.size(); ++i) include(b.x[i], b.y[i], b.z[i]);
+  }
+  double diagonal() const {
+    double s = 0;
+    for (int d = 0; d < 3; ++d) s += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+    return std::sqrt(s);
+  }
+  // Largest distance from p to any point of the box.
+  double farthest(const double p[3]) const {
+    double s = 0;
+    for (int d = 0; d < 3; ++d) {
+      const double e = std::max(std::abs(p[d] - lo[d]), std::abs(p[d] - hi[d]));
+      s += e * e;
+    }
+    return std::sqrt(s);
+  }
+};
+
+Box pair_box(const AtomBlock& a, const AtomBlock& b, PairSet set) {
+  Box box;
+  box.include(a);
+  if (set == PairSet::rectangle) box.include(b);
+  return box;
+}
+
+// Spreads the low 10 bits of v to every third bit.
+std::uint64_t spread3(std::uint64_t v) {
+  v &= 0x3ff;
+  v = (v | (v << 16)) & 0x030000ff;
+  v = (v | (v << 8)) & 0x0300f00f;
+  v = (v | (v << 4)) & 0x030c30c3;
+  v = (v | (v << 2)) & 0x09249249;
+  return v;
+}
+
+// Atom positions in bin units relative to the origin, split into
+// hi (multiple of h) + lo.
+struct Splitter {
+  double origin[3];
+  double inv_width;
+  double h;
+  PackedAtom pack(double x, double y, double z, std::int32_t key) const {
+    const double p[3] = {(x - origin[0]) * inv_width, (y - origin[1]) * inv_width, (z - origin[2]) * inv_width};
+    float hi[3], lo[3];
+    for (int d = 0; d < 3; ++d) {
+      const double q = std::nearbyint(p[d] / h) * h;
+      hi[d] = float(q);  // |q/h| ≤ 1024: exact
+      lo[d] = float(p[d] - q);
+    }
+    return {hi[0], hi[1], hi[2], key, lo[0], lo[1], lo[2], 0.f};
+  }
+};
+
+}  // namespace
+
+bool uniform_weights(const AtomBlock& block) {
+  for (std::size_t i = 1; i < block.size(); ++i)
+    if (block.w[i] != block.w[0]) return false;
+  return true;
+}
+
+std::size_t histogram_bins_needed(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width) {
+  return std::size_t(std::floor(pair_box(a, b, set).diagonal() / bin_width)) + 2;
+}
+
+FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width,
+                                     int window_bins) {
+  const bool triangle = set == PairSet::triangle;
+  if (window_bins < 1024 || (window_bins & (window_bins - 1)) != 0)
+    fail("make_fast_layout: window of ", window_bins, " bins is not a power of two ≥ 1024");
+  const Box box = pair_box(a, b, set);
+  const double diag_bins = box.diagonal() / bin_width;
+  FastHistogramLayout out;
+  out.triangle = triangle;
+  out.window_bins = window_bins;
+  out.bins = int(std::floor(diag_bins)) + 2;
+  if (diag_bins + 2 > hist::kMaxFastBins)
+    fail("make_fast_layout: ", diag_bins, " bins exceed the fast path's ", hist::kMaxFastBins);
+
+  Splitter split;
+  for (int d = 0; d < 3; ++d) split.origin[d] = 0.5 * (box.lo[d] + box.hi[d]);
+  split.inv_width = 1.0 / bin_width;
+  // Smallest power of two h with diagonal ≤ kHiSteps·h (histogram_pair_math.hpp).
+  split.h = std::ldexp(1.0, std::ilogb(std::max(diag_bins, 1.0) / hist::kHiSteps) + 1);
+
+  // i atoms in Morton order of a 1024³ grid over their box.
+  Box abox;
+  abox.include(a);
+  double extent = 0;
+  for (int d = 0; d < 3; ++d) extent = std::max(extent, abox.hi[d] - abox.lo[d]);
+  const double cell = extent > 0 ? extent / 1023.0 : 1.0;
+  std::vector<std::uint64_t> keys(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const auto c = [&](double v, int d) { return std::uint64_t((v - abox.lo[d]) / cell); };
+    const std::uint64_t morton =
+        spread3(c(a.x[i], 0)) | (spread3(c(a.y[i], 1)) << 1) | (spread3(c(a.z[i], 2)) << 2);
+    keys[i] = (morton << 32) | std::uint64_t(i);
+  }
+  std::sort(keys.begin(), keys.end());
+  out.a.resize(a.size());
+  std::vector<std::uint32_t> order(a.size());
+  for (std::size_t s = 0; s < a.size(); ++s) {
+    const std::size_t i = keys[s] & 0xffffffffu;
+    order[s] = std::uint32_t(i);
+    out.a[s] = split.pack(a.x[i], a.y[i], a.z[i], std::int32_t(s));
+  }
+  if (!triangle) {
+    out.b.resize(b.size());
+    for (std::size_t j = 0; j < b.size(); ++j) out.b[j] = split.pack(b.x[j], b.y[j], b.z[j], std::int32_t(j));
+  }
+
+  // Groups of kGroupAtoms consecutive atoms: centre of their box, radius
+  // (+1 bin for the float rounding of D on the device), and shells sized so
+  // that a shell's pairs fit the window: width + 2·rho + 8 ≤ W.
+  Box jbox;
+  if (triangle) jbox = abox; else jbox.include(b);
+  const double w = window_bins;
+  for (std::size_t first = 0; first < a.size(); first += hist::kGroupAtoms) {
+    const std::size_t last = std::min(a.size(), first + hist::kGroupAtoms);
+    Box g;
+    for (std::size_t s = first; s < last; ++s) {
+      const std::size_t i = order[s];
+      g.include((a.x[i] - split.origin[0]) * split.inv_width, (a.y[i] - split.origin[1]) * split.inv_width,
+                (a.z[i] - split.origin[2]) * split.inv_width);
+    }
+    GroupGeometry geo{};
+    geo.cx = float(0.5 * (g.lo[0] + g.hi[0]));
+    geo.cy = float(0.5 * (g.lo[1] + g.hi[1]));
+    geo.cz = float(0.5 * (g.lo[2] + g.hi[2]));
+    const double c[3] = {geo.cx, geo.cy, geo.cz};
+    double rho = 0;
+    for (std::size_t s = first; s < last; ++s) {
+      const std::size_t i = order[s];
+      const double p[3] = {(a.x[i] - split.origin[0]) * split.inv_width, (a.y[i] - split.origin[1]) * split.inv_width,
+                           (a.z[i] - split.origin[2]) * split.inv_width};
+      rho = std::max(rho, std::sqrt((p[0] - c[0]) * (p[0] - c[0]) + (p[1] - c[1]) * (p[1] - c[1]) +
+                                    (p[2] - c[2]) * (p[2] - c[2])));
+    }
+    rho += 1.0;
+    Box jb;
+    for (int d = 0; d < 3; ++d) {
+      jb.lo[d] = (jbox.lo[d] - split.origin[d]) * split.inv_width;
+      jb.hi[d] = (jbox.hi[d] - split.origin[d]) * split.inv_width;
+    }
+    const double d_max = jb.farthest(c) + 2.0;
+    // A sparse group (2·rho near W) gets shells of W/8: its outer pairs miss
+    // the window and go straight to the global bins (correct, slower).
+    double width = std::max(w - 2.0 * rho - 8.0, w / 8.0);
+    int nshell = int(std::ceil(d_max / width)) + 1;
+    if (nshell > hist::kMaxShells) {
+      width = d_max / (hist::kMaxShells - 2);
+      nshell = hist::kMaxShells;
+    }
+    geo.rho = float(rho);
+    geo.shell_width = float(width);
+    geo.inv_shell_width = float(1.0 / width);
+    geo.nshell = nshell;
+    geo.first = std::int32_t(first);
+    geo.count = std::int32_t(last - first);
+    geo.j_first = triangle ? std::int32_t(first) : 0;
+    out.groups.push_back(geo);
+  }
+  return out;
+}
+
+void add_fast_bins(const std::vector<FastBin>& bins, double weight, PairHistogram& hist) {
+  if (hist.count.size() < bins.size()) fail("add_fast_bins: histogram has fewer bins than the device result");
+  const double dr = hist.bin_width;
+  const double q1_unit = std::ldexp(1.0, -hist::kQ1Bits), q2_unit = std::ldexp(1.0, -hist::kQ2Bits);
+  for (std::size_t k = 0; k < bins.size(); ++k) {
+    const FastBin& f = bins[k];
+    if (f.count == 0) continue;
+    const double n = double(f.count);
+    // δ' read as the midpoint of its quantum: Σδ' = (Σq1 + n/2)·2^-20;
+    // δ = (δ' − ½)·Δr; Σ(δ' − ½)² = (Σq2 + n/2)·2^-12.
+    const double sum_u = (double(f.sum1) + 0.5 * n) * q1_unit;
+    hist.count[k] += weight * n;
+    hist.sum_d[k] += weight * dr * (sum_u - 0.5 * n);
+    hist.sum_d2[k] += weight * dr * dr * (double(f.sum2) + 0.5 * n) * q2_unit;
+  }
+}
+
+}  // namespace nanoscatter::debye

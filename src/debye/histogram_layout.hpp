@@ -1,0 +1,47 @@
+// Host side of the fast pair-histogram path (histogram_pair_math.hpp): atoms
+// split into hi/lo parts in bin units, the i atoms in Morton order cut into
+// compact groups with their shell geometry, and the conversion of the
+// kernel's integer bins into PairHistogram moments. Used by the CUDA path
+// and by the host emulation test, so both see the same layout.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "debye/histogram_pair_math.hpp"
+#include "debye/pair_sums.hpp"
+
+namespace nanoscatter::debye {
+
+// Whether every atom of the block has the same weight (the fast path
+// histograms unweighted pairs and scales by w_a·w_b at the end).
+bool uniform_weights(const AtomBlock& block);
+
+// Bins a pair set can reach: floor(box diagonal / Δr) + 2, as
+// PairHistogram::resize_for sizes them.
+std::size_t histogram_bins_needed(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width);
+
+struct FastHistogramLayout {
+  std::vector<hist::PackedAtom> a;  // i atoms, Morton order; keys are indices into this list
+  std::vector<hist::PackedAtom> b;  // rectangle: j atoms in input order (keys = indices); triangle: empty
+  std::vector<hist::GroupGeometry> groups;
+  int bins = 0;          // bins every pair falls below
+  int window_bins = 0;   // ring buffer size W (power of two) the shells were cut for
+  bool triangle = false;
+  const std::vector<hist::PackedAtom>& j_atoms() const { return triangle ? a : b; }
+};
+
+// Requires histogram_bins_needed(...) ≤ hist::kMaxFastBins and window_bins a
+// power of two ≥ 1024.
+FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width,
+                                     int window_bins);
+
+// Integer bin as the kernel accumulates it: pairs, Σq1, Σq2 (histogram_pair_math.hpp).
+struct FastBin {
+  std::uint64_t count, sum1, sum2;
+};
+
+// hist[k] += weight × (moments of bins[k]) about the bin centres, for
+// k < bins.size() (hist must hold that many bins).
+void add_fast_bins(const std::vector<FastBin>& bins, double weight, PairHistogram& hist);
+
+}  // namespace nanoscatter::debye
