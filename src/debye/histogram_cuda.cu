@@ -8,19 +8,20 @@
 // pair cannot reach 10¹² pairs/s (that is ~4 pairs per SM per clock on 132
 // SMs), and a 10⁶-atom particle has 5·10⁵ bins at Δr = 10⁻³ Å, far more than
 // shared memory holds, so:
-//  - the i atoms are sorted in Morton order and cut into compact groups of
+//  - the i atoms are ordered by k-d bisection and cut into compact groups of
 //    64 (centre c, radius ρ); one block (512 threads, ~225 KB of shared
 //    memory, one per SM, persistent over groups) takes a group;
 //  - pass 1 buckets the j atoms by D = |x_j − c| into shells (counting sort
 //    into a per-block global scratch list);
 //  - pass 2 walks the shells outwards with a ring buffer of W bins in shared
-//    memory that covers [D − ρ, D + width + ρ]: bins that fall below the
-//    window are flushed to the global histogram with integer atomics (exact,
-//    so the result does not depend on the order) and zeroed. Each warp holds
-//    the group's 64 i atoms (two per lane) and takes j atoms of the shell
-//    from shared memory: per pair ~35 float/int ops (no float64) and two
-//    shared atomics (histogram_pair_math.hpp gives the arithmetic, the
-//    precision and the capacity argument).
+//    memory (one 64-bit word per bin, ~24k bins) that covers
+//    [D − ρ, D + width + ρ]: bins that fall below the window are flushed to
+//    the global histogram with integer atomics (exact, so the result does
+//    not depend on the order) and zeroed. Each warp holds the group's 64 i
+//    atoms (two per lane) and takes j atoms of the shell from shared memory:
+//    per pair ~35 float/int ops (no float64) and one shared atomic
+//    (histogram_pair_math.hpp gives the arithmetic, the precision and the
+//    capacity argument).
 // Other blocks (weights differ within a or b) take the generic kernel: one
 // float64 record per bin, three global float64 atomics per pair.
 #include <algorithm>
@@ -49,6 +50,7 @@ constexpr int kWarps = kThreads / 32;
 constexpr int kStage = 512;  // j atoms staged in shared memory per batch
 static_assert(hist::kGroupAtoms == 64, "a warp holds the group: two i atoms per lane");
 static_assert(kStage <= kThreads, "one staged atom per thread");
+static_assert(kThreads <= int(hist::kMaxAdders), "ring capacity assumes at most kMaxAdders threads");
 
 struct FastArgs {
   const PackedAtom* a;  // i atoms (sorted)
@@ -61,14 +63,13 @@ struct FastArgs {
   long long scratch_stride;
   FastBin* bins;
   int nbins;
-  int window;  // W, a power of two
+  int window;  // W bins in the ring
   int triangle;  // j atoms are the i list: pairs j > i only
   unsigned* overflow;
 };
 
 std::size_t fast_shared_bytes(int window) {
-  return std::size_t(window) * (sizeof(ull) + sizeof(unsigned)) + kStage * sizeof(PackedAtom) +
-         (2 * hist::kMaxShells + 1) * sizeof(int);
+  return std::size_t(window) * sizeof(ull) + kStage * sizeof(PackedAtom) + (2 * hist::kMaxShells + 1) * sizeof(int);
 }
 
 __device__ __forceinline__ void add_to_global(FastBin* bins, int k, ull count, ull sum1, ull sum2) {
@@ -77,37 +78,39 @@ __device__ __forceinline__ void add_to_global(FastBin* bins, int k, ull count, u
   if (sum2) atomicAdd(reinterpret_cast<ull*>(&bins[k].sum2), sum2);
 }
 
-// Bins [lo, hi) of the ring to the global histogram, zeroed (block-wide;
-// the caller synchronises before the ring is used again).
-__device__ void flush_bins(ull* ring_a, unsigned* ring_b, int window, int lo, int hi, const FastArgs& p) {
+__device__ __forceinline__ void word_to_global(const FastArgs& p, int k, ull word) {
+  if (word == 0) return;
+  if (k >= p.nbins) {
+    atomicAdd(p.overflow, 1u);
+    return;
+  }
+  add_to_global(p.bins, k, hist::word_count(word), hist::word_sum1(word), hist::word_sum2(word));
+}
+
+// Bins [lo, hi) ⊂ [base, base + W) of the ring to the global histogram,
+// zeroed (block-wide; the caller synchronises before the ring is used again).
+__device__ void flush_bins(ull* ring, int base, int base_slot, int lo, int hi, const FastArgs& p) {
   for (int k = lo + int(threadIdx.x); k < hi; k += kThreads) {
-    const int slot = k & (window - 1);
-    const ull word = ring_a[slot];
+    const int slot = hist::ring_slot(k - base, base_slot, p.window);
+    const ull word = ring[slot];
     if (word == 0) continue;
-    const unsigned s2 = ring_b[slot];
-    ring_a[slot] = 0;
-    ring_b[slot] = 0;
-    if (k >= p.nbins) {
-      atomicAdd(p.overflow, 1u);
-      continue;
-    }
-    add_to_global(p.bins, k, hist::word_count(word), hist::word_sum1(word), s2);
+    ring[slot] = 0;
+    word_to_global(p, k, word);
   }
 }
 
-__device__ __forceinline__ void add_pair(const PackedAtom& ai, int ikey, const PackedAtom& aj, int base, int window,
-                                         ull* ring_a, unsigned* ring_b, const FastArgs& p) {
+__device__ __forceinline__ void add_pair(const PackedAtom& ai, int ikey, const PackedAtom& aj, int base,
+                                         int base_slot, ull* ring, const FastArgs& p) {
   if (!(aj.key > ikey)) return;  // triangle: j > i only; padding i atoms have ikey = INT_MAX
   const hist::PairBin pb = hist::pair_bin(ai, aj);
-  const hist::PairQuanta q = hist::quantise(pb.u);
-  if (unsigned(pb.bin - base) < unsigned(window)) {
-    const int slot = pb.bin & (window - 1);
-    atomicAdd(&ring_a[slot], ull(hist::packed_word(q.q1)));
-    atomicAdd(&ring_b[slot], q.q2);
-  } else if (pb.bin < p.nbins) {  // outside the window (sparse groups only)
-    add_to_global(p.bins, pb.bin, 1, q.q1, q.q2);
-  } else {
-    atomicAdd(p.overflow, 1u);
+  const ull word = hist::packed_word(hist::quantise(pb.u));
+  const int idx = pb.bin - base;
+  if (unsigned(idx) < unsigned(p.window)) {
+    const int slot = hist::ring_slot(idx, base_slot, p.window);
+    const ull old = atomicAdd(&ring[slot], word);
+    if (hist::must_drain(old)) word_to_global(p, pb.bin, atomicExch(&ring[slot], 0ull));
+  } else {  // outside the window (sparse groups only)
+    word_to_global(p, pb.bin, word);
   }
 }
 
@@ -150,14 +153,13 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
   __shared__ int group_id;
   __shared__ int warp_sums[kWarps];
   const int window = p.window;
-  ull* ring_a = reinterpret_cast<ull*>(smem);
-  PackedAtom* stage = reinterpret_cast<PackedAtom*>(ring_a + window);
-  unsigned* ring_b = reinterpret_cast<unsigned*>(stage + kStage);
-  int* shell_n = reinterpret_cast<int*>(ring_b + window);
+  ull* ring = reinterpret_cast<ull*>(smem);
+  PackedAtom* stage = reinterpret_cast<PackedAtom*>(ring + window);
+  int* shell_n = reinterpret_cast<int*>(stage + kStage);
   int* shell_at = shell_n + hist::kMaxShells;
   int* scratch = p.scratch + blockIdx.x * p.scratch_stride;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  for (int k = tid; k < window; k += kThreads) ring_a[k] = 0, ring_b[k] = 0;
+  for (int k = tid; k < window; k += kThreads) ring[k] = 0;
 
   for (;;) {
     __syncthreads();
@@ -188,47 +190,44 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
     const PackedAtom ai1 = has1 ? p.a[i1] : PackedAtom{};
     const int key0 = has0 ? (p.triangle ? i0 : -1) : INT_MAX;
     const int key1 = has1 ? (p.triangle ? i1 : -1) : INT_MAX;
-    int base = -1, processed = 0;
+    int base = -1, base_slot = 0;
     for (int s = 0; s < g.nshell; ++s) {
       const int begin = shell_at[s], end = shell_at[s + 1];
       if (begin == end) continue;
       const int next_base = hist::window_base(g, s);
       if (base < 0) {
         base = next_base;
+        base_slot = base % window;
       } else if (next_base > base) {
-        flush_bins(ring_a, ring_b, window, base, min(next_base, base + window), p);
+        flush_bins(ring, base, base_slot, base, min(next_base, base + window), p);
         base = next_base;
+        base_slot = base % window;
         __syncthreads();
       }
       for (int b0 = begin; b0 < end; b0 += kStage) {
         const int n = min(kStage, end - b0);
-        if (processed + n > hist::kJCap) {  // capacity: see histogram_pair_math.hpp
-          flush_bins(ring_a, ring_b, window, base, base + window, p);
-          processed = 0;
-          __syncthreads();
-        }
         if (tid < n) stage[tid] = p.j[scratch[b0 + tid]];
         __syncthreads();
         for (int jj = warp; jj < n; jj += kWarps) {
           const PackedAtom aj = stage[jj];
-          add_pair(ai0, key0, aj, base, window, ring_a, ring_b, p);
-          add_pair(ai1, key1, aj, base, window, ring_a, ring_b, p);
+          add_pair(ai0, key0, aj, base, base_slot, ring, p);
+          add_pair(ai1, key1, aj, base, base_slot, ring, p);
         }
-        processed += n;
         __syncthreads();
       }
     }
-    if (base >= 0) flush_bins(ring_a, ring_b, window, base, base + window, p);
+    if (base >= 0) flush_bins(ring, base, base_slot, base, base + window, p);
   }
 }
 
-// Largest ring (power of two) whose shared memory this device grants a block.
+// Largest ring (a multiple of 1024 bins, at most 32768) whose shared memory
+// this device grants a block: 24576 bins on an H100/H200 (227 KB).
 int fast_window_for_device() {
   int device = 0, optin = 0;
   NS_CUDA_CHECK(cudaGetDevice(&device));
   NS_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   const std::size_t static_bytes = 256;  // group_id, warp_sums
-  for (int w = 16384; w >= 1024; w /= 2)
+  for (int w = 32768; w >= 1024; w -= 1024)
     if (fast_shared_bytes(w) + static_bytes <= std::size_t(optin)) return w;
   return 0;
 }

@@ -49,14 +49,27 @@ Box pair_box(const AtomBlock& a, const AtomBlock& b, PairSet set) {
   return box;
 }
 
-// Spreads the low 10 bits of v to every third bit.
-std::uint64_t spread3(std::uint64_t v) {
-  v &= 0x3ff;
-  v = (v | (v << 16)) & 0x030000ff;
-  v = (v | (v << 8)) & 0x0300f00f;
-  v = (v | (v << 4)) & 0x030c30c3;
-  v = (v | (v << 2)) & 0x09249249;
-  return v;
+// Orders idx[lo, hi) so that consecutive runs of kGroupAtoms are compact:
+// split at a multiple of kGroupAtoms near the middle, along the longest axis
+// of the range's box (a k-d tree whose leaves are the groups; boxes stay
+// within a factor ~2 of cubes, unlike runs of a space-filling curve, which
+// can straddle two distant cells).
+void bisect(const AtomBlock& a, std::vector<std::uint32_t>& idx, std::size_t lo, std::size_t hi) {
+  constexpr std::size_t g = hist::kGroupAtoms;
+  while (hi - lo > g) {
+    Box box;
+    for (std::size_t s = lo; s < hi; ++s) box.include(a.x[idx[s]], a.y[idx[s]], a.z[idx[s]]);
+    int axis = 0;
+    for (int d = 1; d < 3; ++d)
+      if (box.hi[d] - box.lo[d] > box.hi[axis] - box.lo[axis]) axis = d;
+    const std::vector<double>& c = axis == 0 ? a.x : axis == 1 ? a.y : a.z;
+    const std::size_t groups = (hi - lo + g - 1) / g;
+    const std::size_t mid = lo + (groups / 2) * g;
+    std::nth_element(idx.begin() + std::ptrdiff_t(lo), idx.begin() + std::ptrdiff_t(mid),
+                     idx.begin() + std::ptrdiff_t(hi), [&](std::uint32_t p, std::uint32_t q) { return c[p] < c[q]; });
+    bisect(a, idx, lo, mid);
+    lo = mid;
+  }
 }
 
 // Atom positions in bin units relative to the origin, split into
@@ -92,8 +105,7 @@ std::size_t histogram_bins_needed(const AtomBlock& a, const AtomBlock& b, PairSe
 FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width,
                                      int window_bins) {
   const bool triangle = set == PairSet::triangle;
-  if (window_bins < 1024 || (window_bins & (window_bins - 1)) != 0)
-    fail("make_fast_layout: window of ", window_bins, " bins is not a power of two ≥ 1024");
+  if (window_bins < 1024) fail("make_fast_layout: window of ", window_bins, " bins, fewer than 1024");
   const Box box = pair_box(a, b, set);
   const double diag_bins = box.diagonal() / bin_width;
   FastHistogramLayout out;
@@ -109,27 +121,16 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
   // Smallest power of two h with diagonal ≤ kHiSteps·h (histogram_pair_math.hpp).
   split.h = std::ldexp(1.0, std::ilogb(std::max(diag_bins, 1.0) / hist::kHiSteps) + 1);
 
-  // i atoms in Morton order of a 1024³ grid over their box.
+  // i atoms ordered so that runs of kGroupAtoms are compact groups.
   Box abox;
   abox.include(a);
-  double extent = 0;
-  for (int d = 0; d < 3; ++d) extent = std::max(extent, abox.hi[d] - abox.lo[d]);
-  const double cell = extent > 0 ? extent / 1023.0 : 1.0;
-  std::vector<std::uint64_t> keys(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const auto c = [&](double v, int d) { return std::uint64_t((v - abox.lo[d]) / cell); };
-    const std::uint64_t morton =
-        spread3(c(a.x[i], 0)) | (spread3(c(a.y[i], 1)) << 1) | (spread3(c(a.z[i], 2)) << 2);
-    keys[i] = (morton << 32) | std::uint64_t(i);
-  }
-  std::sort(keys.begin(), keys.end());
+  std::vector<std::uint32_t>& order = out.a_order;
+  order.resize(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) order[i] = std::uint32_t(i);
+  bisect(a, order, 0, a.size());
   out.a.resize(a.size());
-  std::vector<std::uint32_t> order(a.size());
-  for (std::size_t s = 0; s < a.size(); ++s) {
-    const std::size_t i = keys[s] & 0xffffffffu;
-    order[s] = std::uint32_t(i);
-    out.a[s] = split.pack(a.x[i], a.y[i], a.z[i], std::int32_t(s));
-  }
+  for (std::size_t s = 0; s < a.size(); ++s)
+    out.a[s] = split.pack(a.x[order[s]], a.y[order[s]], a.z[order[s]], std::int32_t(s));
   if (!triangle) {
     out.b.resize(b.size());
     for (std::size_t j = 0; j < b.size(); ++j) out.b[j] = split.pack(b.x[j], b.y[j], b.z[j], std::int32_t(j));

@@ -1,6 +1,6 @@
 // Host side of the fast pair-histogram path (histogram_pair_math.hpp): atoms
-// split into hi/lo parts in bin units, the i atoms in Morton order cut into
-// compact groups with their shell geometry, and the conversion of the
+// split into hi/lo parts in bin units, the i atoms ordered (k-d bisection)
+// and cut into compact groups with their shell geometry, and the conversion of the
 // kernel's integer bins into PairHistogram moments. Used by the CUDA path
 // and by the host emulation test, so both see the same layout.
 #pragma once
@@ -21,17 +21,17 @@ bool uniform_weights(const AtomBlock& block);
 std::size_t histogram_bins_needed(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width);
 
 struct FastHistogramLayout {
-  std::vector<hist::PackedAtom> a;  // i atoms, Morton order; keys are indices into this list
+  std::vector<hist::PackedAtom> a;  // i atoms in groups (k-d order); keys are indices into this list
+  std::vector<std::uint32_t> a_order;  // a[s] is input atom a_order[s]
   std::vector<hist::PackedAtom> b;  // rectangle: j atoms in input order (keys = indices); triangle: empty
   std::vector<hist::GroupGeometry> groups;
   int bins = 0;          // bins every pair falls below
-  int window_bins = 0;   // ring buffer size W (power of two) the shells were cut for
+  int window_bins = 0;   // ring buffer size W the shells were cut for
   bool triangle = false;
   const std::vector<hist::PackedAtom>& j_atoms() const { return triangle ? a : b; }
 };
 
-// Requires histogram_bins_needed(...) ≤ hist::kMaxFastBins and window_bins a
-// power of two ≥ 1024.
+// Requires histogram_bins_needed(...) ≤ hist::kMaxFastBins and window_bins ≥ 1024.
 FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width,
                                      int window_bins);
 

@@ -23,16 +23,17 @@
 // These errors are not coherent over a crystal shell: they follow the low
 // bits of each pair's coordinates, not r.
 //
-// A pair's record: δ' quantised down to 2^-20 bin (q1, read back as the
-// bin's midpoint (q1 + ½)·2^-20, error ≤ 2^-21 bin = 5e-10 Å at Δr = 1e-3)
-// and (δ' − ½)² quantised down to 2^-12 bin² (q2, midpoint, error ≤ 2^-13
-// bin²). The ring buffer in shared memory keeps per bin one 64-bit word
-// [count : 22 bits | Σq1 : 42 bits] and one 32-bit Σq2, so a pair costs one
-// 64-bit and one 32-bit shared atomic. Capacity: a bin is flushed to the
-// global histogram at least every kJCap j atoms (the kernel flushes the whole
-// window then), each j atom adds at most kGroupAtoms pairs to one bin, so
-// count ≤ kGroupAtoms·kJCap ≤ 2^22 − 1; then Σq1 ≤ (2^22 − 1)(2^20 − 1) <
-// 2^42 (no carry into the count) and Σq2 ≤ (2^22 − 1)·1024 < 2^32.
+// A pair's record: δ' quantised down to 2^-18 bin (q1, read back as the
+// midpoint (q1 + ½)·2^-18: error ≤ 2^-19 bin = 1.9e-9 Å at Δr = 1e-3) and
+// (δ' − ½)² quantised down to 2^-12 bin² (q2 ≤ 1024, midpoint, error ≤
+// 2^-13 bin²; it enters I(Q) only through ½Q²Σδ², so this is < 1e-9 of a
+// pair's term at Q = 12 Å⁻¹). The ring buffer in shared memory keeps one
+// 64-bit word per bin, [count : 12 | Σq1 : 30 | Σq2 : 22], so a pair costs
+// one shared atomic. Capacity: the thread whose add finds the count at
+// kDrainAt or above moves the word to the global bins (atomic exchange with
+// zero) before its next add; each thread has at most one such add pending,
+// so count ≤ kDrainAt + kMaxAdders = 4095, and then Σq1 ≤ 4095·(2^18 − 1)
+// < 2^30 and Σq2 ≤ 4095·1024 < 2^22: no field carries into the next.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -46,25 +47,25 @@
 
 namespace nanoscatter::debye::hist {
 
-constexpr int kGroupAtoms = 64;           // i atoms per group (one warp, two per lane)
-constexpr int kCountBits = 22;            // count field of the packed word
-constexpr int kSum1Shift = 64 - kCountBits;  // Σq1 occupies the low 42 bits
-constexpr int kQ1Bits = 20;               // δ' to 2^-20 bin
-constexpr int kQ2Bits = 12;               // (δ' − ½)² to 2^-12 bin²
-constexpr std::uint32_t kMaxCount = (1u << kCountBits) - 1;
-constexpr int kJCap = int(kMaxCount / kGroupAtoms);  // j atoms between full flushes
-constexpr int kMaxShells = 2048;          // distance shells per group
-constexpr int kHiSteps = 2046;            // box diagonal ≤ kHiSteps·h keeps S exact
+constexpr int kGroupAtoms = 64;  // i atoms per group (one warp, two per lane)
+constexpr int kCountShift = 52;  // [count : 12 | Σq1 : 30 | Σq2 : 22]
+constexpr int kSum1Shift = 22;
+constexpr int kQ1Bits = 18;      // δ' to 2^-18 bin
+constexpr int kQ2Bits = 12;      // (δ' − ½)² to 2^-12 bin², q2 ≤ 2^10
+constexpr std::uint32_t kMaxCount = (1u << (64 - kCountShift)) - 1;
+constexpr std::uint32_t kMaxAdders = 1024;  // threads of a block (kernel asserts ≤)
+constexpr std::uint32_t kDrainAt = kMaxCount - kMaxAdders;
+constexpr int kMaxShells = 2048;  // distance shells per group
+constexpr int kHiSteps = 2046;    // box diagonal ≤ kHiSteps·h keeps S exact
 // floor() by a round-down add: 1.5·2^23 + x lands in [2^23, 2^24), where
 // floats are the integers, for 0 ≤ x < 2^22; hence the bin limit.
 constexpr float kMagic = 12582912.0f;
 constexpr int kMaxFastBins = (1 << 22) - 64;
 
-static_assert(std::uint64_t(kGroupAtoms) * kJCap <= kMaxCount, "count field overflow");
-static_assert((std::uint64_t(kMaxCount) * ((1u << kQ1Bits) - 1)) < (std::uint64_t(1) << kSum1Shift),
+static_assert(std::uint64_t(kMaxCount) * ((1u << kQ1Bits) - 1) < (std::uint64_t(1) << (kCountShift - kSum1Shift)),
               "Σq1 would carry into the count");
-static_assert(std::uint64_t(kMaxCount) * ((1u << (kQ2Bits - 2)) + 0) < (std::uint64_t(1) << 32),
-              "Σq2 overflow: q2 ≤ 2^(kQ2Bits−2) since (δ' − ½)² ≤ ¼");
+static_assert(std::uint64_t(kMaxCount) * (1u << (kQ2Bits - 2)) < (std::uint64_t(1) << kSum1Shift),
+              "Σq2 would carry into Σq1 ((δ' − ½)² ≤ ¼, so q2 ≤ 2^(kQ2Bits−2))");
 
 // An atom as the fast path reads it: hi parts (exact multiples of h), key
 // (index for the triangle mask), lo parts. 32 bytes, two 16-byte loads.
@@ -174,10 +175,24 @@ NS_HIST_HD PairQuanta quantise(float u) {
   return {floor_scaled(u, float(1u << kQ1Bits)), floor_scaled(c * c, float(1u << kQ2Bits))};
 }
 
-// The 64-bit word a pair adds to its bin: one count and q1.
-NS_HIST_HD std::uint64_t packed_word(std::uint32_t q1) { return (std::uint64_t(1) << kSum1Shift) | q1; }
-NS_HIST_HD std::uint32_t word_count(std::uint64_t w) { return std::uint32_t(w >> kSum1Shift); }
-NS_HIST_HD std::uint64_t word_sum1(std::uint64_t w) { return w & ((std::uint64_t(1) << kSum1Shift) - 1); }
+// The 64-bit word a pair adds to its bin, and its fields.
+NS_HIST_HD std::uint64_t packed_word(PairQuanta q) {
+  return (std::uint64_t(1) << kCountShift) | (std::uint64_t(q.q1) << kSum1Shift) | q.q2;
+}
+NS_HIST_HD std::uint32_t word_count(std::uint64_t w) { return std::uint32_t(w >> kCountShift); }
+NS_HIST_HD std::uint64_t word_sum1(std::uint64_t w) {
+  return (w >> kSum1Shift) & ((std::uint64_t(1) << (kCountShift - kSum1Shift)) - 1);
+}
+NS_HIST_HD std::uint64_t word_sum2(std::uint64_t w) { return w & ((std::uint64_t(1) << kSum1Shift) - 1); }
+// Whether the add that returned `old` must drain the word (capacity above).
+NS_HIST_HD bool must_drain(std::uint64_t old) { return word_count(old) >= kDrainAt; }
+
+// Ring slot of the bin base + idx (0 ≤ idx < W) when bin `base` sits in
+// slot base_slot: a ring of any size W without a modulo per pair.
+NS_HIST_HD int ring_slot(int idx, int base_slot, int window) {
+  const int s = idx + base_slot;
+  return s >= window ? s - window : s;
+}
 
 // Shell of a j atom at distance D (bins) from the group centre.
 NS_HIST_HD int shell_of(const GroupGeometry& g, float d) {

@@ -1,0 +1,286 @@
+// The CUDA histogram's fast path (histogram_cuda.cu) emulated serially on
+// the host with the same per-pair code (histogram_pair_math.hpp) and the
+// same layout (histogram_layout.hpp): pass 1 buckets j atoms into shells,
+// pass 2 walks them with a ring of W bins flushed as the window moves, a bin
+// drained to the global bins when its count nears the field's capacity. The emulated histogram is compared with the
+// float64 CPU histogram bin by bin (test_histogram_compare.hpp), on a
+// perfect crystal (many pairs at one distance) and a disordered particle,
+// triangle and rectangle, and with a small window and a low drain threshold
+// that force the global fallback and the drains. The ring's packed fields
+// are checked against exact shadow sums whenever a word leaves the ring.
+//
+// Tolerances (Δr = 1e-3 Å; e_r = distance error bound of the float path,
+// 2^-22·√3·h bins with h the hi grid, histogram_pair_math.hpp):
+//  - counts: exact (float64 sums of equal weights, 1e-9) in bins that no
+//    pair within 4·e_r of a bin edge touches; pairs moved ≤ 2 × such pairs;
+//  - Σδ per bin: ≤ count·(2^-19 + e_r) Δr (quantum midpoint + distance error);
+//  - Σδ² per bin: ≤ count·(2^-13 + 2 e_r) Δr²;
+//  - Σw r and Σw r² over all bins (independent of binning): same bounds.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "debye/histogram_intensity.hpp"
+#include "debye/histogram_layout.hpp"
+#include "debye/pair_sums.hpp"
+#include "test_histogram_compare.hpp"
+#include "test_util.hpp"
+
+using namespace nanoscatter;
+using namespace nanoscatter::debye;
+
+namespace {
+
+constexpr int kWindow = 24576;  // the ring of an H100/H200 (histogram_cuda.cu)
+
+struct EmulationStats {
+  double ring_pairs = 0, global_pairs = 0;
+  int drains = 0;
+  std::uint64_t max_ring_count = 0;
+  bool fields_exact = true;  // every word leaving the ring equalled the shadow sums
+};
+
+// Serial emulation of fast_histogram_kernel (same shells in the same order,
+// same window bases, flushes and drains; the kernel drains at
+// hist::kDrainAt, a smaller drain_at exercises the path).
+PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width, int window,
+                           std::uint32_t drain_at, EmulationStats& st) {
+  const FastHistogramLayout layout = make_fast_layout(a, b, set, bin_width, window);
+  const auto& J = layout.j_atoms();
+  std::vector<FastBin> bins(std::size_t(layout.bins), FastBin{0, 0, 0});
+  std::vector<std::uint64_t> ring(std::size_t(window), 0);
+  std::vector<std::uint64_t> shadow_n(std::size_t(window), 0), shadow_1(std::size_t(window), 0),
+      shadow_2(std::size_t(window), 0);
+  const auto to_global = [&](int k, std::uint64_t word) {
+    ASSERT_LT(k, layout.bins);
+    bins[std::size_t(k)].count += hist::word_count(word);
+    bins[std::size_t(k)].sum1 += hist::word_sum1(word);
+    bins[std::size_t(k)].sum2 += hist::word_sum2(word);
+  };
+  const auto take = [&](std::size_t slot, int k) {
+    const std::uint64_t w = ring[slot];
+    if (hist::word_count(w) != shadow_n[slot] || hist::word_sum1(w) != shadow_1[slot] ||
+        hist::word_sum2(w) != shadow_2[slot])
+      st.fields_exact = false;
+    st.max_ring_count = std::max<std::uint64_t>(st.max_ring_count, hist::word_count(w));
+    to_global(k, w);
+    ring[slot] = shadow_n[slot] = shadow_1[slot] = shadow_2[slot] = 0;
+  };
+  for (const auto& g : layout.groups) {
+    std::vector<std::vector<int>> shells(std::size_t(g.nshell));
+    for (int j = g.j_first; j < int(J.size()); ++j)
+      shells[std::size_t(hist::shell_of(g, hist::centre_distance(g, J[std::size_t(j)])))].push_back(j);
+    int base = -1, base_slot = 0;
+    const auto flush = [&](int lo, int hi) {
+      for (int k = lo; k < hi; ++k) {
+        const auto slot = std::size_t(hist::ring_slot(k - base, base_slot, window));
+        if (ring[slot] != 0) take(slot, k);
+      }
+    };
+    for (int s = 0; s < g.nshell; ++s) {
+      const auto& list = shells[std::size_t(s)];
+      if (list.empty()) continue;
+      const int next_base = hist::window_base(g, s);
+      if (base < 0) {
+        base = next_base;
+        base_slot = base % window;
+      } else if (next_base > base) {
+        flush(base, std::min(next_base, base + window));
+        base = next_base;
+        base_slot = base % window;
+      }
+      for (const int j : list) {
+        const hist::PackedAtom& aj = J[std::size_t(j)];
+        for (int t = 0; t < g.count; ++t) {
+          const int i = g.first + t;
+          const int key = layout.triangle ? i : -1;
+          if (!(aj.key > key)) continue;
+          const hist::PairBin pb = hist::pair_bin(layout.a[std::size_t(i)], aj);
+          const hist::PairQuanta q = hist::quantise(pb.u);
+          const int idx = pb.bin - base;
+          if (unsigned(idx) < unsigned(window)) {
+            const auto slot = std::size_t(hist::ring_slot(idx, base_slot, window));
+            const std::uint64_t old = ring[slot];
+            ring[slot] += hist::packed_word(q);
+            shadow_n[slot] += 1;
+            shadow_1[slot] += q.q1;
+            shadow_2[slot] += q.q2;
+            st.ring_pairs += 1;
+            if (hist::word_count(old) >= drain_at) {
+              take(slot, pb.bin);
+              ++st.drains;
+            }
+          } else {
+            to_global(pb.bin, hist::packed_word(q));
+            st.global_pairs += 1;
+          }
+        }
+      }
+    }
+    if (base >= 0) flush(base, base + window);
+  }
+  PairHistogram h;
+  h.bin_width = bin_width;
+  h.resize_for(double(layout.bins - 2) * bin_width);
+  add_fast_bins(bins, a.w[0] * (set == PairSet::triangle ? a.w[0] : b.w[0]), h);
+  return h;
+}
+
+// Rocksalt (a = 4.26 Å) sphere: species 0 at fcc sites, species 1 shifted
+// by a/2; uniform weight w.
+AtomBlock rocksalt(double radius, int species, double w) {
+  AtomBlock out;
+  const double a = 4.26;
+  const int n = int(radius / a) + 1;
+  const double basis[4][3] = {{0, 0, 0}, {0, 0.5, 0.5}, {0.5, 0, 0.5}, {0.5, 0.5, 0}};
+  for (int i = -n; i <= n; ++i)
+    for (int j = -n; j <= n; ++j)
+      for (int k = -n; k <= n; ++k)
+        for (const auto& f : basis) {
+          const double x = a * (i + f[0] + 0.5 * species), y = a * (j + f[1]), z = a * (k + f[2]);
+          if (x * x + y * y + z * z > radius * radius) continue;
+          out.x.push_back(x + 3.0);  // off the origin: coordinates are not symmetric about it
+          out.y.push_back(y - 1.0);
+          out.z.push_back(z);
+          out.w.push_back(w);
+        }
+  return out;
+}
+
+AtomBlock uniform_ball(std::size_t n, double radius, std::uint64_t seed, double w) {
+  AtomBlock b = test::random_ball(n, radius, {3.0, -1.0, 0.0}, seed, 1.0);
+  std::fill(b.w.begin(), b.w.end(), w);
+  return b;
+}
+
+// Distance error bound of the float path in bins (histogram_pair_math.hpp).
+double distance_error_bins(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width) {
+  const double diag = double(histogram_bins_needed(a, b, set, bin_width));
+  const double h = std::ldexp(1.0, std::ilogb(std::max(diag - 2, 1.0) / hist::kHiSteps) + 1);
+  return std::ldexp(1.0, -22) * std::sqrt(3.0) * h;
+}
+
+void check_against_cpu(const char* name, const AtomBlock& a, const AtomBlock& b, PairSet set, int window,
+                       std::uint32_t drain_at, EmulationStats& st) {
+  const double dr = 1e-3;
+  PairHistogram cpu;
+  cpu.bin_width = dr;
+  pair_histogram_cpu(a, set == PairSet::triangle ? a : b, set, cpu, 0);
+  const PairHistogram emu = emulate_fast(a, b, set, dr, window, drain_at, st);
+  const double e_r = distance_error_bins(a, b, set, dr);
+  const auto c = test::compare_histograms(a, b, set, cpu, emu, 4 * e_r);
+  const double w = a.w[0] * (set == PairSet::triangle ? a.w[0] : b.w[0]);
+  std::printf(
+      "%s: %.0f pairs (%.0f ring, %.0f global), %d drains, max ring count %llu; e_r bound %.2e bins; "
+      "ambiguous %.0f, moved %.0f; worst |Δn| %.1e, |ΔΣδ|/(nΔr) %.2e, |ΔΣδ²|/(nΔr²) %.2e; "
+      "ΔΣr %.2e, ΔΣr² %.2e\n",
+      name, c.pairs / w, st.ring_pairs, st.global_pairs, st.drains, (unsigned long long)st.max_ring_count, e_r,
+      c.ambiguous / w, c.moved / w, c.worst_count, c.worst_d, c.worst_d2, c.first_moment, c.second_moment);
+  EXPECT_TRUE(st.fields_exact) << "a packed ring field overflowed";
+  EXPECT_LE(st.max_ring_count, hist::kMaxCount);
+  EXPECT_NEAR(std::accumulate(emu.count.begin(), emu.count.end(), 0.0), c.pairs, 1e-12 * c.pairs);
+  EXPECT_LE(c.moved, 2 * c.ambiguous + 1e-9 * c.pairs);
+  EXPECT_LE(c.worst_count, 1e-9);
+  const double tol_d = std::ldexp(1.0, -19) + e_r, tol_d2 = std::ldexp(1.0, -13) + 2 * e_r;
+  EXPECT_LE(c.worst_d, tol_d);
+  EXPECT_LE(c.worst_d2, tol_d2);
+  EXPECT_LE(c.first_moment, tol_d);
+  // Σr² error per pair: 2r·(δ error) + Σδ² error; normalised by Δr·r_max.
+  EXPECT_LE(c.second_moment, 2 * tol_d + tol_d2);
+
+  // What the engine uses: Taylor-corrected sinc sums agree to the moment
+  // errors times h' and h'' (≤ Q·tol_d·Δr and Q²·tol_d2·Δr² per pair) plus,
+  // for the pairs that changed bin, twice the Taylor remainder Q³Δr³/192.
+  const std::vector<double> q = {0.5, 2.0, 5.0, 9.0, 12.0};
+  std::vector<double> s_cpu(q.size(), 0.0), s_emu(q.size(), 0.0);
+  histogram_sinc_sums(cpu, q, s_cpu);
+  histogram_sinc_sums(emu, q, s_emu);
+  for (std::size_t k = 0; k < q.size(); ++k) {
+    const double qd = q[k] * dr;
+    const double bound = c.pairs * (qd * tol_d + qd * qd * tol_d2) + c.ambiguous * qd * qd * qd / 96;
+    EXPECT_LE(std::abs(s_emu[k] - s_cpu[k]), bound + 1e-12 * c.pairs) << name << " Q " << q[k];
+  }
+}
+
+}  // namespace
+
+// The hi/lo float distance against float64 on a particle of the benchmark's
+// size (530 Å across, h = 0.512 Å): every pair of 400 atoms spread over it.
+TEST(DebyeHistogramGpuMath, DistanceErrorWithinBound) {
+  const double dr = 1e-3;
+  for (double radius : {20.0, 265.0}) {
+    const AtomBlock a = uniform_ball(400, radius, 11, 1.0);
+    const FastHistogramLayout layout = make_fast_layout(a, a, PairSet::triangle, dr, kWindow);
+    double worst = 0, worst_rel_r = 0;
+    for (std::size_t s = 0; s < a.size(); ++s)
+      for (std::size_t t = s + 1; t < a.size(); ++t) {
+        const std::size_t i = layout.a_order[s], j = layout.a_order[t];
+        const double dx = a.x[i] - a.x[j], dy = a.y[i] - a.y[j], dz = a.z[i] - a.z[j];
+        const double r = std::sqrt(dx * dx + dy * dy + dz * dz) / dr;
+        const hist::PairBin pb = hist::pair_bin(layout.a[s], layout.a[t]);
+        const double err = std::abs(double(pb.bin) + double(pb.u) - r);
+        worst = std::max(worst, err);
+        worst_rel_r = std::max(worst_rel_r, err / r);
+      }
+    const double bound = distance_error_bins(a, a, PairSet::triangle, dr);
+    std::printf("R = %.0f Å: max |r_float − r_double| = %.2e Å (bound %.2e Å), %.1e relative\n", radius, worst * dr,
+                bound * dr, worst_rel_r);
+    EXPECT_LE(worst, bound);
+  }
+}
+
+TEST(DebyeHistogramGpuMath, CrystalTriangle) {
+  const AtomBlock co = rocksalt(17.0, 0, 1.0);
+  ASSERT_GE(co.size(), 1000u);
+  EmulationStats st;
+  check_against_cpu("crystal triangle", co, co, PairSet::triangle, kWindow, hist::kDrainAt, st);
+  EXPECT_EQ(st.global_pairs, 0.0);  // dense groups: every pair inside the window
+}
+
+TEST(DebyeHistogramGpuMath, CrystalRectangleTwoSpecies) {
+  const AtomBlock co = rocksalt(15.0, 0, 0.75), o = rocksalt(15.0, 1, 0.5);
+  EmulationStats st;
+  check_against_cpu("crystal rectangle", co, o, PairSet::rectangle, kWindow, hist::kDrainAt, st);
+}
+
+TEST(DebyeHistogramGpuMath, DisorderedTriangleAndRectangle) {
+  const AtomBlock a = uniform_ball(1500, 20.0, 7, 0.8);
+  const AtomBlock b = uniform_ball(900, 20.0, 8, 0.6);
+  EmulationStats st_t, st_r;
+  check_against_cpu("disordered triangle", a, a, PairSet::triangle, kWindow, hist::kDrainAt, st_t);
+  check_against_cpu("disordered rectangle", a, b, PairSet::rectangle, kWindow, hist::kDrainAt, st_r);
+}
+
+// A 1024-bin window (1 Å) is narrower than the groups: most pairs go
+// straight to the global bins; draining at 3 pairs exercises the drain path.
+// Coincident atoms (30 at one site) exercise r = 0 and a crowded bin.
+TEST(DebyeHistogramGpuMath, SmallWindowFullFlushesAndCoincidentAtoms) {
+  AtomBlock a = uniform_ball(700, 12.0, 9, 1.0);
+  for (int k = 0; k < 30; ++k) {
+    a.x.push_back(1.25);
+    a.y.push_back(-0.5);
+    a.z.push_back(2.0);
+    a.w.push_back(1.0);
+  }
+  EmulationStats st;
+  check_against_cpu("small window", a, a, PairSet::triangle, 1024, 3, st);
+  EXPECT_GT(st.global_pairs, 0.0);
+  EXPECT_GT(st.ring_pairs, 0.0);
+  EXPECT_GT(st.drains, 0);
+}
+
+// The layout refuses what the kernel cannot do.
+TEST(DebyeHistogramGpuMath, LayoutLimits) {
+  const AtomBlock a = uniform_ball(10, 5.0, 3, 1.0);
+  EXPECT_THROW(make_fast_layout(a, a, PairSet::triangle, 1e-3, 1000), Error);
+  EXPECT_THROW(make_fast_layout(a, a, PairSet::triangle, 1e-7, 16384), Error);  // > 2^22 bins
+  AtomBlock mixed = a;
+  EXPECT_TRUE(uniform_weights(mixed));
+  mixed.w[3] = 0.5;
+  EXPECT_FALSE(uniform_weights(mixed));
+}
