@@ -19,6 +19,11 @@ namespace {
 constexpr std::size_t kPieceExactCpu = 8192;
 constexpr std::size_t kPieceExactGpu = 32768;
 constexpr std::size_t kPieceHistogram = 32768;
+// The CUDA histogram bounds its own memory (split_until_fits) and pays per
+// call for its bins (allocation, transfer, float64 conversion of ~r_max/Δr
+// bins) and for the work a group repeats per call (shells of the j atoms,
+// the window's sweep over all distances), so whole species go in one call.
+constexpr std::size_t kPieceHistogramGpu = std::size_t(1) << 22;
 // Smallest pieces when a run is split over MPI ranks: a 256² CPU block at
 // 1456 Q points is ~1e8 pair·Q (tens of ms on a core); a 4096² GPU block is
 // ~2e10 pair·Q, still well above a kernel launch. Below that, per-block
@@ -165,7 +170,8 @@ std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOp
   for (const auto& b : s.blocks) atoms += b.size();
   const std::size_t min_piece = options.device == Device::gpu ? kMinPieceGpu : kMinPieceCpu;
   const PairBlocks blocks =
-      make_pair_blocks(s, piece_for_share(kPieceHistogram, atoms, options.share.count, min_piece));
+      make_pair_blocks(s, piece_for_share(options.device == Device::gpu ? kPieceHistogramGpu : kPieceHistogram,
+                                          atoms, options.share.count, min_piece));
   const std::vector<int> owner = deal_blocks(blocks, options.share.count);
   double mine = 0;
   for (std::size_t b = 0; b < blocks.blocks.size(); ++b)
