@@ -183,7 +183,7 @@ void run(const CLI::App& sub, const DdaCliOptions& c, const RunContext& context)
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double solved = double(mine.size());
   std::vector<DdaSolution> solutions = gather_solutions(comm, std::move(mine));
-  parallel::report_load(comm, "dda", seconds, solved, c.quiet);
+  parallel::report_load(comm, "dda", seconds, solved, c.quiet, o.device);
   if (!comm.root()) return;
   const DdaResult r = plan.finish(std::move(solutions),
                                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

@@ -251,7 +251,7 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   comm.sum_in_rank_order(result.intensity);
   for (auto& partial : result.partials) comm.sum_in_rank_order(partial);
-  parallel::report_load(comm, "debye", seconds, result.pairs, o.common.quiet);
+  parallel::report_load(comm, "debye", seconds, result.pairs, o.common.quiet, options.device);
   if (!comm.root()) return;
   result.seconds = seconds;
   options.share = WorkShare{};

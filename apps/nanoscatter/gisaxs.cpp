@@ -104,7 +104,7 @@ void run(const GisaxsCliOptions& o, const RunContext& context) {
   std::size_t mine = 0;
   for (std::size_t b = 0; b * options.block_pixels < result.intensity.size(); ++b)
     if (options.share.owns(b)) mine += std::min(options.block_pixels, result.intensity.size() - b * options.block_pixels);
-  parallel::report_load(comm, "gisaxs", result.seconds, double(mine), o.common.quiet);
+  parallel::report_load(comm, "gisaxs", result.seconds, double(mine), o.common.quiet, options.device);
   if (!comm.root()) return;
 
   gisaxs::OutputInfo info;

@@ -141,7 +141,7 @@ void run(const CLI::App& sub, const Pattern2DCliOptions& o, const RunContext& co
   if (o.amplitude)  // std::complex<double> is an array of two doubles ([complex.numbers])
     comm.merge_disjoint(std::span<double>(reinterpret_cast<double*>(result.amplitude.data()), 2 * result.amplitude.size()));
   const auto [first, last] = options.share.range(result.intensity.size());
-  parallel::report_load(comm, "pattern2d", seconds, double(last - first), o.common.quiet);
+  parallel::report_load(comm, "pattern2d", seconds, double(last - first), o.common.quiet, options.device);
   if (!comm.root()) return;
   result.seconds = seconds;
   options.share = WorkShare{};

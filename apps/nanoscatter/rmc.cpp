@@ -139,7 +139,7 @@ void run(const RmcCliOptions& o, const RunContext& context) {
   RmcResult result = plan.execute();
   const std::size_t my_tiles = result.tiles.size();
   gather_tiles(comm, result);
-  parallel::report_load(comm, "rmc", result.seconds, double(my_tiles), o.quiet);
+  parallel::report_load(comm, "rmc", result.seconds, double(my_tiles), o.quiet, options.device);
   if (!comm.root()) return;
 
   std::filesystem::create_directories(o.output_dir);

@@ -21,6 +21,8 @@ std::string cuda_device_name();
 // Makes GPU `index` current for this process's later CUDA work (each MPI
 // rank its own); call before any engine touches the GPU. No-op without CUDA.
 void use_cuda_device(int index);
+// The current GPU's index, or −1 without CUDA or a device.
+int current_cuda_device();
 
 // Resolve a request: gpu without a usable GPU is an Error; automatic falls
 // back to the CPU and says so once on stderr (unless quiet).

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "nanoscatter/device.hpp"
 #include "nanoscatter/work_share.hpp"
 
 namespace nanoscatter::parallel {
@@ -147,9 +148,12 @@ class ByteReader {
 
 // Per-rank compute time and work, gathered to rank 0, which prints one line
 // to stderr (when the job has more than one rank and quiet is false):
-//   "<label>: load over 4 ranks: 1.02 1.01 0.99 1.00 s (work 25% 25% 25% 25%), imbalance 2.0%"
+//   "<label>: load over 4 ranks: time 1.02 1.01 0.99 1.00 s; work 25.0% 25.0% 25.0% 25.0%;
+//    gpu 0 1 2 3; imbalance 2.0% (max/mean - 1)"
 // imbalance = max/mean − 1 of the times; the work shares are left out when
-// no rank gives a work > 0. A collective.
-void report_load(const Communicator& comm, const std::string& label, double seconds, double work, bool quiet);
+// no rank gives a work > 0, the GPUs (each rank's current device) when
+// `device` is the CPU. A collective.
+void report_load(const Communicator& comm, const std::string& label, double seconds, double work, bool quiet,
+                 Device device);
 
 }  // namespace nanoscatter::parallel

@@ -11,6 +11,7 @@ namespace nanoscatter {
 int cuda_device_count() { return 0; }
 std::string cuda_device_name() { return {}; }
 void use_cuda_device(int) {}
+int current_cuda_device() { return -1; }
 #endif
 
 DeviceRequest parse_device(const std::string& name) {

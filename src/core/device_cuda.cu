@@ -19,6 +19,12 @@ int cuda_device_count() {
 
 void use_cuda_device(int index) { NS_CUDA_CHECK(cudaSetDevice(index)); }
 
+int current_cuda_device() {
+  int device = -1;
+  if (cuda_device_count() == 0 || cudaGetDevice(&device) != cudaSuccess) return -1;
+  return device;
+}
+
 std::string cuda_device_name() {
   if (cuda_device_count() == 0) return {};
   int device = 0;

@@ -198,9 +198,11 @@ Session::~Session() = default;
 
 #endif
 
-void report_load(const Communicator& comm, const std::string& label, double seconds, double work, bool quiet) {
+void report_load(const Communicator& comm, const std::string& label, double seconds, double work, bool quiet,
+                 Device device) {
   const std::vector<double> times = comm.gather(seconds);
   const std::vector<double> works = comm.gather(work);
+  const std::vector<double> gpus = comm.gather(device == Device::gpu ? double(current_cuda_device()) : -1.0);
   if (!comm.root() || quiet || comm.size() == 1) return;
   double max_t = 0, sum_t = 0, sum_w = 0;
   for (double t : times) max_t = std::max(max_t, t), sum_t += t;
@@ -216,6 +218,10 @@ void report_load(const Communicator& comm, const std::string& label, double seco
     os << "; work";
     os.precision(1);
     for (double w : works) os << ' ' << 100 * w / sum_w << '%';
+  }
+  if (device == Device::gpu) {
+    os << "; gpu";
+    for (double g : gpus) os << ' ' << int(g);
   }
   os.precision(1);
   os << "; imbalance " << (mean > 0 ? 100 * (max_t / mean - 1) : 0) << "% (max/mean - 1)";
