@@ -5,10 +5,17 @@
 // such pair touches; elsewhere the binning-independent totals Σw, Σw·r and
 // Σw·r² (from count, centre and moments) are compared.
 #pragma once
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <numeric>
 #include <vector>
 
+#include "debye/histogram_intensity.hpp"
+#include "debye/histogram_layout.hpp"
+#include "debye/histogram_pair_math.hpp"
 #include "debye/pair_sums.hpp"
 
 namespace nanoscatter::test {
@@ -71,6 +78,57 @@ inline HistogramComparison compare_histograms(const debye::AtomBlock& a, const d
   if (c.pairs > 0) {
     c.first_moment = std::abs(m1_test - m1_ref) / (c.pairs * dr);
     c.second_moment = std::abs(m2_test - m2_ref) / (c.pairs * dr * std::max(r_max, dr));
+  }
+  return c;
+}
+
+// Distance error bound of the fast path's float arithmetic, in bins:
+// 2^-22·√3·h with h its hi grid (histogram_pair_math.hpp).
+inline double fast_distance_error_bins(const debye::AtomBlock& a, const debye::AtomBlock& b, debye::PairSet set,
+                                       double bin_width) {
+  const double diag = double(debye::histogram_bins_needed(a, b, set, bin_width)) - 2;
+  const double h = std::ldexp(1.0, std::ilogb(std::max(diag, 1.0) / debye::hist::kHiSteps) + 1);
+  return std::ldexp(1.0, -22) * std::sqrt(3.0) * h;
+}
+
+// Checks a fast-path histogram (`fast`, from the kernel or its emulation)
+// against the float64 CPU histogram `cpu` of the same pairs (uniform
+// weights). Bounds (e_r = fast_distance_error_bins):
+//  - Σw: equal to 1e-12; counts equal (1e-9) in bins no pair within 4·e_r of
+//    an edge touches; Σ|Δcount| ≤ 2 × the weight of such pairs;
+//  - Σδ per clean bin ≤ count·(2^-19 + e_r)·Δr (quantum midpoint + distance);
+//  - Σδ² per clean bin ≤ count·(2^-13 + 2e_r)·Δr²;
+//  - Σw r, Σw r² over all bins (binning-independent): the same per pair;
+//  - Taylor sinc sums: ≤ Σw·(QΔr·tol_δ + (QΔr)²·tol_δ²) + ambiguous·(QΔr)³/96.
+inline HistogramComparison check_fast_histogram(const char* name, const debye::AtomBlock& a,
+                                                const debye::AtomBlock& b, debye::PairSet set,
+                                                const debye::PairHistogram& cpu, const debye::PairHistogram& fast) {
+  const double dr = cpu.bin_width;
+  const double e_r = fast_distance_error_bins(a, b, set, dr);
+  const auto c = compare_histograms(a, b, set, cpu, fast, 4 * e_r);
+  const double w = a.w[0] * (set == debye::PairSet::triangle ? a.w[0] : b.w[0]);
+  std::printf(
+      "%s: %.0f pairs, e_r bound %.2e bins; ambiguous %.0f, moved %.0f; worst |Δn| %.1e, |ΔΣδ|/(nΔr) %.2e, "
+      "|ΔΣδ²|/(nΔr²) %.2e; ΔΣr %.2e, ΔΣr² %.2e\n",
+      name, c.pairs / w, e_r, c.ambiguous / w, c.moved / w, c.worst_count, c.worst_d, c.worst_d2, c.first_moment,
+      c.second_moment);
+  EXPECT_NEAR(std::accumulate(fast.count.begin(), fast.count.end(), 0.0), c.pairs, 1e-12 * c.pairs) << name;
+  EXPECT_LE(c.moved, 2 * c.ambiguous + 1e-9 * c.pairs) << name;
+  EXPECT_LE(c.worst_count, 1e-9) << name;
+  const double tol_d = std::ldexp(1.0, -19) + e_r, tol_d2 = std::ldexp(1.0, -13) + 2 * e_r;
+  EXPECT_LE(c.worst_d, tol_d) << name;
+  EXPECT_LE(c.worst_d2, tol_d2) << name;
+  EXPECT_LE(c.first_moment, tol_d) << name;
+  // Σr² per pair: 2r·(δ error) + (δ² error); normalised by Δr·r_max.
+  EXPECT_LE(c.second_moment, 2 * tol_d + tol_d2) << name;
+  const std::vector<double> q = {0.5, 2.0, 5.0, 9.0, 12.0};
+  std::vector<double> s_cpu(q.size(), 0.0), s_fast(q.size(), 0.0);
+  debye::histogram_sinc_sums(cpu, q, s_cpu);
+  debye::histogram_sinc_sums(fast, q, s_fast);
+  for (std::size_t k = 0; k < q.size(); ++k) {
+    const double qd = q[k] * dr;
+    const double bound = c.pairs * (qd * tol_d + qd * qd * tol_d2) + c.ambiguous * qd * qd * qd / 96;
+    EXPECT_LE(std::abs(s_fast[k] - s_cpu[k]), bound + 1e-12 * c.pairs) << name << " Q " << q[k];
   }
   return c;
 }

@@ -93,10 +93,16 @@ TEST(DebyeGpuPhysics, DisorderedTwoSpeciesExactAndHistogram) {
   }
   EXPECT_LE(err64, 1e-11);
   EXPECT_LE(err32, 1e-5);
-  // Histogram mode: GPU and CPU histograms are the same numbers, so their
-  // patterns agree to float64 rounding; both stay within 1e-4 of exact.
+  // Histogram mode: occupancy 1, so the GPU takes its fast path (float
+  // hi/lo distances, δ to 2^-18 bin, (δ − ½)² to 2^-12 bin²; pairs within
+  // the distance error of a bin edge may change bins, histogram_pair_math.hpp).
+  // Its pattern differs from the CPU histogram's by those moment errors
+  // times h' and h'': the host emulation of the kernel on this structure
+  // (unit factors, tests/unit/test_debye_histogram_gpu_math.cpp's code)
+  // gives 5.2e-9 at the worst Q; 5e-8 leaves room for rsqrt's last bits.
+  // Both stay within 1e-4 of exact.
   const auto hist_cpu = run(coo, Device::cpu, Precision::dual, DebyeMethod::histogram, q);
   const auto hist_gpu = run(coo, Device::gpu, Precision::dual, DebyeMethod::histogram, q);
-  EXPECT_LE(test::max_rel_error(hist_gpu.intensity, hist_cpu.intensity, 0.0), 1e-10);
+  EXPECT_LE(test::max_rel_error(hist_gpu.intensity, hist_cpu.intensity, 0.0), 5e-8);
   EXPECT_LE(test::max_rel_error(hist_gpu.intensity, ref.intensity, 1e-3), 1e-4);
 }

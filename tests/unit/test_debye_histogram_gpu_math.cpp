@@ -8,14 +8,8 @@
 // triangle and rectangle, and with a small window and a low drain threshold
 // that force the global fallback and the drains. The ring's packed fields
 // are checked against exact shadow sums whenever a word leaves the ring.
-//
-// Tolerances (Δr = 1e-3 Å; e_r = distance error bound of the float path,
-// 2^-22·√3·h bins with h the hi grid, histogram_pair_math.hpp):
-//  - counts: exact (float64 sums of equal weights, 1e-9) in bins that no
-//    pair within 4·e_r of a bin edge touches; pairs moved ≤ 2 × such pairs;
-//  - Σδ per bin: ≤ count·(2^-19 + e_r) Δr (quantum midpoint + distance error);
-//  - Σδ² per bin: ≤ count·(2^-13 + 2 e_r) Δr²;
-//  - Σw r and Σw r² over all bins (independent of binning): same bounds.
+// Tolerances: test_histogram_compare.hpp (check_fast_histogram), derived
+// from the quantisation and the distance error bound.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -158,53 +152,17 @@ AtomBlock uniform_ball(std::size_t n, double radius, std::uint64_t seed, double 
   return b;
 }
 
-// Distance error bound of the float path in bins (histogram_pair_math.hpp).
-double distance_error_bins(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width) {
-  const double diag = double(histogram_bins_needed(a, b, set, bin_width));
-  const double h = std::ldexp(1.0, std::ilogb(std::max(diag - 2, 1.0) / hist::kHiSteps) + 1);
-  return std::ldexp(1.0, -22) * std::sqrt(3.0) * h;
-}
-
 void check_against_cpu(const char* name, const AtomBlock& a, const AtomBlock& b, PairSet set, int window,
                        std::uint32_t drain_at, EmulationStats& st) {
-  const double dr = 1e-3;
   PairHistogram cpu;
-  cpu.bin_width = dr;
+  cpu.bin_width = 1e-3;
   pair_histogram_cpu(a, set == PairSet::triangle ? a : b, set, cpu, 0);
-  const PairHistogram emu = emulate_fast(a, b, set, dr, window, drain_at, st);
-  const double e_r = distance_error_bins(a, b, set, dr);
-  const auto c = test::compare_histograms(a, b, set, cpu, emu, 4 * e_r);
-  const double w = a.w[0] * (set == PairSet::triangle ? a.w[0] : b.w[0]);
-  std::printf(
-      "%s: %.0f pairs (%.0f ring, %.0f global), %d drains, max ring count %llu; e_r bound %.2e bins; "
-      "ambiguous %.0f, moved %.0f; worst |Δn| %.1e, |ΔΣδ|/(nΔr) %.2e, |ΔΣδ²|/(nΔr²) %.2e; "
-      "ΔΣr %.2e, ΔΣr² %.2e\n",
-      name, c.pairs / w, st.ring_pairs, st.global_pairs, st.drains, (unsigned long long)st.max_ring_count, e_r,
-      c.ambiguous / w, c.moved / w, c.worst_count, c.worst_d, c.worst_d2, c.first_moment, c.second_moment);
+  const PairHistogram emu = emulate_fast(a, b, set, cpu.bin_width, window, drain_at, st);
+  std::printf("%s: %.0f pairs in the ring, %.0f to the global bins, %d drains, max ring count %llu\n", name,
+              st.ring_pairs, st.global_pairs, st.drains, (unsigned long long)st.max_ring_count);
   EXPECT_TRUE(st.fields_exact) << "a packed ring field overflowed";
   EXPECT_LE(st.max_ring_count, hist::kMaxCount);
-  EXPECT_NEAR(std::accumulate(emu.count.begin(), emu.count.end(), 0.0), c.pairs, 1e-12 * c.pairs);
-  EXPECT_LE(c.moved, 2 * c.ambiguous + 1e-9 * c.pairs);
-  EXPECT_LE(c.worst_count, 1e-9);
-  const double tol_d = std::ldexp(1.0, -19) + e_r, tol_d2 = std::ldexp(1.0, -13) + 2 * e_r;
-  EXPECT_LE(c.worst_d, tol_d);
-  EXPECT_LE(c.worst_d2, tol_d2);
-  EXPECT_LE(c.first_moment, tol_d);
-  // Σr² error per pair: 2r·(δ error) + Σδ² error; normalised by Δr·r_max.
-  EXPECT_LE(c.second_moment, 2 * tol_d + tol_d2);
-
-  // What the engine uses: Taylor-corrected sinc sums agree to the moment
-  // errors times h' and h'' (≤ Q·tol_d·Δr and Q²·tol_d2·Δr² per pair) plus,
-  // for the pairs that changed bin, twice the Taylor remainder Q³Δr³/192.
-  const std::vector<double> q = {0.5, 2.0, 5.0, 9.0, 12.0};
-  std::vector<double> s_cpu(q.size(), 0.0), s_emu(q.size(), 0.0);
-  histogram_sinc_sums(cpu, q, s_cpu);
-  histogram_sinc_sums(emu, q, s_emu);
-  for (std::size_t k = 0; k < q.size(); ++k) {
-    const double qd = q[k] * dr;
-    const double bound = c.pairs * (qd * tol_d + qd * qd * tol_d2) + c.ambiguous * qd * qd * qd / 96;
-    EXPECT_LE(std::abs(s_emu[k] - s_cpu[k]), bound + 1e-12 * c.pairs) << name << " Q " << q[k];
-  }
+  test::check_fast_histogram(name, a, b, set, cpu, emu);
 }
 
 }  // namespace
@@ -227,7 +185,7 @@ TEST(DebyeHistogramGpuMath, DistanceErrorWithinBound) {
         worst = std::max(worst, err);
         worst_rel_r = std::max(worst_rel_r, err / r);
       }
-    const double bound = distance_error_bins(a, a, PairSet::triangle, dr);
+    const double bound = test::fast_distance_error_bins(a, a, PairSet::triangle, dr);
     std::printf("R = %.0f Å: max |r_float − r_double| = %.2e Å (bound %.2e Å), %.1e relative\n", radius, worst * dr,
                 bound * dr, worst_rel_r);
     EXPECT_LE(worst, bound);

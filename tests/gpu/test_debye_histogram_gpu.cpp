@@ -1,0 +1,154 @@
+// The CUDA pair histogram's fast path (uniform weights) and fallback
+// (weights differ) against the float64 CPU histogram; a device-memory cap
+// that splits the work gives the same histogram. Tolerances: the fast path's
+// quantisation and distance error (test_histogram_compare.hpp, derived in
+// histogram_pair_math.hpp); the fallback computes r in float64 like the CPU
+// (only summation order differs). Skips without a CUDA device.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "debye/histogram_layout.hpp"
+#include "debye/pair_sums.hpp"
+#include "nanoscatter/device.hpp"
+#include "test_histogram_compare.hpp"
+#include "test_util.hpp"
+
+using namespace nanoscatter;
+
+#if !NANOSCATTER_HAVE_CUDA
+TEST(DebyeHistogramCuda, NotBuilt) { GTEST_SKIP() << "built without CUDA"; }
+#else
+using namespace nanoscatter::debye;
+
+namespace {
+
+#define SKIP_WITHOUT_GPU() \
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device"
+
+// Rocksalt (a = 4.26 Å) sphere about (3, −1, 0): species 0 at fcc sites,
+// species 1 shifted by a/2; all weights w.
+AtomBlock rocksalt(double radius, int species, double w) {
+  AtomBlock out;
+  const double a = 4.26;
+  const int n = int(radius / a) + 1;
+  const double basis[4][3] = {{0, 0, 0}, {0, 0.5, 0.5}, {0.5, 0, 0.5}, {0.5, 0.5, 0}};
+  for (int i = -n; i <= n; ++i)
+    for (int j = -n; j <= n; ++j)
+      for (int k = -n; k <= n; ++k)
+        for (const auto& f : basis) {
+          const double x = a * (i + f[0] + 0.5 * species), y = a * (j + f[1]), z = a * (k + f[2]);
+          if (x * x + y * y + z * z > radius * radius) continue;
+          out.x.push_back(x + 3.0);
+          out.y.push_back(y - 1.0);
+          out.z.push_back(z);
+          out.w.push_back(w);
+        }
+  return out;
+}
+
+AtomBlock uniform_ball(std::size_t n, double radius, std::uint64_t seed, double w) {
+  AtomBlock b = test::random_ball(n, radius, {3.0, -1.0, 0.0}, seed, 1.0);
+  std::fill(b.w.begin(), b.w.end(), w);
+  return b;
+}
+
+PairHistogram cpu_histogram(const AtomBlock& a, const AtomBlock& b, PairSet set) {
+  PairHistogram h;
+  h.bin_width = 1e-3;
+  pair_histogram_cpu(a, set == PairSet::triangle ? a : b, set, h, 0);
+  return h;
+}
+
+PairHistogram gpu_histogram(const AtomBlock& a, const AtomBlock& b, PairSet set, std::size_t cap = 0) {
+  PairHistogram h;
+  h.bin_width = 1e-3;
+  CudaDebyeOptions options;
+  options.max_device_memory = cap;
+  pair_histogram_cuda(a, set == PairSet::triangle ? a : b, set, h, options);
+  return h;
+}
+
+}  // namespace
+
+// Perfect crystal: thousands of pairs at each distance, many exactly on bin
+// edges (multiples of a/2 = 2.13 Å are multiples of Δr = 1e-3 Å).
+TEST(DebyeHistogramCuda, FastPathCrystalTriangleAndRectangle) {
+  SKIP_WITHOUT_GPU();
+  const AtomBlock co = rocksalt(20.0, 0, 1.0), o = rocksalt(20.0, 1, 0.75);
+  ASSERT_GE(co.size(), 1500u);
+  test::check_fast_histogram("crystal triangle", co, co, PairSet::triangle, cpu_histogram(co, co, PairSet::triangle),
+                             gpu_histogram(co, co, PairSet::triangle));
+  test::check_fast_histogram("crystal rectangle", co, o, PairSet::rectangle,
+                             cpu_histogram(co, o, PairSet::rectangle), gpu_histogram(co, o, PairSet::rectangle));
+}
+
+TEST(DebyeHistogramCuda, FastPathDisorderedTriangleAndRectangle) {
+  SKIP_WITHOUT_GPU();
+  const AtomBlock a = uniform_ball(2500, 20.0, 7, 0.8), b = uniform_ball(1300, 20.0, 8, 0.6);
+  test::check_fast_histogram("disordered triangle", a, a, PairSet::triangle, cpu_histogram(a, a, PairSet::triangle),
+                             gpu_histogram(a, a, PairSet::triangle));
+  test::check_fast_histogram("disordered rectangle", a, b, PairSet::rectangle, cpu_histogram(a, b, PairSet::rectangle),
+                             gpu_histogram(a, b, PairSet::rectangle));
+}
+
+// Coincident atoms (r = 0, one crowded bin with 40·39/2 pairs) and a sparse
+// cloud (groups wider than the window: pairs go straight to the global bins).
+TEST(DebyeHistogramCuda, FastPathCoincidentAndSparse) {
+  SKIP_WITHOUT_GPU();
+  AtomBlock a = uniform_ball(600, 150.0, 9, 1.0);
+  for (int k = 0; k < 40; ++k) {
+    a.x.push_back(1.25);
+    a.y.push_back(-0.5);
+    a.z.push_back(2.0);
+    a.w.push_back(1.0);
+  }
+  const PairHistogram cpu = cpu_histogram(a, a, PairSet::triangle), gpu = gpu_histogram(a, a, PairSet::triangle);
+  EXPECT_EQ(gpu.count[0], cpu.count[0]);
+  test::check_fast_histogram("coincident and sparse", a, a, PairSet::triangle, cpu, gpu);
+}
+
+// Weights that differ within a block take the generic float64 kernel: the
+// CPU's numbers up to summation order (as DebyeCuda.HistogramMatchesCpu),
+// here with one uniform block against a non-uniform one.
+TEST(DebyeHistogramCuda, FallbackForMixedWeights) {
+  SKIP_WITHOUT_GPU();
+  const AtomBlock a = uniform_ball(1200, 18.0, 3, 1.0);
+  const AtomBlock b = test::random_ball(900, 18.0, {3.0, -1.0, 0.0}, 4, 0.5);
+  ASSERT_FALSE(uniform_weights(b));
+  const PairHistogram cpu = cpu_histogram(a, b, PairSet::rectangle), gpu = gpu_histogram(a, b, PairSet::rectangle);
+  double max_count = 0, worst_n = 0, worst_d = 0, worst_d2 = 0;
+  for (std::size_t k = 0; k < std::min(cpu.count.size(), gpu.count.size()); ++k) {
+    max_count = std::max(max_count, cpu.count[k]);
+    worst_n = std::max(worst_n, std::abs(gpu.count[k] - cpu.count[k]));
+    worst_d = std::max(worst_d, std::abs(gpu.sum_d[k] - cpu.sum_d[k]));
+    worst_d2 = std::max(worst_d2, std::abs(gpu.sum_d2[k] - cpu.sum_d2[k]));
+  }
+  const double dr = cpu.bin_width;
+  EXPECT_LT(worst_n, 1e-9);
+  EXPECT_LT(worst_d, 1e-10 * dr * max_count);
+  EXPECT_LT(worst_d2, 1e-10 * dr * dr * max_count);
+}
+
+// A cap just above the bins' own memory leaves room for ~500 atoms per call:
+// split_until_fits cuts the triangle into triangles and rectangles, each laid
+// out on its own (own box, own hi grid), and the result is the same
+// histogram within the fast path's bounds; the integer totals are equal.
+TEST(DebyeHistogramCuda, MemoryCapSplitsWithoutChangingTheResult) {
+  SKIP_WITHOUT_GPU();
+  const AtomBlock a = uniform_ball(3000, 20.0, 5, 1.0);
+  const std::size_t bins = histogram_bins_needed(a, a, PairSet::triangle, 1e-3);
+  const std::size_t cap = bins * sizeof(FastBin) + (1 << 16) + 20000;
+  const PairHistogram whole = gpu_histogram(a, a, PairSet::triangle);
+  const PairHistogram capped = gpu_histogram(a, a, PairSet::triangle, cap);
+  const PairHistogram cpu = cpu_histogram(a, a, PairSet::triangle);
+  test::check_fast_histogram("memory cap", a, a, PairSet::triangle, cpu, capped);
+  const double n_whole = std::accumulate(whole.count.begin(), whole.count.end(), 0.0);
+  const double n_capped = std::accumulate(capped.count.begin(), capped.count.end(), 0.0);
+  EXPECT_EQ(n_capped, n_whole);
+  EXPECT_EQ(n_whole, 0.5 * 3000.0 * 2999.0);
+}
+#endif  // NANOSCATTER_HAVE_CUDA
