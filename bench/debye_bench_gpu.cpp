@@ -8,8 +8,11 @@
 //   target 1e12 pairs/s and say so in the label.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
+#include "debye/pair_sums.hpp"
 #include "nanoscatter/builder.hpp"
 #include "nanoscatter/debye.hpp"
 #include "nanoscatter/device.hpp"
@@ -65,8 +68,39 @@ void BM_DebyeExactSingle(benchmark::State& s) { run_case(s, DebyeMethod::exact, 
 void BM_DebyeExactDouble(benchmark::State& s) { run_case(s, DebyeMethod::exact, Precision::dual); }
 void BM_DebyeHistogram(benchmark::State& s) { run_case(s, DebyeMethod::histogram, Precision::dual); }
 
+// The exact kernel alone on one species (a triangle of the Co atoms of a CoO
+// sphere with 2·range(0) atoms), float32, with range(1) Q per thread: the
+// chunk-length comparison behind CudaDebyeOptions::chunk_q.
+void BM_DebyeExactKernelChunk(benchmark::State& state) {
+  if (cuda_device_count() == 0) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  const Structure particle = coo_sphere(2.0 * static_cast<double>(state.range(0)));
+  debye::AtomBlock co;
+  for (const auto& a : particle.atoms)
+    if (a.element == "Co") co.x.push_back(a.position.x), co.y.push_back(a.position.y),
+                             co.z.push_back(a.position.z), co.w.push_back(1.0);
+  const auto q = uniform_q_grid(0.1, 12.0, kQPoints);
+  debye::CudaDebyeOptions options;
+  options.chunk_q = static_cast<int>(state.range(1));
+  std::vector<double> out(q.size());
+  for (auto _ : state) {
+    std::fill(out.begin(), out.end(), 0.0);
+    debye::exact_pair_sums_cuda(co, co, debye::PairSet::triangle, q, out, options);
+    benchmark::DoNotOptimize(out.data());
+  }
+  const double n = static_cast<double>(co.size());
+  state.counters["throughput"] =
+      benchmark::Counter(0.5 * n * (n - 1) * kQPoints, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["floor"] = kExactFloor;
+  state.SetLabel("debye|exact kernel float32 N=" + std::to_string(co.size()) + " K=" +
+                 std::to_string(state.range(1)) + "|pair*Q/s");
+}
+
 }  // namespace
 
+BENCHMARK(BM_DebyeExactKernelChunk)->Args({75000, 32})->Args({75000, 64})->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 // 1.5e5 atoms with 1456 Q is the seed case (CoO sphere R ≈ 70 Å).
 BENCHMARK(BM_DebyeExactSingle)->Arg(50000)->Arg(150000)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_DebyeExactSingle)->Arg(1000000)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);

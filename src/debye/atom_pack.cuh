@@ -2,6 +2,8 @@
 // atom (a single 16- or 32-byte load), relative to a common origin.
 #pragma once
 #include <algorithm>
+#include <array>
+#include <map>
 #include <cmath>
 #include <vector>
 
@@ -46,6 +48,30 @@ std::vector<Atom4<Real>> pack_atoms(const AtomBlock& block, const Origin& o) {
   for (std::size_t i = 0; i < block.size(); ++i)
     packed[i] = {Real(block.x[i] - o.x), Real(block.y[i] - o.y), Real(block.z[i] - o.z), Real(block.w[i])};
   return packed;
+}
+
+// Σ w_i w_j over the pairs whose packed positions coincide (the kernels'
+// d² = 0; distinct doubles always differ by a nonzero difference): i < j
+// within a for triangles, a × b for rectangles. The float32 kernel leaves
+// these pairs out to stay branch-free; their limit term is this weight · q.
+template <class Real>
+double coincident_pair_weight(const std::vector<Atom4<Real>>& a, const std::vector<Atom4<Real>>& b, bool triangle) {
+  std::map<std::array<Real, 3>, std::array<double, 2>> sites;  // position → (Σw, Σw²) of a
+  for (const auto& p : a) {
+    auto& s = sites[{p.x, p.y, p.z}];
+    s[0] += double(p.w), s[1] += double(p.w) * double(p.w);
+  }
+  double total = 0;
+  if (triangle) {
+    if (sites.size() == a.size()) return 0;  // no shared site
+    for (const auto& [pos, s] : sites) total += 0.5 * (s[0] * s[0] - s[1]);
+  } else {
+    for (const auto& p : b) {
+      const auto it = sites.find({p.x, p.y, p.z});
+      if (it != sites.end()) total += it->second[0] * double(p.w);
+    }
+  }
+  return total;
 }
 
 }  // namespace nanoscatter::debye

@@ -14,10 +14,13 @@
 // and block.
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/device_buffer.cuh"
 #include "debye/atom_pack.cuh"
+#include "debye/pair_math_float.cuh"
 #include "debye/pair_sums.hpp"
 #include "debye/pair_tiles.hpp"
 #include "debye/q_grid.hpp"
@@ -27,52 +30,10 @@ namespace {
 
 constexpr int kTile = 128;       // atoms per i tile (= threads per block) and per j tile
 constexpr int kRun = 16;         // j tiles per work item
-constexpr int kChunkQ = 32;      // Q values per thread (recurrence length between restarts)
+constexpr int kChunkQ = 32;      // Q values per thread, float64 and non-uniform grids
+constexpr int kChunkQLong = 64;  // float32 on uniform grids: a longer recurrence amortises the per-pair start
 constexpr int kFlushPairs = 32;  // pairs per float32 partial sum before it joins the float64 total
 constexpr int kMaxItemsPerLaunch = 1 << 16;  // bounds a launch's length; progress between launches
-
-// Accurate float sin/cos for the recurrence's start values and step. The
-// hardware __sinf has an absolute error up to 3.6e-7 that is a smooth,
-// deterministic function of its argument, so in a crystal (thousands of
-// pairs at one distance) it adds up coherently; in the recurrence's step
-// angle it becomes a frequency error that grows along the chunk. Measured
-// on an H200 with __sinf: 5.9e-5 relative error on a 21k-atom Au sphere.
-// Here: Cody–Waite reduction by π/2 (two-term constant; the integer from
-// the 1.5·2²³ rounding trick, which keeps the quarter-rate rint unit free)
-// and the Cephes minimax polynomials on [−π/4, π/4] (≤ 1 ulp).
-constexpr float kTwoOverPi = 0.636619772367581343f;
-constexpr float kHalfPiHi = 1.57079637050628662f;
-constexpr float kHalfPiLo = -4.37113900018624284e-8f;
-constexpr float kRoundMagic = 12582912.f;  // 1.5·2²³: x + magic − magic rounds to an integer
-
-// sin and cos of x_hi + x_lo (x_lo a small correction, e.g. the exact FMA
-// residual of the product that gave x_hi); |x| < 2²² π/2.
-__device__ __forceinline__ void sincos_accurate(float x_hi, float x_lo, float& s, float& c) {
-  const float shifted = fmaf(x_hi, kTwoOverPi, kRoundMagic);
-  const int quadrant = __float_as_int(shifted) & 3;
-  const float n = shifted - kRoundMagic;
-  float y = fmaf(-n, kHalfPiHi, x_hi);
-  y = fmaf(-n, kHalfPiLo, y) + x_lo;
-  const float y2 = y * y;
-  float ps = fmaf(y2, -1.9515295891e-4f, 8.3321608736e-3f);
-  ps = fmaf(ps, y2, -1.6666654611e-1f);
-  ps = fmaf(ps * y2, y, y);
-  float pc = fmaf(y2, 2.443315711809948e-5f, -1.388731625493765e-3f);
-  pc = fmaf(pc, y2, 4.166664568298827e-2f);
-  pc = fmaf(pc * y2, y2, fmaf(-0.5f, y2, 1.f));
-  // sin(y + nπ/2), cos(y + nπ/2) by quadrant.
-  const bool swap = quadrant & 1;
-  const float sv = swap ? pc : ps, cv = swap ? ps : pc;
-  s = (quadrant & 2) ? -sv : sv;
-  c = ((quadrant + 1) & 2) ? -cv : cv;
-}
-
-// The product q·r of a float pair q = q_hi + q_lo (a double Q) and r, as a
-// head and the exact residual of the head's rounding.
-__device__ __forceinline__ void product_with_residual(float q_hi, float q_lo, float r, float& p, float& e) {
-  p = q_hi * r;
-  e = fmaf(q_hi, r, -p) + q_lo * r;
-}
 
 struct QChunkParams {
   double q0, dq;  // uniform grid q_k = q0 + k dq (uniform kernels)
@@ -80,80 +41,49 @@ struct QChunkParams {
   int nq;
 };
 
-// Per-thread accumulation of one j tile against atom `ai`, float32 kernel.
-// Uniform grids: the K sines along Q of one pair come from the recurrence
-// t_k = 2cos θ·t_{k−1} − t_{k−2} in Reinsch's difference form
+// Per-thread accumulation of pairs [jj_begin, jj_end) of one j tile against
+// atom `ai`, float32 kernel. Distances in float64 (float32 coordinates
+// round alike for a whole lattice plane), then float arithmetic with low
+// parts (pair_math_float.cuh says why). Uniform grids: the K sines along Q
+// of one pair come from Reinsch's form of t_k = 2cos θ·t_{k−1} − t_{k−2},
 //   u_k = u_{k−1} + λ t_{k−1},  t_k = t_{k−1} + u_k,  λ = −4 sin²(θ/2),
 // whose rounding errors grow linearly along the chunk instead of with
-// 1/sin θ as in the plain form (short distances have small θ = Δq·r). When
-// cos θ < 0 the form runs on t_k = (−1)^k s_k, which obeys the same
-// recurrence with θ → π − θ (λ = −4cos²(θ/2)), and the sign comes back in
-// the accumulation. Per pair·Q: one FMA and two adds.
+// 1/sin θ as in the plain form (short distances have small θ = Δq·r);
+// mirrored when cos θ < 0. Per pair·Q: one FMA and two adds.
+struct FloatChunk {
+  fmath::FloatPair mid;      // uniform: q_first + Δq/2 of this chunk
+  fmath::FloatPair half_dq;  // uniform: Δq/2
+};
+
+// Coincident atoms (d2 = 0) get weight 0 here (fmath::pair_term); the
+// caller adds their limit terms on the host (coincident_pair_weight).
 template <bool Uniform, int K>
-__device__ __forceinline__ void tile_sums_float(const Atom4<double>& ai, const Atom4<double>* tile, int j_lo,
-                                                int jj_begin, int jj_end,
-                                                const float (&q_hi)[K], const float (&q_lo)[K],
-                                                float mid_hi, float mid_lo, float half_dq, float (&acc)[K]) {
-#pragma unroll 2
-  for (int jj = jj_begin; jj < jj_end; ++jj) {
+__device__ __forceinline__ void tile_sums_float(const Atom4<double>& ai, float wi, const Atom4<double>* tile,
+                                                const float* tile_w, int j_lo, int jj_begin, int jj_end,
+                                                const FloatChunk& chunk, const fmath::FloatPair (&q)[Uniform ? 1 : K],
+                                                float (&acc)[K]) {
+  const auto term = [&](int jj) {
     const Atom4<double> bj = tile[jj];
-    const float wij = jj < j_lo ? 0.f : static_cast<float>(ai.w * bj.w);
-    // Distances in float64, then r to ~1e-14 as r_hi + r_lo (one Newton
-    // step on the float reciprocal root). In a crystal, float32 coordinates
-    // round alike for a whole lattice plane, and a float r (or the hardware
-    // rsqrt's ~1e-7 relative error, a smooth function of r²) is alike for a
-    // whole shell: either shifts the phases q·r of 10⁴–10⁵ pairs together,
-    // which measured 5–7e-5 relative error in I on a 21k-atom Au sphere.
-    const double dxd = ai.x - bj.x, dyd = ai.y - bj.y, dzd = ai.z - bj.z;
-    const double d2d = fma(dxd, dxd, fma(dyd, dyd, dzd * dzd));
-    if (d2d > 0.0) {
-      const float y = rsqrtf(static_cast<float>(d2d));
-      const double r0 = d2d * double(y);
-      const double rd = fma(0.5 * double(y), fma(-r0, r0, d2d), r0);
-      const float r = static_cast<float>(rd);
-      const float r_lo = static_cast<float>(rd - double(r));
-      // 1/r refined the same way: the hardware rsqrt's error is biased, and
-      // at low Q, where every term is ≈ q > 0, a bias of 1e-7 in the
-      // amplitudes scales the whole pair sum; in the fringes of the particle
-      // form factor (I ~ 1e-3 of its maximum) that measured 4e-5 in I.
-      const double yd = double(y) * fma(-0.5 * d2d * double(y), double(y), 1.5);
-      const float scale = wij * static_cast<float>(yd);
-      if constexpr (Uniform) {
-        // x_mid = (q_0 + Δq/2)·r and h = θ/2 = (Δq/2)·r.
-        float p, e, s_mid, c_mid, s_h, c_h;
-        product_with_residual(mid_hi, mid_lo, r, p, e);
-        sincos_accurate(p, fmaf(mid_hi, r_lo, e), s_mid, c_mid);
-        const float h = half_dq * r;
-        sincos_accurate(h, fmaf(half_dq, r_lo, fmaf(half_dq, r, -h)), s_h, c_h);
-        const bool mirror = c_h * c_h < s_h * s_h;  // cos θ < 0
-        const float sign = mirror ? -1.f : 1.f;
-        // t_0 = sin(x_mid − h); u_1 = t_1 − t_0 = 2cos(x_mid) sin h, or
-        // −2 sin(x_mid) cos h when mirrored.
-        float t = (s_mid * c_h - c_mid * s_h) * scale;
-        float u = (mirror ? -2.f * s_mid * c_h : 2.f * c_mid * s_h) * scale;
-        const float lambda = mirror ? -4.f * c_h * c_h : -4.f * s_h * s_h;
-        acc[0] += t;
-        t += u;
-        acc[1] = fmaf(sign, t, acc[1]);
+    const float wij = jj < j_lo ? 0.f : wi * tile_w[jj];
+    const double dx = ai.x - bj.x, dy = ai.y - bj.y, dz = ai.z - bj.z;
+    return fmath::pair_term(fma(dx, dx, fma(dy, dy, dz * dz)), wij);
+  };
+  if constexpr (Uniform) {
+    // Two pairs at a time (jj_end − jj_begin is even): see recurrence_accumulate2.
+    for (int jj = jj_begin; jj < jj_end; jj += 2) {
+      const fmath::PairTerm p0 = term(jj), p1 = term(jj + 1);
+      fmath::recurrence_accumulate2<K>(fmath::recurrence_start(chunk.mid, chunk.half_dq, p0.d, p0.scale),
+                                       fmath::recurrence_start(chunk.mid, chunk.half_dq, p1.d, p1.scale), acc);
+    }
+  } else {
+    for (int jj = jj_begin; jj < jj_end; ++jj) {
+      const fmath::PairTerm p = term(jj);
 #pragma unroll
-        for (int k = 2; k < K; ++k) {
-          u = fmaf(lambda, t, u);
-          t += u;
-          acc[k] = (k & 1) ? fmaf(sign, t, acc[k]) : acc[k] + t;
-        }
-      } else {
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-          float p, e, sv, cv;
-          product_with_residual(q_hi[k], q_lo[k], r, p, e);
-          sincos_accurate(p, fmaf(q_hi[k], r_lo, e), sv, cv);
-          acc[k] = fmaf(sv, scale, acc[k]);
-        }
+      for (int k = 0; k < K; ++k) {
+        float sv, cv;
+        fmath::sincos_of_product(q[k], p.d.r_hi, p.d.r_lo, sv, cv);
+        acc[k] = fmaf(sv, p.scale, acc[k]);
       }
-    } else if (wij != 0.f) {
-      // Coincident atoms: sin(q r)/r → q.
-#pragma unroll
-      for (int k = 0; k < K; ++k) acc[k] += wij * (q_hi[k] + q_lo[k]);
     }
   }
 }
@@ -225,38 +155,41 @@ __global__ void __launch_bounds__(kTile) exact_pair_kernel(const Atom4<double>* 
   // Atoms are float64 in both precisions (see tile_sums_float); Real is
   // the precision of the phases, sines and partial sums.
   __shared__ Atom4<double> tile[kTile];
+  __shared__ float tile_w[kTile];
+  // Partial sums in Real over kFlushPairs pairs per thread, then float64
+  // per thread in shared memory (dynamic: K·kTile doubles, 64 KB at K = 64).
+  // Longer float32 sums drift: at low Q every term is ≈ q > 0 and rounding
+  // of a growing positive sum is biased alike in every thread (measured on
+  // a 21k-atom Au sphere: 6.8e-5 relative error in I with 2048-pair float32
+  // partials, 9.4e-6 with 128).
+  extern __shared__ double total[];  // [K][kTile]
   const PairWorkItem item = items[blockIdx.x];
   const int k0 = blockIdx.y * K;
   const int i = item.i_tile * kTile + threadIdx.x;
   const Atom4<double> ai = i < na ? a[i] : Atom4<double>{0, 0, 0, 0};
 
   // This thread's Q values (past the grid end: repeat the last, discarded later).
-  double qd[K];
-#pragma unroll
-  for (int k = 0; k < K; ++k) {
+  const auto q_at = [&](int k) {
     const int kk = min(k0 + k, qp.nq - 1);
-    qd[k] = Uniform ? qp.q0 + kk * qp.dq : qp.q[kk];
-  }
-  // Partial sums in Real over kFlushPairs pairs per thread, then float64
-  // per thread in shared memory. Longer float32 sums drift: at low Q every
-  // term is ≈ q > 0 and rounding of a growing positive sum is biased alike
-  // in every thread (measured on a 21k-atom Au sphere: 6.8e-5 relative
-  // error in I with 2048-pair float32 partials, 9.4e-6 with 128).
-  __shared__ double total[K][kTile];
+    return Uniform ? qp.q0 + kk * qp.dq : qp.q[kk];
+  };
 #pragma unroll
-  for (int k = 0; k < K; ++k) total[k][threadIdx.x] = 0;
+  for (int k = 0; k < K; ++k) total[k * kTile + threadIdx.x] = 0;
   Real acc[K];
-  [[maybe_unused]] float q_hi[K], q_lo[K], mid_hi = 0, mid_lo = 0;
-  if constexpr (sizeof(Real) == 4) {
+  [[maybe_unused]] double qd[sizeof(Real) == 8 ? K : 1];
+  [[maybe_unused]] fmath::FloatPair qf[(sizeof(Real) == 4 && !Uniform) ? K : 1];
+  [[maybe_unused]] FloatChunk chunk;
+  if constexpr (sizeof(Real) == 8) {
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
-      q_hi[k] = static_cast<float>(qd[k]);
-      q_lo[k] = static_cast<float>(qd[k] - q_hi[k]);
-    }
-    const double mid = qp.q0 + (k0 + 0.5) * qp.dq;  // uniform grids: half a step past the chunk start
-    mid_hi = static_cast<float>(mid);
-    mid_lo = static_cast<float>(mid - mid_hi);
+    for (int k = 0; k < K; ++k) qd[k] = q_at(k);
+  } else if constexpr (Uniform) {
+    chunk.mid = fmath::split(qp.q0 + (k0 + 0.5) * qp.dq);
+    chunk.half_dq = fmath::split(0.5 * qp.dq);
+  } else {
+#pragma unroll
+    for (int k = 0; k < K; ++k) qf[k] = fmath::split(q_at(k));
   }
+  const float wi = static_cast<float>(ai.w);
 
   for (int jt = item.j_begin; jt < item.j_end; ++jt) {
     const int j = jt * kTile + threadIdx.x;
@@ -264,6 +197,7 @@ __global__ void __launch_bounds__(kTile) exact_pair_kernel(const Atom4<double>* 
     // Padding has weight 0 at the origin: finite distances, zero terms (a far
     // sentinel would overflow r² in float32 and turn 0·∞ into NaN).
     tile[threadIdx.x] = j < nb ? b[j] : Atom4<double>{0, 0, 0, 0};
+    tile_w[threadIdx.x] = static_cast<float>(tile[threadIdx.x].w);
     __syncthreads();
     // On the triangle's diagonal tile only pairs j > i count.
     const int j_lo = (Triangle && jt == item.i_tile) ? threadIdx.x + 1 : 0;
@@ -271,17 +205,16 @@ __global__ void __launch_bounds__(kTile) exact_pair_kernel(const Atom4<double>* 
 #pragma unroll
       for (int k = 0; k < K; ++k) acc[k] = 0;
       if constexpr (sizeof(Real) == 4)
-        tile_sums_float<Uniform, K>(ai, tile, j_lo, sub, sub + kFlushPairs, q_hi, q_lo, mid_hi, mid_lo,
-                                    static_cast<float>(0.5 * qp.dq), acc);
+        tile_sums_float<Uniform, K>(ai, wi, tile, tile_w, j_lo, sub, sub + kFlushPairs, chunk, qf, acc);
       else
         tile_sums_double<Uniform, K>(ai, tile, j_lo, sub, sub + kFlushPairs, qd, qp.dq, acc);
 #pragma unroll
-      for (int k = 0; k < K; ++k) total[k][threadIdx.x] += acc[k];
+      for (int k = 0; k < K; ++k) total[k * kTile + threadIdx.x] += acc[k];
     }
   }
   double part[K];
 #pragma unroll
-  for (int k = 0; k < K; ++k) part[k] = total[k][threadIdx.x];
+  for (int k = 0; k < K; ++k) part[k] = total[k * kTile + threadIdx.x];
   block_reduce_add<double, K>(part, k0, qp.nq, out);
 }
 
@@ -290,22 +223,28 @@ void launch_all(const Atom4<double>* a, int na, const Atom4<double>* b, int nb,
                 const std::vector<PairWorkItem>& items, const QChunkParams& qp, double* out) {
   DeviceBuffer<PairWorkItem> d_items(items);
   const unsigned q_chunks = static_cast<unsigned>((qp.nq + K - 1) / K);
+  const std::size_t shared = std::size_t(K) * kTile * sizeof(double);
+  auto kernel = exact_pair_kernel<Real, Uniform, Triangle, K>;
+  NS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   for (std::size_t first = 0; first < items.size(); first += kMaxItemsPerLaunch) {
     const auto count = static_cast<unsigned>(std::min<std::size_t>(kMaxItemsPerLaunch, items.size() - first));
-    exact_pair_kernel<Real, Uniform, Triangle, K>
-        <<<dim3(count, q_chunks), kTile>>>(a, na, b, nb, d_items.data() + first, qp, out);
+    kernel<<<dim3(count, q_chunks), kTile, shared>>>(a, na, b, nb, d_items.data() + first, qp, out);
     NS_CUDA_CHECK_LAUNCH();
   }
 }
 
 template <class Real>
 void exact_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, std::span<const double> q,
-                     std::span<double> out) {
+                     std::span<double> out, int chunk_q) {
   const bool triangle = set == PairSet::triangle;
   const Origin origin = block_bounds(a, b).centre;
-  DeviceBuffer<Atom4<double>> d_a(pack_atoms<double>(a, origin));
+  const auto packed_a = pack_atoms<double>(a, origin);
+  const auto packed_b = triangle ? std::vector<Atom4<double>>{} : pack_atoms<double>(b, origin);
+  DeviceBuffer<Atom4<double>> d_a(packed_a);
   DeviceBuffer<Atom4<double>> d_b;
-  if (!triangle) d_b = DeviceBuffer<Atom4<double>>(pack_atoms<double>(b, origin));
+  if (!triangle) d_b = DeviceBuffer<Atom4<double>>(packed_b);
+  // The float32 kernel skips coincident pairs; their limit terms w_i w_j q.
+  const double coincident = sizeof(Real) == 4 ? coincident_pair_weight(packed_a, triangle ? packed_a : packed_b, triangle) : 0.0;
   const Atom4<double>* pb = triangle ? d_a.data() : d_b.data();
   const int na = static_cast<int>(a.size()), nb = static_cast<int>(triangle ? a.size() : b.size());
 
@@ -323,16 +262,27 @@ void exact_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, std::s
   const auto items = make_pair_work(na, nb, set, kTile, kRun);
   if (items.empty()) return;
   double* o = d_out.data();
-  if (uniform) {
-    if (triangle) launch_all<Real, true, true, kChunkQ>(d_a.data(), na, pb, nb, items, qp, o);
-    else launch_all<Real, true, false, kChunkQ>(d_a.data(), na, pb, nb, items, qp, o);
+  const auto launch = [&]<int K>(std::integral_constant<int, K>) {
+    const Atom4<double>* pa = d_a.data();
+    if (uniform) {
+      if (triangle) launch_all<Real, true, true, K>(pa, na, pb, nb, items, qp, o);
+      else launch_all<Real, true, false, K>(pa, na, pb, nb, items, qp, o);
+    } else if constexpr (K == kChunkQ) {
+      if (triangle) launch_all<Real, false, true, K>(pa, na, pb, nb, items, qp, o);
+      else launch_all<Real, false, false, K>(pa, na, pb, nb, items, qp, o);
+    }
+  };
+  // The long chunk only for float32 on uniform grids (float64 and explicit
+  // Q lists would spill registers at K = 64).
+  if constexpr (sizeof(Real) == 4) {
+    if (uniform && chunk_q == kChunkQLong) launch(std::integral_constant<int, kChunkQLong>{});
+    else launch(std::integral_constant<int, kChunkQ>{});
   } else {
-    if (triangle) launch_all<Real, false, true, kChunkQ>(d_a.data(), na, pb, nb, items, qp, o);
-    else launch_all<Real, false, false, kChunkQ>(d_a.data(), na, pb, nb, items, qp, o);
+    launch(std::integral_constant<int, kChunkQ>{});
   }
   NS_CUDA_CHECK(cudaDeviceSynchronize());
   const auto result = d_out.download();
-  for (std::size_t k = 0; k < q.size(); ++k) out[k] += result[k];
+  for (std::size_t k = 0; k < q.size(); ++k) out[k] += result[k] + coincident * q[k];
 }
 
 // Device bytes one call needs: packed atoms, work items, Q and output.
@@ -348,13 +298,15 @@ void exact_pair_sums_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, s
                           std::span<double> out, const CudaDebyeOptions& options) {
   if (q.size() != out.size()) fail("exact_pair_sums_cuda: q and out sizes differ");
   if (q.empty()) return;
+  if (options.chunk_q != kChunkQ && options.chunk_q != kChunkQLong)
+    fail("exact_pair_sums_cuda: chunk_q must be 32 or 64, got " + std::to_string(options.chunk_q));
   const std::size_t budget = device_memory_budget(options.max_device_memory);
   split_until_fits(
       a, b, set, kTile,
       [&](std::size_t na, std::size_t nb, PairSet s) { return exact_bytes(na, nb, s, q.size()) <= budget; },
       [&](const AtomBlock& pa, const AtomBlock& pb, PairSet s) {
-        if (options.precision == Precision::single) exact_on_device<float>(pa, pb, s, q, out);
-        else exact_on_device<double>(pa, pb, s, q, out);
+        if (options.precision == Precision::single) exact_on_device<float>(pa, pb, s, q, out, options.chunk_q);
+        else exact_on_device<double>(pa, pb, s, q, out, kChunkQ);
       });
 }
 

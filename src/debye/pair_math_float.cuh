@@ -1,0 +1,183 @@
+// The per-pair float32 arithmetic of the CUDA exact Debye kernel, written
+// once for device and host: the kernel (pair_sums_cuda.cu) runs it, and a
+// CPU test (tests/unit/test_debye_gpu_math.cpp) runs the same code on the
+// host against the float64 reference, so the precision design is checked
+// in CI on machines without a GPU. Host results differ from the device only
+// in FMA contraction and in rsqrt's last bits (corrected by a Newton step).
+//
+// Why every step carries a low part: float32 errors that are deterministic
+// functions of r (rounding of r, of 1/r, of the phase step Δq·r) are alike
+// for every pair at one distance; a crystal has 10⁴–10⁵ pairs per shell and
+// a particle's low-Q fringes are a cancellation of N²/2 positive terms, so
+// such errors add up coherently instead of averaging out (measured on an
+// H200: 5–7e-5 relative error in I from each of them, alone).
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#ifdef __CUDACC__
+#define NS_HD __host__ __device__ __forceinline__
+#else
+#define NS_HD inline
+#endif
+
+namespace nanoscatter::debye::fmath {
+
+NS_HD float rsqrt(float x) {
+#ifdef __CUDA_ARCH__
+  return rsqrtf(x);
+#else
+  return 1.f / std::sqrt(x);
+#endif
+}
+
+NS_HD float fma32(float a, float b, float c) {
+#ifdef __CUDA_ARCH__
+  return __fmaf_rn(a, b, c);
+#else
+  return std::fma(a, b, c);
+#endif
+}
+
+NS_HD int float_bits(float x) {
+#ifdef __CUDA_ARCH__
+  return __float_as_int(x);
+#else
+  int i;
+  std::memcpy(&i, &x, sizeof i);
+  return i;
+#endif
+}
+
+// A double as an unevaluated float sum hi + lo (|lo| ≤ ulp(hi)/2).
+struct FloatPair {
+  float hi = 0, lo = 0;
+};
+NS_HD FloatPair split(double v) {
+  const float hi = static_cast<float>(v);
+  return {hi, static_cast<float>(v - double(hi))};
+}
+
+// Accurate float sin/cos of x_hi + x_lo (x_lo a small correction, e.g. the
+// exact FMA residual of the product that gave x_hi); |x| < 2²² π/2.
+// Cody–Waite reduction by π/2 (two-term constant; the quadrant from the
+// 1.5·2²³ rounding trick) and the Cephes minimax polynomials on
+// [−π/4, π/4] (≤ 1 ulp). The hardware __sinf's error (up to 3.6e-7
+// absolute) is a smooth function of its argument and adds up coherently.
+NS_HD void sincos_accurate(float x_hi, float x_lo, float& s, float& c) {
+  constexpr float kTwoOverPi = 0.636619772367581343f;
+  constexpr float kHalfPiHi = 1.57079637050628662f;
+  constexpr float kHalfPiLo = -4.37113900018624284e-8f;
+  constexpr float kRoundMagic = 12582912.f;  // 1.5·2²³: x + magic − magic rounds to an integer
+  const float shifted = fma32(x_hi, kTwoOverPi, kRoundMagic);
+  const int quadrant = float_bits(shifted) & 3;
+  const float n = shifted - kRoundMagic;
+  float y = fma32(-n, kHalfPiHi, x_hi);
+  y = fma32(-n, kHalfPiLo, y) + x_lo;
+  const float y2 = y * y;
+  float ps = fma32(y2, -1.9515295891e-4f, 8.3321608736e-3f);
+  ps = fma32(ps, y2, -1.6666654611e-1f);
+  ps = fma32(ps * y2, y, y);
+  float pc = fma32(y2, 2.443315711809948e-5f, -1.388731625493765e-3f);
+  pc = fma32(pc, y2, 4.166664568298827e-2f);
+  pc = fma32(pc * y2, y2, fma32(-0.5f, y2, 1.f));
+  // sin(y + nπ/2), cos(y + nπ/2) by quadrant.
+  const bool swap = quadrant & 1;
+  const float sv = swap ? pc : ps, cv = swap ? ps : pc;
+  s = (quadrant & 2) ? -sv : sv;
+  c = ((quadrant + 1) & 2) ? -cv : cv;
+}
+
+// sin and cos of the product a·r, a = a.hi + a.lo and r = r_hi + r_lo, with
+// the product's rounding residual carried into the reduction.
+NS_HD void sincos_of_product(FloatPair a, float r_hi, float r_lo, float& s, float& c) {
+  const float p = a.hi * r_hi;
+  const float e = fma32(a.hi, r_hi, -p) + fma32(a.lo, r_hi, a.hi * r_lo);
+  sincos_accurate(p, e, s, c);
+}
+
+// r = |d| as r_hi + r_lo (≈1e-14 relative) and 1/r (≈1 ulp, unbiased) from
+// a float64 squared distance d2 > 0. One conversion each way and float
+// Newton steps: float64 conversions and arithmetic cost 8× and 2× a float
+// operation on the GPU, and they are per pair.
+struct PairDistance {
+  float r_hi, r_lo, inv_r;
+};
+NS_HD PairDistance pair_distance(double d2) {
+  const FloatPair d = split(d2);
+  const float y = rsqrt(d.hi);
+  const float r = d.hi * y;
+  // d2 − r² exactly enough (the FMA's result is ~1e-7·d2) plus d2's low part.
+  const float e = fma32(-r, r, d.hi) + d.lo;
+  const float r_lo = 0.5f * y * e;
+  // 1/r = y·(1 + (1 − r·y)) to first order, r the full r_hi + r_lo.
+  const float t = fma32(-r, y, 1.f) - r_lo * y;
+  return {r, r_lo, fma32(y, t, y)};
+}
+
+// Start of Reinsch's recurrence for one pair over a chunk of K uniform Q
+// values q_k = q_first + kΔq: the chunk's centre phase is taken half a step
+// past its first point, x_mid = (q_first + Δq/2)·r, and h = (Δq/2)·r.
+//   t_0 = sin(x_mid − h) = sin(q_first r),  u_1 = t_1 − t_0,
+//   λ = −4 sin² h (θ = 2h = Δq·r);
+// when cos θ < 0 (mirror) the recurrence runs on t_k = (−1)^k s_k with
+// θ → π − θ, λ = −4 cos² h, and the caller flips the sign of odd k.
+// All three scaled by `scale` (w_i w_j / r).
+struct RecurrenceStart {
+  float t, u, lambda;
+  bool mirror;
+};
+NS_HD RecurrenceStart recurrence_start(FloatPair mid, FloatPair half_dq, const PairDistance& d, float scale) {
+  float s_mid, c_mid, s_h, c_h;
+  sincos_of_product(mid, d.r_hi, d.r_lo, s_mid, c_mid);
+  sincos_of_product(half_dq, d.r_hi, d.r_lo, s_h, c_h);
+  RecurrenceStart st;
+  st.mirror = c_h * c_h < s_h * s_h;  // cos θ < 0
+  st.t = (s_mid * c_h - c_mid * s_h) * scale;
+  st.u = (st.mirror ? -2.f * s_mid * c_h : 2.f * c_mid * s_h) * scale;
+  st.lambda = st.mirror ? -4.f * c_h * c_h : -4.f * s_h * s_h;
+  return st;
+}
+
+// acc[k] += the recurrence's K terms of two pairs (one FMA and two adds per
+// pair·Q), interleaved in one straight-line body: each chain
+// is a serial dependency (u then t, 4-cycle latencies), so one chain leaves
+// most issue slots empty at the occupancy a 64-register accumulator allows.
+// Same operation count per pair·Q as recurrence_accumulate.
+template <int K>
+NS_HD void recurrence_accumulate2(const RecurrenceStart& a, const RecurrenceStart& b, float (&acc)[K]) {
+  const float sa = a.mirror ? -1.f : 1.f, sb = b.mirror ? -1.f : 1.f;
+  float ta = a.t, ua = a.u, tb = b.t, ub = b.u;
+  acc[0] += ta + tb;
+  ta += ua;
+  tb += ub;
+  acc[1] = fma32(sa, ta, fma32(sb, tb, acc[1]));
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+  for (int k = 2; k < K; ++k) {
+    ua = fma32(a.lambda, ta, ua);
+    ub = fma32(b.lambda, tb, ub);
+    ta += ua;
+    tb += ub;
+    acc[k] = (k & 1) ? fma32(sa, ta, fma32(sb, tb, acc[k])) : acc[k] + (ta + tb);
+  }
+}
+
+// A pair's distance and amplitude without a branch: coincident atoms
+// (d2 = 0, shared sites) get weight 0 here and their limit term
+// (sin(qr)/r → q) is added by the caller from coincident_pair_weight.
+struct PairTerm {
+  PairDistance d;
+  float scale;  // w_i w_j / r, or 0
+};
+NS_HD PairTerm pair_term(double d2, float wij) {
+  const bool apart = d2 > 0.0;
+  PairTerm p;
+  p.d = pair_distance(apart ? d2 : 1.0);
+  p.scale = apart ? wij * p.d.inv_r : 0.f;
+  return p;
+}
+
+}  // namespace nanoscatter::debye::fmath
