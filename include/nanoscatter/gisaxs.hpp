@@ -235,7 +235,7 @@ struct GisaxsOptions {
   // gpu: mesh form factors on the GPU (hyperblocks, docs/gisaxs.md), the
   // rest on the CPU; an Error without a CUDA device.
   Device device = Device::cpu;
-  Precision precision = Precision::dual;  // of the GPU mesh kernels
+  Precision precision = Precision::dual;  // of the mesh kernels (single: float32, CPU or GPU)
   std::size_t max_device_memory = 0;      // bytes; 0 = half the free device memory
   bool quiet = true;            // progress on stderr
   int threads = 0;              // OpenMP threads, 0 = all

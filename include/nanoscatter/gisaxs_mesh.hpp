@@ -163,6 +163,11 @@ TriangleMesh mesh_from_faces(const std::vector<Vec3>& vertices, const std::vecto
 // times (each level splits every triangle in four; 20·4^levels triangles),
 // vertices on the sphere; `stretch` scales z (an ellipsoid for ≠ 1).
 TriangleMesh sphere_mesh(double radius, int levels, double stretch = 1);
+// The same with exactly `triangles` triangles (an even number ≥ 20; closed
+// meshes have even counts): the finest icosphere not above the count, with
+// evenly spread triangles split at their centroid (lifted to the surface)
+// until the count is reached. For benchmarks of given mesh sizes.
+TriangleMesh sphere_mesh_with_triangles(double radius, std::size_t triangles, double stretch = 1);
 // Cylinder of radius r and height h on z = 0, `segments` around, the caps
 // fanned from their centres (4·segments triangles).
 TriangleMesh cylinder_mesh(double radius, double height, int segments);

@@ -145,7 +145,8 @@ struct GisaxsPlan::Impl {
   void prepare_block(std::size_t first, std::size_t count, Workspace& ws) const;
   // The q vectors (particle frame) and coefficients of a kind's terms.
   void kind_terms(const ParticleKind& kind, std::size_t first, std::size_t count, Workspace& ws) const;
-  // GPU runs: fills the mesh components' tables once (before the pixel loop).
+  // GPU or float32 runs: fills the mesh components' tables once (before the
+  // pixel loop).
   void ensure_tables() const;
 };
 
@@ -253,12 +254,14 @@ void GisaxsPlan::Impl::compute_block(std::size_t first, std::size_t count, doubl
 }
 
 void GisaxsPlan::Impl::ensure_tables() const {
-  if (options.device != Device::gpu) return;
+  // Tables serve the GPU and the float32 mesh kernels (CPU or GPU); float64
+  // CPU runs evaluate meshes block by block like any shape.
+  if (options.device != Device::gpu && options.precision != Precision::single) return;
   std::lock_guard<std::mutex> lock(tables_mutex);
   if (tables_ready) return;
   const std::size_t n = pixels.size(), terms = this->terms(), block = options.block_pixels;
   MeshFormFactorOptions mo;
-  mo.device = Device::gpu;
+  mo.device = options.device;
   mo.precision = options.precision;
   mo.max_device_memory = options.max_device_memory;
   mo.threads = options.threads;

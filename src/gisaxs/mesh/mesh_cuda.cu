@@ -300,22 +300,22 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
   const std::size_t mesh_bytes = tile_block_bytes(m, 0, m.tiles.size());
   const std::size_t min_q_bytes = 2 * kQBytes * kMinQPerHyperblock;
   std::size_t tiles_per_block = m.tiles.size();
+  std::size_t mesh_block_bytes = mesh_bytes;
   if (mesh_bytes + min_q_bytes > budget) {
     // The mesh goes in blocks of tiles that fit in half the budget.
     std::size_t lo = 1;
-    while (lo < m.tiles.size() && tile_block_bytes(m, 0, 2 * lo) <= budget / 2) lo *= 2;
+    while (2 * lo < m.tiles.size() && tile_block_bytes(m, 0, 2 * lo) <= budget / 2) lo *= 2;
     tiles_per_block = lo;
     std::size_t largest = 0;
     for (std::size_t f = 0; f < m.tiles.size(); f += tiles_per_block)
       largest = std::max(largest, tile_block_bytes(m, f, std::min(tiles_per_block, m.tiles.size() - f)));
+    mesh_block_bytes = largest;
     if (largest + min_q_bytes > budget)
       fail_at({"", 0, "--max-device-memory"}, "too small for the mesh kernels: at least ",
               largest + min_q_bytes, " bytes are needed, the budget is ", budget,
               " bytes");
   }
   const bool blocked_mesh = tiles_per_block < m.tiles.size();
-  const std::size_t mesh_block_bytes =
-      blocked_mesh ? tile_block_bytes(m, 0, tiles_per_block) * 2 : mesh_bytes;  // ×2: blocks differ in size
   const std::size_t streams = blocked_mesh ? 1 : 2;
   std::size_t q_block = (budget - std::min(budget, mesh_block_bytes)) / (streams * kQBytes);
   q_block = std::min({q_block, kMaxQPerHyperblock, nq});
@@ -401,6 +401,7 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
       const DeviceTiles* t = &state.resident;
       if (blocked_mesh) {
         NS_CUDA_CHECK(cudaStreamSynchronize(stream));  // the previous tile block is no longer read
+        block_tiles = DeviceTiles{};                    // freed before the next is allocated
         const std::size_t tf = mb * tiles_per_block;
         upload_tiles(m, tf, std::min(tiles_per_block, m.tiles.size() - tf), block_tiles);
         t = &block_tiles;

@@ -65,6 +65,30 @@ TriangleMesh sphere_mesh(double radius, int levels, double stretch) {
   return m;
 }
 
+TriangleMesh sphere_mesh_with_triangles(double radius, std::size_t triangles, double stretch) {
+  if (triangles < 20 || triangles % 2) fail_at({"", 0, "triangles"}, "need an even count ≥ 20, got ", triangles);
+  int levels = 0;
+  while (20 * (std::size_t(4) << (2 * levels)) <= triangles) ++levels;
+  TriangleMesh m = sphere_mesh(radius, levels, stretch);
+  const std::size_t base = m.triangles.size(), splits = (triangles - base) / 2;
+  const Vec3 centre{0, 0, radius * stretch};
+  for (std::size_t k = 0; k < splits; ++k) {
+    const std::size_t t = k * base / splits;  // evenly spread over the base triangles
+    const auto tri = m.triangles[t];
+    const Vec3 c = (m.vertices[tri[0]] + m.vertices[tri[1]] + m.vertices[tri[2]]) / 3.0;
+    // Lift the centroid to the ellipsoid along the ray from its centre.
+    const Vec3 d = c - centre;
+    const double s = 1 / std::sqrt((d.x * d.x + d.y * d.y) / (radius * radius) +
+                                   d.z * d.z / (radius * radius * stretch * stretch));
+    m.vertices.push_back(centre + s * d);
+    const int v = int(m.vertices.size()) - 1;
+    m.triangles[t] = {tri[0], tri[1], v};
+    m.triangles.push_back({tri[1], tri[2], v});
+    m.triangles.push_back({tri[2], tri[0], v});
+  }
+  return m;
+}
+
 TriangleMesh cylinder_mesh(double radius, double height, int segments) {
   TriangleMesh m;
   m.source = "cylinder mesh";
