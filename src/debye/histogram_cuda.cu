@@ -9,7 +9,7 @@
 // SMs), and a 10⁶-atom particle has 5·10⁵ bins at Δr = 10⁻³ Å, far more than
 // shared memory holds, so:
 //  - the i atoms are ordered by k-d bisection and cut into compact groups of
-//    64 (centre c, radius ρ); one block (512 threads, ~225 KB of shared
+//    64 (centre c, radius ρ); one block (1024 threads, ~225 KB of shared
 //    memory, one per SM, persistent over groups) takes a group;
 //  - pass 1 buckets the j atoms by D = |x_j − c| into shells (counting sort
 //    into a per-block global scratch list);
@@ -45,7 +45,7 @@ using ull = unsigned long long;
 
 // ---- fast path ---------------------------------------------------------------
 
-constexpr int kThreads = 512;
+constexpr int kThreads = 1024;  // 32 warps: latency of the shared atomics and rsqrt hidden
 constexpr int kWarps = kThreads / 32;
 constexpr int kStage = 512;  // j atoms staged in shared memory per batch
 static_assert(hist::kGroupAtoms == 64, "a warp holds the group: two i atoms per lane");
@@ -64,7 +64,6 @@ struct FastArgs {
   FastBin* bins;
   int nbins;
   int window;  // W bins in the ring
-  int triangle;  // j atoms are the i list: pairs j > i only
   unsigned* overflow;
 };
 
@@ -99,9 +98,10 @@ __device__ void flush_bins(ull* ring, int base, int base_slot, int lo, int hi, c
   }
 }
 
+template <bool Triangle>
 __device__ __forceinline__ void add_pair(const PackedAtom& ai, int ikey, const PackedAtom& aj, int base,
                                          int base_slot, ull* ring, const FastArgs& p) {
-  if (!(aj.key > ikey)) return;  // triangle: j > i only; padding i atoms have ikey = INT_MAX
+  if (Triangle && !(aj.key > ikey)) return;  // j > i only
   const hist::PairBin pb = hist::pair_bin(ai, aj);
   const ull word = hist::packed_word(hist::quantise(pb.u));
   const int idx = pb.bin - base;
@@ -148,6 +148,7 @@ __device__ void scan_shells(int* counts, int* starts, int n, int* warp_sums) {
   if (lo < hi && hi == n) starts[n] = prefix;
 }
 
+template <bool Triangle>
 __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p) {
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ int group_id;
@@ -188,8 +189,8 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
     const bool has0 = lane < g.count, has1 = lane + 32 < g.count;
     const PackedAtom ai0 = has0 ? p.a[i0] : PackedAtom{};
     const PackedAtom ai1 = has1 ? p.a[i1] : PackedAtom{};
-    const int key0 = has0 ? (p.triangle ? i0 : -1) : INT_MAX;
-    const int key1 = has1 ? (p.triangle ? i1 : -1) : INT_MAX;
+    const int key0 = has0 ? i0 : INT_MAX;  // triangle mask key; padding lanes pair with nothing
+    const int key1 = has1 ? i1 : INT_MAX;
     int base = -1, base_slot = 0;
     for (int s = 0; s < g.nshell; ++s) {
       const int begin = shell_at[s], end = shell_at[s + 1];
@@ -210,8 +211,8 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
         __syncthreads();
         for (int jj = warp; jj < n; jj += kWarps) {
           const PackedAtom aj = stage[jj];
-          add_pair(ai0, key0, aj, base, base_slot, ring, p);
-          add_pair(ai1, key1, aj, base, base_slot, ring, p);
+          if (Triangle || has0) add_pair<Triangle>(ai0, key0, aj, base, base_slot, ring, p);
+          if (Triangle || has1) add_pair<Triangle>(ai1, key1, aj, base, base_slot, ring, p);
         }
         __syncthreads();
       }
@@ -281,11 +282,11 @@ void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet se
   args.bins = d_bins.data();
   args.nbins = layout.bins;
   args.window = window;
-  args.triangle = triangle;
   args.overflow = reinterpret_cast<unsigned*>(d_counters.data() + 1);
   const std::size_t smem = fast_shared_bytes(window);
-  NS_CUDA_CHECK(cudaFuncSetAttribute(fast_histogram_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-  fast_histogram_kernel<<<blocks, kThreads, smem>>>(args);
+  const auto kernel = triangle ? fast_histogram_kernel<true> : fast_histogram_kernel<false>;
+  NS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+  kernel<<<blocks, kThreads, smem>>>(args);
   NS_CUDA_CHECK_LAUNCH();
   NS_CUDA_CHECK(cudaDeviceSynchronize());
   if (d_counters.download()[1] != 0) fail("pair_histogram_cuda: a pair distance fell beyond the last bin");

@@ -96,6 +96,16 @@ NS_HIST_HD float hist_rsqrt(float x) {
 #endif
 }
 
+NS_HIST_HD std::uint32_t float_bits(float x) {
+#ifdef __CUDA_ARCH__
+  return __float_as_uint(x);
+#else
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+#endif
+}
+
 NS_HIST_HD float hist_fma(float a, float b, float c) {
 #ifdef __CUDA_ARCH__
   return __fmaf_rn(a, b, c);
@@ -155,7 +165,10 @@ NS_HIST_HD PairBin pair_bin(const PackedAtom& i, const PackedAtom& j) {
   int k;
   const float kf = floor_small(rho0, k);
   float u = (rho0 - kf) + corr;  // rho0 − kf is exact
-  if (!(u >= 0.f && u < 1.f)) {  // the correction crossed a bin edge (rare)
+  // 0 ≤ u < 1 as one unsigned compare of the bits (negative floats, −0
+  // included, have the sign bit set); else the correction crossed a bin
+  // edge (rare).
+  if (!(float_bits(u) < 0x3f800000u)) {
     const float f = std::floor(u);
     k += int(f);
     u -= f;
@@ -177,7 +190,10 @@ NS_HIST_HD PairQuanta quantise(float u) {
 
 // The 64-bit word a pair adds to its bin, and its fields.
 NS_HIST_HD std::uint64_t packed_word(PairQuanta q) {
-  return (std::uint64_t(1) << kCountShift) | (std::uint64_t(q.q1) << kSum1Shift) | q.q2;
+  // Built from 32-bit halves (q1 straddles bit 32): two shift-adds.
+  const std::uint32_t lo = (q.q1 << kSum1Shift) + q.q2;
+  const std::uint32_t hi = (q.q1 >> (32 - kSum1Shift)) + (1u << (kCountShift - 32));
+  return (std::uint64_t(hi) << 32) | lo;
 }
 NS_HIST_HD std::uint32_t word_count(std::uint64_t w) { return std::uint32_t(w >> kCountShift); }
 NS_HIST_HD std::uint64_t word_sum1(std::uint64_t w) {
