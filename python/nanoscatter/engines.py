@@ -198,7 +198,9 @@ def pattern2d(structure, **options):
 class GisaxsPlan:
     """GISAXS image (GisaxsPlan in gisaxs.hpp) of a sample file or a Sample
     from parse_sample(toml_text): ``GisaxsPlan(sample, approximation="dwba",
-    device="auto", threads=0)``; ``execute()``."""
+    device="auto", precision="double", max_device_memory=0, threads=0)``;
+    ``execute()``. The GPU and ``precision`` concern mesh form factors only
+    (``shape = "mesh"``); ``max_device_memory`` is in bytes."""
 
     def __init__(self, sample, **options):
         if isinstance(sample, os.PathLike):

@@ -1,5 +1,5 @@
 // GISAXS engine: read_sample(path) / parse_sample(toml_text) give a Sample;
-// GisaxsPlan(sample, approximation=..., device=..., threads=...).execute()
+// GisaxsPlan(sample, approximation=..., device=..., precision=..., threads=...).execute()
 // gives the image with its axes and per-pixel angle and q maps.
 #include <pybind11/stl.h>
 
@@ -24,16 +24,19 @@ Sample sample_from(const py::handle& obj) {
   fail_at({"", 0, "sample"}, "expected a sample file name or a nanoscatter.Sample (parse_sample(text))");
 }
 
-GisaxsOptions gisaxs_options(const std::string& approximation, const std::string& device, int threads, bool quiet) {
+GisaxsOptions gisaxs_options(const std::string& approximation, const std::string& device,
+                             const std::string& precision, std::size_t max_device_memory, int threads, bool quiet) {
   GisaxsOptions o;
   o.approximation = gisaxs::parse_approximation(approximation);
   if (threads < 0) fail_at({"", 0, "--threads"}, "must be ≥ 0 (0: all cores), got ", threads);
   o.threads = threads;
   o.quiet = quiet;
-  // As the CLI: no GPU path yet, auto runs on the CPU.
-  if (parse_device(device) == DeviceRequest::gpu)
-    fail_at({"", 0, "--device"}, "the gisaxs engine has no GPU path yet; use --device cpu or auto");
-  o.device = Device::cpu;
+  o.precision = parse_precision(precision);
+  o.max_device_memory = max_device_memory;
+  // As the CLI: the GPU computes mesh form factors only, so auto falls back
+  // to the CPU without a notice.
+  const DeviceRequest request = parse_device(device);
+  o.device = select_device(request, quiet || request == DeviceRequest::automatic);
   return o;
 }
 
@@ -89,11 +92,13 @@ void bind_gisaxs(py::module_& m) {
 
   py::class_<GisaxsPlan>(m, "GisaxsPlan")
       .def(py::init([](const py::handle& sample, const std::string& approximation, const std::string& device,
-                       int threads, bool quiet) {
-             return new GisaxsPlan(sample_from(sample), gisaxs_options(approximation, device, threads, quiet));
+                       const std::string& precision, std::size_t max_device_memory, int threads, bool quiet) {
+             return new GisaxsPlan(sample_from(sample), gisaxs_options(approximation, device, precision,
+                                                                       max_device_memory, threads, quiet));
            }),
            py::arg("sample"), py::kw_only(), py::arg("approximation") = "dwba", py::arg("device") = "auto",
-           py::arg("threads") = 0, py::arg("quiet") = true)
+           py::arg("precision") = "double", py::arg("max_device_memory") = 0, py::arg("threads") = 0,
+           py::arg("quiet") = true)
       .def("execute", [](const GisaxsPlan& p) {
         gisaxs::GisaxsResult r;
         {
