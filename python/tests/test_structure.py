@@ -32,10 +32,15 @@ class BuildAgainstCli(ScratchTestCase):
     def test_ase_cell_in_any_orientation_builds_the_same_particle(self):
         # ASE's primitive fcc cell is not in the standard orientation; the
         # conversion goes through fractional coordinates.
+        # The primitive cell's standard orientation is a rotated crystal, and
+        # a sphere about a lattice point is rotation invariant: same atoms,
+        # same distances from the centre (1e-9 Å).
         primitive = bulk("Au", "fcc", a=4.078)
         from_ase = ns.build(cif=primitive, shape="sphere", radius=10)
         named = ns.build(lattice="fcc", a=4.078, elements="Au", shape="sphere", radius=10)
         self.assertEqual(len(from_ase), len(named))
+        np.testing.assert_allclose(np.sort(np.linalg.norm(from_ase.positions, axis=1)),
+                                   np.sort(np.linalg.norm(named.positions, axis=1)), atol=1e-9)
 
     def test_to_ase_and_back(self):
         s = ns.build(lattice="rocksalt", a=4.26, elements=["Na1+", "Cl1-"], shape="cube", edge=12)
