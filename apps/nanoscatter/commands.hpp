@@ -34,6 +34,9 @@ void add_ranks_per_gpu_option(CLI::App& sub, int& ranks_per_gpu);
 // select_device, and under mpirun with a GPU: this rank's GPU, (local rank /
 // ranks_per_gpu) mod GPUs (parallel_cli.cpp). Notices only on rank 0.
 Device select_rank_device(DeviceRequest request, bool quiet, int ranks_per_gpu, const RunContext& context);
+// Under mpirun, unless OMP_NUM_THREADS says otherwise: ranks that are not
+// bound to cores share the node's cores (cores / ranks of the node each).
+void share_cores_between_ranks(const parallel::Communicator& comm);
 
 void add_build_command(CLI::App& app, const RunContext& context);
 void add_info_command(CLI::App& app, const RunContext& context);

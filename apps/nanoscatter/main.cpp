@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
   }
   context.comm = session->world();
   const parallel::Communicator& comm = context.comm;
+  cli::share_cores_between_ranks(comm);
 
   CLI::App app{"nanoscatter: X-ray, neutron, electron and light scattering from nanostructures"};
   app.set_version_flag("--version", std::string("nanoscatter ") + NANOSCATTER_VERSION);

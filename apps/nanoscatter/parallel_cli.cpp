@@ -1,5 +1,11 @@
 // The CLI's side of MPI runs (docs/mpi.md): the --ranks-per-gpu option and
 // the choice of each rank's GPU.
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
+
 #include "commands.hpp"
 #include "nanoscatter/error.hpp"
 
@@ -17,6 +23,16 @@ Device select_rank_device(DeviceRequest request, bool quiet, int ranks_per_gpu, 
   if (device == Device::gpu && context.comm.distributed())
     use_cuda_device(context.comm.device_for_rank(cuda_device_count(), ranks_per_gpu));
   return device;
+}
+
+void share_cores_between_ranks(const parallel::Communicator& comm) {
+  if (!comm.distributed() || std::getenv("OMP_NUM_THREADS")) return;
+  // A rank bound to some cores (mpirun's default binding) already sees only
+  // those; an unbound rank sees the whole node, which its neighbours share.
+  const int visible = omp_get_num_procs();
+  const int node = int(std::max(1u, std::thread::hardware_concurrency()));
+  if (visible < node) return;
+  omp_set_num_threads(std::max(1, node / std::max(1, comm.local_size())));
 }
 
 }  // namespace nanoscatter::cli
