@@ -205,10 +205,15 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
         base_slot = base % window;
         __syncthreads();
       }
+      // Batches of kStage j atoms; each thread fetches its atom of the next
+      // batch while the block works on this one (hides the L2 latency).
+      PackedAtom next{};
+      if (tid < min(kStage, end - begin)) next = p.j[scratch[begin + tid]];
       for (int b0 = begin; b0 < end; b0 += kStage) {
         const int n = min(kStage, end - b0);
-        if (tid < n) stage[tid] = p.j[scratch[b0 + tid]];
+        if (tid < n) stage[tid] = next;
         __syncthreads();
+        if (tid < min(kStage, end - b0 - kStage)) next = p.j[scratch[b0 + kStage + tid]];
         for (int jj = warp; jj < n; jj += kWarps) {
           const PackedAtom aj = stage[jj];
           if (Triangle || has0) add_pair<Triangle>(ai0, key0, aj, base, base_slot, ring, p);

@@ -49,25 +49,36 @@ Box pair_box(const AtomBlock& a, const AtomBlock& b, PairSet set) {
   return box;
 }
 
-// Orders idx[lo, hi) so that consecutive runs of kGroupAtoms are compact:
-// split at a multiple of kGroupAtoms near the middle, along the longest axis
-// of the range's box (a k-d tree whose leaves are the groups; boxes stay
-// within a factor ~2 of cubes, unlike runs of a space-filling curve, which
-// can straddle two distant cells).
-void bisect(const AtomBlock& a, std::vector<std::uint32_t>& idx, std::size_t lo, std::size_t hi) {
-  constexpr std::size_t g = hist::kGroupAtoms;
+// An i atom in bin units (relative to the layout's origin) and its index.
+struct Point {
+  double p[3];
+  std::uint32_t index;
+};
+
+// Orders pts[lo, hi) so that consecutive runs of g are compact: split at a
+// multiple of g near the middle, along the longest axis of the range's box
+// (a k-d tree whose leaves are the groups; boxes stay within a factor ~2 of
+// cubes, unlike runs of a space-filling curve, which can straddle two
+// distant cells). Large halves become OpenMP tasks.
+void bisect(std::vector<Point>& pts, std::size_t lo, std::size_t hi, std::size_t g) {
+  constexpr std::size_t kTaskAtoms = 1 << 15;
   while (hi - lo > g) {
     Box box;
-    for (std::size_t s = lo; s < hi; ++s) box.include(a.x[idx[s]], a.y[idx[s]], a.z[idx[s]]);
+    for (std::size_t s = lo; s < hi; ++s) box.include(pts[s].p[0], pts[s].p[1], pts[s].p[2]);
     int axis = 0;
     for (int d = 1; d < 3; ++d)
       if (box.hi[d] - box.lo[d] > box.hi[axis] - box.lo[axis]) axis = d;
-    const std::vector<double>& c = axis == 0 ? a.x : axis == 1 ? a.y : a.z;
     const std::size_t groups = (hi - lo + g - 1) / g;
     const std::size_t mid = lo + (groups / 2) * g;
-    std::nth_element(idx.begin() + std::ptrdiff_t(lo), idx.begin() + std::ptrdiff_t(mid),
-                     idx.begin() + std::ptrdiff_t(hi), [&](std::uint32_t p, std::uint32_t q) { return c[p] < c[q]; });
-    bisect(a, idx, lo, mid);
+    std::nth_element(pts.begin() + std::ptrdiff_t(lo), pts.begin() + std::ptrdiff_t(mid),
+                     pts.begin() + std::ptrdiff_t(hi),
+                     [axis](const Point& u, const Point& v) { return u.p[axis] < v.p[axis]; });
+    if (mid - lo >= kTaskAtoms) {
+#pragma omp task default(none) shared(pts) firstprivate(lo, mid, g)
+      bisect(pts, lo, mid, g);
+    } else {
+      bisect(pts, lo, mid, g);
+    }
     lo = mid;
   }
 }
@@ -122,34 +133,34 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
   split.h = std::ldexp(1.0, std::ilogb(std::max(diag_bins, 1.0) / hist::kHiSteps) + 1);
 
   // i atoms ordered so that runs of kGroupAtoms are compact groups.
-  Box abox;
-  abox.include(a);
-  std::vector<std::uint32_t>& order = out.a_order;
-  order.resize(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) order[i] = std::uint32_t(i);
-  bisect(a, order, 0, a.size());
-  out.a.resize(a.size());
-  for (std::size_t s = 0; s < a.size(); ++s)
-    out.a[s] = split.pack(a.x[order[s]], a.y[order[s]], a.z[order[s]], std::int32_t(s));
-  if (!triangle) {
-    out.b.resize(b.size());
-    for (std::size_t j = 0; j < b.size(); ++j) out.b[j] = split.pack(b.x[j], b.y[j], b.z[j], std::int32_t(j));
-  }
+  std::vector<Point> pts(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    pts[i] = {{(a.x[i] - split.origin[0]) * split.inv_width, (a.y[i] - split.origin[1]) * split.inv_width,
+               (a.z[i] - split.origin[2]) * split.inv_width},
+              std::uint32_t(i)};
+#pragma omp parallel
+#pragma omp single
+  bisect(pts, 0, pts.size(), hist::kGroupAtoms);
 
-  // Groups of kGroupAtoms consecutive atoms: centre of their box, radius
-  // (+1 bin for the float rounding of D on the device), and shells sized so
-  // that a shell's pairs fit the window: width + 2·rho + 8 ≤ W.
+  // Groups: centre of their box, radius (+1 bin for the float rounding of D
+  // on the device), and shells sized so that a shell's pairs fit the window:
+  // width + 2·rho + 8 ≤ W. A group too wide for a window with shells of at
+  // least W/8 (loose atoms, odd pieces at a surface) is halved again.
   Box jbox;
-  if (triangle) jbox = abox; else jbox.include(b);
+  if (triangle) {
+    jbox.include(a);
+  } else {
+    jbox.include(b);
+  }
+  for (int d = 0; d < 3; ++d) {
+    jbox.lo[d] = (jbox.lo[d] - split.origin[d]) * split.inv_width;
+    jbox.hi[d] = (jbox.hi[d] - split.origin[d]) * split.inv_width;
+  }
   const double w = window_bins;
-  for (std::size_t first = 0; first < a.size(); first += hist::kGroupAtoms) {
-    const std::size_t last = std::min(a.size(), first + hist::kGroupAtoms);
+  const double rho_fits = 0.5 * (w - 8.0 - w / 8.0);
+  const auto geometry = [&](std::size_t first, std::size_t last) {
     Box g;
-    for (std::size_t s = first; s < last; ++s) {
-      const std::size_t i = order[s];
-      g.include((a.x[i] - split.origin[0]) * split.inv_width, (a.y[i] - split.origin[1]) * split.inv_width,
-                (a.z[i] - split.origin[2]) * split.inv_width);
-    }
+    for (std::size_t s = first; s < last; ++s) g.include(pts[s].p[0], pts[s].p[1], pts[s].p[2]);
     GroupGeometry geo{};
     geo.cx = float(0.5 * (g.lo[0] + g.hi[0]));
     geo.cy = float(0.5 * (g.lo[1] + g.hi[1]));
@@ -157,21 +168,15 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
     const double c[3] = {geo.cx, geo.cy, geo.cz};
     double rho = 0;
     for (std::size_t s = first; s < last; ++s) {
-      const std::size_t i = order[s];
-      const double p[3] = {(a.x[i] - split.origin[0]) * split.inv_width, (a.y[i] - split.origin[1]) * split.inv_width,
-                           (a.z[i] - split.origin[2]) * split.inv_width};
+      const double* p = pts[s].p;
       rho = std::max(rho, std::sqrt((p[0] - c[0]) * (p[0] - c[0]) + (p[1] - c[1]) * (p[1] - c[1]) +
                                     (p[2] - c[2]) * (p[2] - c[2])));
     }
     rho += 1.0;
-    Box jb;
-    for (int d = 0; d < 3; ++d) {
-      jb.lo[d] = (jbox.lo[d] - split.origin[d]) * split.inv_width;
-      jb.hi[d] = (jbox.hi[d] - split.origin[d]) * split.inv_width;
-    }
-    const double d_max = jb.farthest(c) + 2.0;
-    // A sparse group (2·rho near W) gets shells of W/8: its outer pairs miss
-    // the window and go straight to the global bins (correct, slower).
+    const double d_max = jbox.farthest(c) + 2.0;
+    // Still too wide at one atom per group is impossible (rho = 1 bin); a
+    // window below 2·rho + 8 + W/8 would leave pairs to the global bins
+    // (correct, slower).
     double width = std::max(w - 2.0 * rho - 8.0, w / 8.0);
     int nshell = int(std::ceil(d_max / width)) + 1;
     if (nshell > hist::kMaxShells) {
@@ -185,7 +190,32 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
     geo.first = std::int32_t(first);
     geo.count = std::int32_t(last - first);
     geo.j_first = triangle ? std::int32_t(first) : 0;
-    out.groups.push_back(geo);
+    return geo;
+  };
+  const auto emit = [&](auto&& self, std::size_t first, std::size_t last, std::size_t size) -> void {
+    const GroupGeometry geo = geometry(first, last);
+    if (geo.rho <= rho_fits || last - first == 1) {
+      out.groups.push_back(geo);
+      return;
+    }
+    const std::size_t half = (size + 1) / 2;
+    bisect(pts, first, last, half);
+    for (std::size_t s = first; s < last; s += half) self(self, s, std::min(last, s + half), half);
+  };
+  for (std::size_t first = 0; first < a.size(); first += hist::kGroupAtoms)
+    emit(emit, first, std::min(a.size(), first + hist::kGroupAtoms), hist::kGroupAtoms);
+
+  // Packed atoms in the final order (halving groups reorders inside them).
+  out.a.resize(a.size());
+  out.a_order.resize(a.size());
+  for (std::size_t s = 0; s < a.size(); ++s) {
+    const std::uint32_t i = pts[s].index;
+    out.a_order[s] = i;
+    out.a[s] = split.pack(a.x[i], a.y[i], a.z[i], std::int32_t(s));
+  }
+  if (!triangle) {
+    out.b.resize(b.size());
+    for (std::size_t j = 0; j < b.size(); ++j) out.b[j] = split.pack(b.x[j], b.y[j], b.z[j], std::int32_t(j));
   }
   return out;
 }

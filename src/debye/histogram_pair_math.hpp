@@ -212,14 +212,27 @@ NS_HIST_HD int ring_slot(int idx, int base_slot, int window) {
 
 // Shell of a j atom at distance D (bins) from the group centre.
 NS_HIST_HD int shell_of(const GroupGeometry& g, float d) {
+#ifdef __CUDA_ARCH__
+  int s = int(__fmul_rn(d, g.inv_shell_width));
+#else
   int s = int(d * g.inv_shell_width);
+#endif
   s = s < 0 ? 0 : s;
   return s < g.nshell ? s : g.nshell - 1;
 }
 
+// The kernel computes this twice per j atom (counting, then scattering)
+// and both must give the same shell, so every operation is explicit (no
+// contraction left to the compiler).
 NS_HIST_HD float centre_distance(const GroupGeometry& g, const PackedAtom& a) {
+#ifdef __CUDA_ARCH__
+  const float x = __fsub_rn(__fadd_rn(a.hx, a.lx), g.cx), y = __fsub_rn(__fadd_rn(a.hy, a.ly), g.cy),
+              z = __fsub_rn(__fadd_rn(a.hz, a.lz), g.cz);
+  return __fsqrt_rn(__fmaf_rn(x, x, __fmaf_rn(y, y, __fmul_rn(z, z))));
+#else
   const float x = (a.hx + a.lx) - g.cx, y = (a.hy + a.ly) - g.cy, z = (a.hz + a.lz) - g.cz;
-  return std::sqrt(x * x + y * y + z * z);
+  return std::sqrt(std::fma(x, x, std::fma(y, y, z * z)));
+#endif
 }
 
 // First bin of the window while shell s is processed: every pair of the

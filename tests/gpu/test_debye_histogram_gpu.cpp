@@ -96,7 +96,7 @@ TEST(DebyeHistogramCuda, FastPathDisorderedTriangleAndRectangle) {
 }
 
 // Coincident atoms (r = 0, one crowded bin with 40·39/2 pairs) and a sparse
-// cloud (groups wider than the window: pairs go straight to the global bins).
+// cloud (groups of 64 wider than the window, which the layout halves).
 TEST(DebyeHistogramCuda, FastPathCoincidentAndSparse) {
   SKIP_WITHOUT_GPU();
   AtomBlock a = uniform_ball(600, 150.0, 9, 1.0);

@@ -214,10 +214,11 @@ TEST(DebyeHistogramGpuMath, DisorderedTriangleAndRectangle) {
   check_against_cpu("disordered rectangle", a, b, PairSet::rectangle, kWindow, hist::kDrainAt, st_r);
 }
 
-// A 1024-bin window (1 Å) is narrower than the groups: most pairs go
-// straight to the global bins; draining at 3 pairs exercises the drain path.
-// Coincident atoms (30 at one site) exercise r = 0 and a crowded bin.
-TEST(DebyeHistogramGpuMath, SmallWindowFullFlushesAndCoincidentAtoms) {
+// A 1024-bin window (1 Å) is narrower than groups of 64: the layout halves
+// them (down to single atoms where needed); draining at 3 pairs exercises
+// the drain path. Coincident atoms (30 at one site) exercise r = 0 and a
+// crowded bin.
+TEST(DebyeHistogramGpuMath, SmallWindowDrainsAndCoincidentAtoms) {
   AtomBlock a = uniform_ball(700, 12.0, 9, 1.0);
   for (int k = 0; k < 30; ++k) {
     a.x.push_back(1.25);
@@ -225,11 +226,31 @@ TEST(DebyeHistogramGpuMath, SmallWindowFullFlushesAndCoincidentAtoms) {
     a.z.push_back(2.0);
     a.w.push_back(1.0);
   }
+  const FastHistogramLayout layout = make_fast_layout(a, a, PairSet::triangle, 1e-3, 1024);
+  EXPECT_GT(layout.groups.size(), a.size() / hist::kGroupAtoms + 1);  // some groups were halved
+  for (const auto& g : layout.groups) EXPECT_LE(2 * g.rho + 8 + 1024 / 8, 1024.0f);
   EmulationStats st;
   check_against_cpu("small window", a, a, PairSet::triangle, 1024, 3, st);
+  EXPECT_GT(st.drains, 0);
+}
+
+// Two clusters 2.1e3 Å apart with a 1024-bin window: 2.1e6 bins of
+// distances need more than kMaxShells shells of the window's width, so the
+// shells are wider than the window allows and their outer pairs go straight
+// to the global bins (the kernel's fallback inside the fast path).
+TEST(DebyeHistogramGpuMath, WideShellsSpillToGlobalBins) {
+  AtomBlock a = uniform_ball(60, 3.0, 13, 1.0);
+  const AtomBlock far = uniform_ball(60, 3.0, 14, 1.0);
+  for (std::size_t k = 0; k < far.size(); ++k) {
+    a.x.push_back(far.x[k] + 2100.0);
+    a.y.push_back(far.y[k]);
+    a.z.push_back(far.z[k]);
+    a.w.push_back(1.0);
+  }
+  EmulationStats st;
+  check_against_cpu("wide shells", a, a, PairSet::triangle, 1024, hist::kDrainAt, st);
   EXPECT_GT(st.global_pairs, 0.0);
   EXPECT_GT(st.ring_pairs, 0.0);
-  EXPECT_GT(st.drains, 0);
 }
 
 // The layout refuses what the kernel cannot do.
