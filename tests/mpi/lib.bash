@@ -13,7 +13,11 @@ rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 info=$("$bin" info) || fail "cannot run $bin"
 grep -q '^mpi: built' <<< "$info" || { echo "skip: nanoscatter built without MPI"; exit 77; }
 command -v mpirun > /dev/null || { echo "skip: no mpirun"; exit 77; }
+# Debian's python3 holds numpy and h5py here; elsewhere (the GPU machines)
+# the python3 on PATH does.
 py=/usr/bin/python3
+$py -c "import numpy, h5py" 2> /dev/null || py=python3
+$py -c "import numpy, h5py" 2> /dev/null || { echo "skip: no python3 with numpy and h5py"; exit 77; }
 
 # OpenMPI refuses root without these (CI containers run as root); in a
 # container the shared-memory single-copy path (CMA) may be forbidden;
