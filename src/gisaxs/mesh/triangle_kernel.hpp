@@ -35,10 +35,8 @@
 
 #if defined(__CUDACC__)
 #define NS_MESH_HD __host__ __device__ __forceinline__
-#define NS_MESH_UNROLL _Pragma("unroll")
 #else
-#define NS_MESH_HD inline
-#define NS_MESH_UNROLL _Pragma("GCC unroll 16")
+#define NS_MESH_HD [[gnu::always_inline]] inline
 #endif
 
 namespace nanoscatter::gisaxs::mesh {
@@ -76,41 +74,54 @@ NS_MESH_HD Real reciprocal(Real x) {
   return Real(1) / x;
 }
 
-// Σ_k (i d)^k/(k+1)! = (e^{i d} − 1)/(i d), for 0 ≤ d < δ.
+// The series are unrolled by template recursion so that every coefficient is
+// a compile-time constant and no loop or branch is left (the CPU path
+// vectorises them, the GPU path keeps them in registers).
+
+// Horner steps m = M..0 of Σ_m (−d²)^m/(2m+1)! and Σ_m (−d²)^m/(2m+2)!.
+template <class Real, int M>
+NS_MESH_HD void phi1_horner(Real d2, Real& even, Real& odd) {
+  constexpr double ce = inverse_factorial(2 * M + 1), co = inverse_factorial(2 * M + 2);
+  even = even * d2 + Real(ce);
+  odd = odd * d2 + Real(co);
+  if constexpr (M > 0) phi1_horner<Real, M - 1>(d2, even, odd);
+}
+
+// Σ_k (i d)^k/(k+1)! = (e^{i d} − 1)/(i d), for 0 ≤ d < δ: even powers
+// (i d)^{2m} = (−d²)^m with 1/(2m+1)!, odd ones i d (−d²)^m with 1/(2m+2)!.
 template <class Real>
 NS_MESH_HD void phi1(Real d, Real& re, Real& im) {
-  constexpr int K = SeriesTerms<Real>::value + 1;
-  // Horner in (i d)²= −d²: even part Σ (−d²)^m/(2m+1)!, odd part d Σ (−d²)^m/(2m+2)!.
+  constexpr int M = (SeriesTerms<Real>::value + 1) / 2;
   const Real d2 = -d * d;
-  Real even = Real(inverse_factorial(2 * (K / 2) + 1)), odd = Real(inverse_factorial(2 * (K / 2) + 2));
-NS_MESH_UNROLL
-  for (int m = K / 2 - 1; m >= 0; --m) {
-    even = even * d2 + Real(inverse_factorial(2 * m + 1));
-    odd = odd * d2 + Real(inverse_factorial(2 * m + 2));
-  }
+  Real even = 0, odd = 0;
+  phi1_horner<Real, M>(d2, even, odd);
   re = even;
   im = d * odd;
+}
+
+// Terms k..K of Σ_k i^k h_k(y1, y2)/(k+2)!, h_k = y1^k + y2 h_{k−1}.
+template <class Real, int K, int k>
+NS_MESH_HD void phi2_terms(Real y1, Real y2, Real& power, Real& h, Real& re, Real& im) {
+  if constexpr (k <= K) {
+    constexpr double c = inverse_factorial(k + 2);
+    power *= y1;
+    h = y2 * h + power;
+    const Real term = h * Real(c);
+    if constexpr ((k & 3) == 0) re += term;
+    if constexpr ((k & 3) == 1) im += term;
+    if constexpr ((k & 3) == 2) re -= term;
+    if constexpr ((k & 3) == 3) im -= term;
+    phi2_terms<Real, K, k + 1>(y1, y2, power, h, re, im);
+  }
 }
 
 // Σ_k i^k h_k(y1, y2)/(k+2)!, for 0 ≤ y1 ≤ y2 < δ.
 template <class Real>
 NS_MESH_HD void phi2(Real y1, Real y2, Real& re, Real& im) {
-  constexpr int K = SeriesTerms<Real>::value;
   Real power = 1, h = 1;
   re = Real(inverse_factorial(2));
   im = 0;
-NS_MESH_UNROLL
-  for (int k = 1; k <= K; ++k) {
-    power *= y1;
-    h = y2 * h + power;  // h_k = y1^k + y2 h_{k−1}
-    const Real term = h * Real(inverse_factorial(k + 2));
-    switch (k & 3) {
-      case 0: re += term; break;
-      case 1: im += term; break;
-      case 2: re -= term; break;
-      default: im -= term; break;
-    }
-  }
+  phi2_terms<Real, SeriesTerms<Real>::value, 1>(y1, y2, power, h, re, im);
 }
 
 // e[x_a, x_b] for x = i p, p_a ≤ p_b.
@@ -161,6 +172,50 @@ NS_MESH_HD void triangle_integral(Real p0, ExpPhase<Real> e0, Real p1, ExpPhase<
   const Real inv = reciprocal(span);  // (e12 − e01)/(i D)
   re = (i12 - i01) * inv;
   im = (r01 - r12) * inv;
+}
+
+// The same function without branches, for SIMD lanes on the CPU: both
+// evaluations are formed and one is selected (every select is a blend), so
+// that a compiler vectorises a loop over q around it. Same formulas, same
+// rounding as triangle_integral.
+template <class Real>
+NS_MESH_HD void triangle_integral_blend(Real p0, ExpPhase<Real> e0, Real p1, ExpPhase<Real> e1, Real p2,
+                                    ExpPhase<Real> e2, Real& re, Real& im) {
+  auto sort2 = [](Real& pa, ExpPhase<Real>& ea, Real& pb, ExpPhase<Real>& eb) {
+    const bool swap = pb < pa;
+    const Real lo = swap ? pb : pa, hi = swap ? pa : pb;
+    const Real c_lo = swap ? eb.c : ea.c, c_hi = swap ? ea.c : eb.c;
+    const Real s_lo = swap ? eb.s : ea.s, s_hi = swap ? ea.s : eb.s;
+    pa = lo, pb = hi, ea = {c_lo, s_lo}, eb = {c_hi, s_hi};
+  };
+  sort2(p0, e0, p1, e1);
+  sort2(p1, e1, p2, e2);
+  sort2(p0, e0, p1, e1);
+  const Real delta = Real(kSeriesSwitch);
+  auto first = [&](Real pa, ExpPhase<Real> ea, Real pb, ExpPhase<Real> eb, Real& r, Real& i) {
+    const Real d = pb - pa;
+    Real fr, fi;
+    phi1(d, fr, fi);
+    // Both forms evaluated as statements, then selected: no floating-point
+    // operation is conditional, so the selects become blends.
+    const bool series = d < delta;
+    const Real inv = Real(1) / (d < delta ? delta : d);
+    const Real r_series = ea.c * fr - ea.s * fi, i_series = ea.c * fi + ea.s * fr;
+    const Real r_direct = (eb.s - ea.s) * inv, i_direct = (ea.c - eb.c) * inv;
+    r = series ? r_series : r_direct;
+    i = series ? i_series : i_direct;
+  };
+  const Real span = p2 - p0;
+  Real fr, fi, r01, i01, r12, i12;
+  phi2(p1 - p0, span, fr, fi);
+  first(p0, e0, p1, e1, r01, i01);
+  first(p1, e1, p2, e2, r12, i12);
+  const bool series = span < delta;
+  const Real inv = Real(1) / (span < delta ? delta : span);
+  const Real re_series = e0.c * fr - e0.s * fi, im_series = e0.c * fi + e0.s * fr;
+  const Real re_direct = (i12 - i01) * inv, im_direct = (r01 - r12) * inv;
+  re = series ? re_series : re_direct;
+  im = series ? im_series : im_direct;
 }
 
 }  // namespace nanoscatter::gisaxs::mesh
