@@ -29,12 +29,11 @@ namespace {
 // The one line of an agreed failure; a failure of one rank of several says which.
 std::string failure_line(const nanoscatter::parallel::Failure& f, int size) {
   if (size == 1 || f.rank == 0) return f.message;
-  const std::string prefix = "nanoscatter: error: ";
   std::ostringstream os;
   os << "rank " << f.rank << " of " << size << ": ";
-  std::string line = f.message;
-  if (line.rfind(prefix, 0) == 0) return prefix + os.str() + line.substr(prefix.size());
-  return os.str() + line;
+  for (const std::string prefix : {"nanoscatter: error: ", "nanoscatter: internal error: "})
+    if (f.message.rfind(prefix, 0) == 0) return prefix + os.str() + f.message.substr(prefix.size());
+  return os.str() + f.message;
 }
 
 }  // namespace
