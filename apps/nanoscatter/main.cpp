@@ -78,6 +78,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::ostringstream sink;  // help and usage errors: printed by rank 0 only
     code = comm.root() ? app.exit(e) : app.exit(e, sink, sink);
+    // Another rank's own usage error (MPMD launches) reaches rank 0 as a line.
+    if (!comm.root() && code != 0) message = sink.str().substr(0, sink.str().find('\n'));
   } catch (const parallel::RankFailure& f) {
     // Another rank failed and every rank knows it already.
     if (comm.root()) std::fprintf(stderr, "%s\n", failure_line(f.failure(), comm.size()).c_str());
