@@ -98,10 +98,10 @@ __device__ void flush_bins(ull* ring, int base, int base_slot, int lo, int hi, c
   }
 }
 
-template <bool Triangle>
+template <bool Mask>
 __device__ __forceinline__ void add_pair(const PackedAtom& ai, int ikey, const PackedAtom& aj, int base,
                                          int base_slot, ull* ring, const FastArgs& p) {
-  if (Triangle && !(aj.key > ikey)) return;  // j > i only
+  if (Mask && !(aj.key > ikey)) return;  // triangle, j in the group itself: j > i only
   const hist::PairBin pb = hist::pair_bin(ai, aj);
   const ull word = hist::packed_word(hist::quantise(pb.u));
   const int idx = pb.bin - base;
@@ -216,8 +216,16 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
         if (tid < min(kStage, end - b0 - kStage)) next = p.j[scratch[b0 + kStage + tid]];
         for (int jj = warp; jj < n; jj += kWarps) {
           const PackedAtom aj = stage[jj];
-          if (Triangle || has0) add_pair<Triangle>(ai0, key0, aj, base, base_slot, ring, p);
-          if (Triangle || has1) add_pair<Triangle>(ai1, key1, aj, base, base_slot, ring, p);
+          // Only j atoms of the group itself need the triangle's j > i
+          // mask (a warp-uniform branch); padding lanes of a short group
+          // pair with nothing.
+          if (Triangle && aj.key < g.first + g.count) {
+            add_pair<true>(ai0, key0, aj, base, base_slot, ring, p);
+            add_pair<true>(ai1, key1, aj, base, base_slot, ring, p);
+          } else {
+            if (has0) add_pair<false>(ai0, key0, aj, base, base_slot, ring, p);
+            if (has1) add_pair<false>(ai1, key1, aj, base, base_slot, ring, p);
+          }
         }
         __syncthreads();
       }
