@@ -58,6 +58,7 @@ void run_case(benchmark::State& state, Precision precision) {
   state.counters["triangles"] = double(triangles);
   state.counters["hyperblocks"] = double(plan.last_stats().hyperblocks);
   state.counters["threads_per_block"] = plan.last_stats().threads_per_block;
+  state.counters["blend_kernel"] = plan.last_stats().blend_kernel ? 1 : 0;
   state.counters["throughput"] = benchmark::Counter(work, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["floor"] = kSincosRate / phases;
   state.SetLabel(std::string("gisaxs|mesh ") + to_string(precision) + " T=" + std::to_string(triangles) + " 90x" +

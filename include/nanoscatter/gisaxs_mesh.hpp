@@ -84,6 +84,7 @@ struct MeshRunStats {
   std::size_t reference_points = 0;  // q sent to the float64 reference (q ≈ 0, complex q)
   std::size_t double_points = 0;     // single precision: small q sent to the float64 kernel
   int threads_per_block = 0;         // the autotuned launch shape (GPU)
+  bool blend_kernel = false;         // the autotuner chose the branch-free triangle kernel
 };
 
 // A validated mesh as a FormFactor; evaluate() is the fast float64 CPU path

@@ -23,8 +23,9 @@
 // that a block's kernels overlap the previous block's device→host copy.
 //
 // Autotune: the first run for a (device, precision, tile count) times
-// 64/128/256 threads per block on up to 32768 q of the first hyperblock and
-// keeps the fastest in the plan's state.
+// 64/128/256 threads per block, each with the branching and the branch-free
+// triangle kernel, on up to 32768 q of the first hyperblock and keeps the
+// fastest in the plan's state.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -73,7 +74,11 @@ std::size_t shared_bytes(int threads) {
          kTileTriangles * sizeof(std::uint32_t) + 3 * std::size_t(kTileVertices) * threads * sizeof(Real);
 }
 
-template <class Real>
+// kBlend: the branch-free form of the triangle kernel (both series and
+// direct forms, then a select) instead of the branching one; which is faster
+// depends on how often the q of a warp take different branches, so the
+// autotuner tries both.
+template <class Real, bool kBlend>
 __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::size_t nq, double q_min2,
                             double* __restrict__ out, std::size_t tiles_per_split) {
   extern __shared__ __align__(16) unsigned char smem[];
@@ -122,8 +127,12 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
       const int a = (corners & 0xff) * nt + tid, b = ((corners >> 8) & 0xff) * nt + tid,
                 d = ((corners >> 16) & 0xff) * nt + tid;
       Real re, im;
-      triangle_integral<Real>(s_phase[a], {s_cos[a], s_sin[a]}, s_phase[b], {s_cos[b], s_sin[b]}, s_phase[d],
-                              {s_cos[d], s_sin[d]}, re, im);
+      if constexpr (kBlend)
+        triangle_integral_blend<Real>(s_phase[a], {s_cos[a], s_sin[a]}, s_phase[b], {s_cos[b], s_sin[b]},
+                                      s_phase[d], {s_cos[d], s_sin[d]}, re, im);
+      else
+        triangle_integral<Real>(s_phase[a], {s_cos[a], s_sin[a]}, s_phase[b], {s_cos[b], s_sin[b]}, s_phase[d],
+                                {s_cos[d], s_sin[d]}, re, im);
       const Real w = fx * s_normal[3 * t] + fy * s_normal[3 * t + 1] + fz * s_normal[3 * t + 2];
       sum_re += w * re;
       sum_im += w * im;
@@ -219,12 +228,19 @@ namespace {
 
 struct Launch {
   int threads = 128;
+  bool blend = false;
   std::size_t splits = 1, tiles_per_split = 0;
 };
 
-Launch launch_shape(std::size_t nq, std::size_t tiles, int threads, int sms) {
+// An autotuned choice packed in one int: threads per block, and 1 << 16 for
+// the blend kernel.
+constexpr int kBlendFlag = 1 << 16;
+
+Launch launch_shape(std::size_t nq, std::size_t tiles, int choice, int sms) {
   Launch l;
-  l.threads = threads;
+  l.threads = choice & (kBlendFlag - 1);
+  l.blend = (choice & kBlendFlag) != 0;
+  const int threads = l.threads;
   const std::size_t blocks_x = (nq + threads - 1) / threads;
   const std::size_t target = std::size_t(8) * sms;  // a few waves of resident blocks
   l.splits = blocks_x >= target ? 1 : std::min<std::size_t>(tiles, (target + blocks_x - 1) / blocks_x);
@@ -241,13 +257,18 @@ void launch(const DeviceTiles& t, const MeshTiles& m, const double* q, std::size
                   m.centre.x,      m.centre.y,          m.centre.z};
   const dim3 grid(unsigned((nq + l.threads - 1) / l.threads), unsigned(l.splits));
   const std::size_t smem = shared_bytes<Real>(l.threads);
-  mesh_kernel<Real><<<grid, l.threads, smem, stream>>>(view, q, nq, q_min * q_min, out, l.tiles_per_split);
+  if (l.blend)
+    mesh_kernel<Real, true><<<grid, l.threads, smem, stream>>>(view, q, nq, q_min * q_min, out, l.tiles_per_split);
+  else
+    mesh_kernel<Real, false><<<grid, l.threads, smem, stream>>>(view, q, nq, q_min * q_min, out, l.tiles_per_split);
   NS_CUDA_CHECK(cudaGetLastError());
 }
 
 template <class Real>
 void allow_shared(int threads) {
-  NS_CUDA_CHECK(cudaFuncSetAttribute(mesh_kernel<Real>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  NS_CUDA_CHECK(cudaFuncSetAttribute(mesh_kernel<Real, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     int(shared_bytes<Real>(threads))));
+  NS_CUDA_CHECK(cudaFuncSetAttribute(mesh_kernel<Real, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      int(shared_bytes<Real>(threads))));
 }
 
@@ -260,18 +281,22 @@ int autotune(const DeviceTiles& t, const MeshTiles& m, const double* q, std::siz
   cudaEvent_t start, stop;
   NS_CUDA_CHECK(cudaEventCreate(&start));
   NS_CUDA_CHECK(cudaEventCreate(&stop));
-  for (int threads : kCandidateThreads) {
-    if (shared_bytes<Real>(threads) > max_shared) continue;
-    allow_shared<Real>(threads);
-    const Launch l = launch_shape(n, t.count, threads, sms);
-    NS_CUDA_CHECK(cudaEventRecord(start, stream));
-    launch<Real>(t, m, q, n, q_min, out, l, stream);
-    NS_CUDA_CHECK(cudaEventRecord(stop, stream));
-    NS_CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    NS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    if (ms < best_ms) best_ms = ms, best = threads;
-  }
+  for (int threads : kCandidateThreads)
+    for (int blend : {0, kBlendFlag}) {
+      if (shared_bytes<Real>(threads) > max_shared) continue;
+      allow_shared<Real>(threads);
+      const Launch l = launch_shape(n, t.count, threads | blend, sms);
+      // Twice, the faster counts: the first launch of a kernel also loads it.
+      for (int repeat = 0; repeat < 2; ++repeat) {
+        NS_CUDA_CHECK(cudaEventRecord(start, stream));
+        launch<Real>(t, m, q, n, q_min, out, l, stream);
+        NS_CUDA_CHECK(cudaEventRecord(stop, stream));
+        NS_CUDA_CHECK(cudaEventSynchronize(stop));
+        float ms = 0;
+        NS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        if (ms < best_ms) best_ms = ms, best = threads | blend;
+      }
+    }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
   return best;
@@ -369,9 +394,10 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
     state.threads_per_block[key] =
         autotune<Real>(*t, m, q_dev[0].data(), n, o.q_min, f_dev[0].data(), sms, max_shared, state.streams[0]);
   }
-  const int threads = state.threads_per_block[key];
-  allow_shared<Real>(threads);
-  stats.threads_per_block = threads;
+  const int threads = state.threads_per_block[key];  // threads per block | blend flag
+  allow_shared<Real>(threads & (kBlendFlag - 1));
+  stats.threads_per_block = threads & (kBlendFlag - 1);
+  stats.blend_kernel = (threads & kBlendFlag) != 0;
 
   // ---- hyperblocks -----------------------------------------------------
   const std::size_t q_blocks = (nq + q_block - 1) / q_block;
