@@ -134,6 +134,7 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
 
   // i atoms ordered so that runs of kGroupAtoms are compact groups.
   std::vector<Point> pts(a.size());
+#pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < a.size(); ++i)
     pts[i] = {{(a.x[i] - split.origin[0]) * split.inv_width, (a.y[i] - split.origin[1]) * split.inv_width,
                (a.z[i] - split.origin[2]) * split.inv_width},
@@ -208,6 +209,7 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
   // Packed atoms in the final order (halving groups reorders inside them).
   out.a.resize(a.size());
   out.a_order.resize(a.size());
+#pragma omp parallel for schedule(static)
   for (std::size_t s = 0; s < a.size(); ++s) {
     const std::uint32_t i = pts[s].index;
     out.a_order[s] = i;
@@ -215,6 +217,7 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
   }
   if (!triangle) {
     out.b.resize(b.size());
+#pragma omp parallel for schedule(static)
     for (std::size_t j = 0; j < b.size(); ++j) out.b[j] = split.pack(b.x[j], b.y[j], b.z[j], std::int32_t(j));
   }
   return out;
