@@ -252,12 +252,19 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
   comm.sum_in_rank_order(result.intensity);
   for (auto& partial : result.partials) comm.sum_in_rank_order(partial);
   parallel::report_load(comm, "debye", seconds, result.pairs, o.common.quiet, options.device);
+  // The PDF's histograms: every rank its pair blocks, added up on rank 0 in
+  // rank order; the rest is cheap (the other ranks' PDFs, of their parts
+  // only, are dropped).
+  std::optional<PdfResult> pdf;
+  if (!o.pdf.empty()) {
+    HistogramCombiner combine;
+    if (comm.distributed()) combine = [&comm](std::span<double> v) { comm.sum_in_rank_order(v); };
+    pdf = pair_distribution(structure, options, PdfOptions{o.pdf_dr, o.pdf_rmax}, combine);
+  }
   if (!comm.root()) return;
   result.seconds = seconds;
   options.share = WorkShare{};
   normalize_debye_result(result, structure, options, norm);
-  std::optional<PdfResult> pdf;
-  if (!o.pdf.empty()) pdf = pair_distribution(structure, options, PdfOptions{o.pdf_dr, o.pdf_rmax});
 
   const RunInfo info = describe(o, context, structure, options, norm, result.seconds);
   write_pattern(o.common.output, out_format, info, result, intensity_column(norm),

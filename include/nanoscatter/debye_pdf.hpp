@@ -23,6 +23,8 @@
 // term). The sphere is an approximation for other shapes; R(r) itself
 // involves no such choice.
 #pragma once
+#include <functional>
+#include <span>
 #include <vector>
 
 #include "nanoscatter/debye.hpp"
@@ -33,6 +35,12 @@ struct PdfOptions {
   double dr = 0.01;   // Å, output grid step (the histogram's Δr is options.bin_width)
   double r_max = 0;   // Å, last r of the grid; 0: the largest pair distance
 };
+
+// MPI runs (docs/mpi.md): with options.share of several parts, each part
+// histograms its own pair blocks, and the combiner must replace every array
+// it is given by its sum over the parts, on the part whose PDF is used (all
+// parts call it alike: the same arrays in the same order).
+using HistogramCombiner = std::function<void(std::span<double>)>;
 
 struct PdfResult {
   std::vector<double> r;       // bin centres, Å
@@ -46,7 +54,9 @@ struct PdfResult {
 
 // Histograms on options.device (CPU or CUDA) with options.bin_width; errors
 // name the option at fault (--pdf-dr, --pdf-rmax, --bin-width).
+// Without a combiner the PDF histograms every pair itself, whatever
+// options.share says.
 PdfResult pair_distribution(const Structure& structure, const DebyeOptions& options,
-                            const PdfOptions& pdf = {});
+                            const PdfOptions& pdf = {}, const HistogramCombiner& combine = {});
 
 }  // namespace nanoscatter

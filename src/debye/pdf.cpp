@@ -55,8 +55,8 @@ double largest_distance(const std::vector<debye::PairHistogram>& hist) {
 
 }  // namespace
 
-PdfResult pair_distribution(const Structure& structure, const DebyeOptions& options,
-                            const PdfOptions& pdf) {
+PdfResult pair_distribution(const Structure& structure, const DebyeOptions& options, const PdfOptions& pdf,
+                            const HistogramCombiner& combine) {
   if (!(pdf.dr > 0) || !std::isfinite(pdf.dr))
     fail_at({"", 0, "--pdf-dr"}, "must be a finite value > 0 Å, got ", pdf.dr);
   if (!(pdf.r_max >= 0) || !std::isfinite(pdf.r_max))
@@ -79,11 +79,18 @@ PdfResult pair_distribution(const Structure& structure, const DebyeOptions& opti
   if (std::norm(f_mean) == 0)
     fail_at({"", 0, "--pdf"}, "the mean scattering factor ⟨f(0)⟩ is 0: G(r) is undefined");
 
-  // Every pair, whatever part of a run `options` describes: the PDF is not
-  // linear in the histograms (bin means, largest distance).
-  DebyeOptions whole = options;
-  whole.share = WorkShare{};
-  const auto hist = debye::pair_histograms(s, whole);
+  // The PDF is not linear in the histograms (bin means, largest distance):
+  // it needs the histograms of every pair, either from the parts of a work
+  // share added up by `combine`, or computed here whole.
+  DebyeOptions used = options;
+  if (!combine) used.share = WorkShare{};
+  auto hist = debye::pair_histograms(s, used);
+  if (combine)
+    for (auto& h : hist) {
+      combine(h.count);
+      combine(h.sum_d);
+      combine(h.sum_d2);
+    }
   const double r_max = pdf.r_max > 0 ? pdf.r_max : largest_distance(hist);
   // 1e8 output bins (2.4 GB of columns) is far beyond any useful grid.
   if (r_max / pdf.dr > 1e8)
