@@ -24,6 +24,8 @@ $py -c "import numpy, h5py" 2> /dev/null || { echo "skip: no python3 with numpy 
 # one OpenMP thread per rank keeps 4 ranks on 2 cores honest.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
+# One node: the launcher that needs no ssh/rsh agent (containers lack one).
+export OMPI_MCA_plm=isolated
 export OMP_NUM_THREADS=1
 
 # mpi NP ARGS...: nanoscatter under mpirun with NP ranks (oversubscribed),
