@@ -14,12 +14,12 @@
 //  - pass 1 buckets the j atoms by D = |x_j − c| into shells (counting sort
 //    into a per-block global scratch list);
 //  - pass 2 walks the shells outwards with a ring buffer of W bins in shared
-//    memory (one 64-bit word per bin, ~24k bins) that covers
+//    memory (two 32-bit words per bin, ~24k bins) that covers
 //    [D − ρ, D + width + ρ]: bins that fall below the window are flushed to
 //    the global histogram with integer atomics (exact, so the result does
 //    not depend on the order) and zeroed. Each warp holds the group's 64 i
 //    atoms (two per lane) and takes j atoms of the shell from shared memory:
-//    per pair ~35 float/int ops (no float64) and one shared atomic
+//    per pair ~45 float/int ops (no float64) and two 32-bit shared atomics
 //    (histogram_pair_math.hpp gives the arithmetic, the precision and the
 //    capacity argument).
 // Other blocks (weights differ within a or b) take the generic kernel: one
@@ -68,49 +68,52 @@ struct FastArgs {
 };
 
 std::size_t fast_shared_bytes(int window) {
-  return std::size_t(window) * sizeof(ull) + kStage * sizeof(PackedAtom) + (2 * hist::kMaxShells + 1) * sizeof(int);
+  return std::size_t(window) * 2 * sizeof(unsigned) + kStage * sizeof(PackedAtom) +
+         (2 * hist::kMaxShells + 1) * sizeof(int);
 }
 
-__device__ __forceinline__ void add_to_global(FastBin* bins, int k, ull count, ull sum1, ull sum2) {
-  atomicAdd(reinterpret_cast<ull*>(&bins[k].count), count);
-  if (sum1) atomicAdd(reinterpret_cast<ull*>(&bins[k].sum1), sum1);
-  if (sum2) atomicAdd(reinterpret_cast<ull*>(&bins[k].sum2), sum2);
-}
-
-__device__ __forceinline__ void word_to_global(const FastArgs& p, int k, ull word) {
-  if (word == 0) return;
+// Ring words of bin k to the global bins (k < nbins, else an overflow).
+__device__ __forceinline__ void words_to_global(const FastArgs& p, int k, unsigned a, unsigned b) {
   if (k >= p.nbins) {
     atomicAdd(p.overflow, 1u);
     return;
   }
-  add_to_global(p.bins, k, hist::word_count(word), hist::word_sum1(word), hist::word_sum2(word));
+  if (a) {
+    atomicAdd(reinterpret_cast<ull*>(&p.bins[k].count), ull(hist::word_count(a)));
+    if (hist::word_sum2(a)) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum2), ull(hist::word_sum2(a)));
+  }
+  if (b) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum1), ull(b));
 }
 
 // Bins [lo, hi) ⊂ [base, base + W) of the ring to the global histogram,
 // zeroed (block-wide; the caller synchronises before the ring is used again).
-__device__ void flush_bins(ull* ring, int base, int base_slot, int lo, int hi, const FastArgs& p) {
+__device__ void flush_bins(unsigned* ring_a, unsigned* ring_b, int base, int base_slot, int lo, int hi,
+                           const FastArgs& p) {
   for (int k = lo + int(threadIdx.x); k < hi; k += kThreads) {
     const int slot = hist::ring_slot(k - base, base_slot, p.window);
-    const ull word = ring[slot];
-    if (word == 0) continue;
-    ring[slot] = 0;
-    word_to_global(p, k, word);
+    const unsigned a = ring_a[slot], b = ring_b[slot];
+    if ((a | b) == 0) continue;
+    ring_a[slot] = 0;
+    ring_b[slot] = 0;
+    words_to_global(p, k, a, b);
   }
 }
 
 template <bool Mask>
 __device__ __forceinline__ void add_pair(const PackedAtom& ai, int ikey, const PackedAtom& aj, int base,
-                                         int base_slot, ull* ring, const FastArgs& p) {
+                                         int base_slot, unsigned* ring_a, unsigned* ring_b, const FastArgs& p) {
   if (Mask && !(aj.key > ikey)) return;  // triangle, j in the group itself: j > i only
   const hist::PairBin pb = hist::pair_bin(ai, aj);
-  const ull word = hist::packed_word(hist::quantise(pb.u));
+  const hist::PairQuanta q = hist::quantise(pb.u);
   const int idx = pb.bin - base;
   if (unsigned(idx) < unsigned(p.window)) {
     const int slot = hist::ring_slot(idx, base_slot, p.window);
-    const ull old = atomicAdd(&ring[slot], word);
-    if (hist::must_drain(old)) word_to_global(p, pb.bin, atomicExch(&ring[slot], 0ull));
+    if (hist::must_drain_b(atomicAdd(&ring_b[slot], hist::word_b(q))))
+      words_to_global(p, pb.bin, 0u, atomicExch(&ring_b[slot], 0u));
+    if (hist::must_drain_a(atomicAdd(&ring_a[slot], hist::word_a(q))))
+      words_to_global(p, pb.bin, atomicExch(&ring_a[slot], 0u), 0u);
   } else {  // outside the window (sparse groups only)
-    word_to_global(p, pb.bin, word);
+    words_to_global(p, pb.bin, hist::word_a(q), hist::word_b(q));
   }
 }
 
@@ -154,13 +157,14 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
   __shared__ int group_id;
   __shared__ int warp_sums[kWarps];
   const int window = p.window;
-  ull* ring = reinterpret_cast<ull*>(smem);
-  PackedAtom* stage = reinterpret_cast<PackedAtom*>(ring + window);
-  int* shell_n = reinterpret_cast<int*>(stage + kStage);
+  PackedAtom* stage = reinterpret_cast<PackedAtom*>(smem);
+  unsigned* ring_a = reinterpret_cast<unsigned*>(stage + kStage);
+  unsigned* ring_b = ring_a + window;
+  int* shell_n = reinterpret_cast<int*>(ring_b + window);
   int* shell_at = shell_n + hist::kMaxShells;
   int* scratch = p.scratch + blockIdx.x * p.scratch_stride;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  for (int k = tid; k < window; k += kThreads) ring[k] = 0;
+  for (int k = tid; k < window; k += kThreads) ring_a[k] = 0, ring_b[k] = 0;
 
   for (;;) {
     __syncthreads();
@@ -200,7 +204,7 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
         base = next_base;
         base_slot = base % window;
       } else if (next_base > base) {
-        flush_bins(ring, base, base_slot, base, min(next_base, base + window), p);
+        flush_bins(ring_a, ring_b, base, base_slot, base, min(next_base, base + window), p);
         base = next_base;
         base_slot = base % window;
         __syncthreads();
@@ -220,17 +224,17 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
           // mask (a warp-uniform branch); padding lanes of a short group
           // pair with nothing.
           if (Triangle && aj.key < g.first + g.count) {
-            add_pair<true>(ai0, key0, aj, base, base_slot, ring, p);
-            add_pair<true>(ai1, key1, aj, base, base_slot, ring, p);
+            add_pair<true>(ai0, key0, aj, base, base_slot, ring_a, ring_b, p);
+            add_pair<true>(ai1, key1, aj, base, base_slot, ring_a, ring_b, p);
           } else {
-            if (has0) add_pair<false>(ai0, key0, aj, base, base_slot, ring, p);
-            if (has1) add_pair<false>(ai1, key1, aj, base, base_slot, ring, p);
+            if (has0) add_pair<false>(ai0, key0, aj, base, base_slot, ring_a, ring_b, p);
+            if (has1) add_pair<false>(ai1, key1, aj, base, base_slot, ring_a, ring_b, p);
           }
         }
         __syncthreads();
       }
     }
-    if (base >= 0) flush_bins(ring, base, base_slot, base, base + window, p);
+    if (base >= 0) flush_bins(ring_a, ring_b, base, base_slot, base, base + window, p);
   }
 }
 

@@ -26,17 +26,19 @@
 // not coherent over a crystal shell: they follow the low bits of each
 // pair's coordinates, not r.
 //
-// A pair's record: δ' quantised down to 2^-18 bin (q1, read back as the
-// midpoint (q1 + ½)·2^-18: error ≤ 2^-19 bin = 1.9e-9 Å at Δr = 1e-3) and
+// A pair's record: δ' quantised down to 2^-20 bin (q1, read back as the
+// midpoint (q1 + ½)·2^-20: error ≤ 2^-21 bin = 4.8e-10 Å at Δr = 1e-3) and
 // (δ' − ½)² quantised down to 2^-12 bin² (q2 ≤ 1024, midpoint, error ≤
 // 2^-13 bin²; it enters I(Q) only through ½Q²Σδ², so this is < 1e-9 of a
-// pair's term at Q = 12 Å⁻¹). The ring buffer in shared memory keeps one
-// 64-bit word per bin, [count : 12 | Σq1 : 30 | Σq2 : 22], so a pair costs
-// one shared atomic. Capacity: the thread whose add finds the count at
-// kDrainAt or above moves the word to the global bins (atomic exchange with
-// zero) before its next add; each thread has at most one such add pending,
-// so count ≤ kDrainAt + kMaxAdders = 4095, and then Σq1 ≤ 4095·(2^18 − 1)
-// < 2^30 and Σq2 ≤ 4095·1024 < 2^22: no field carries into the next.
+// pair's term at Q = 12 Å⁻¹). The ring buffer in shared memory keeps two
+// 32-bit words per bin, A = [count : 11 | Σq2 : 21] and B = Σq1, so a pair
+// costs two native 32-bit shared atomics (a 64-bit shared atomic add is a
+// compare-and-swap loop on sm_90). Capacity, each word on its own: the
+// thread whose add finds A's count at kDrainAt or above (B at kDrainSum1 or
+// above) moves that word to the global bins (atomic exchange with zero)
+// before its next add; each thread has at most one such add pending, so
+// count ≤ kDrainAt + kMaxAdders = 2047 and Σq2 ≤ 2047·1024 < 2^21 (no carry
+// into the count), and B ≤ 2^31 + (kMaxAdders + 1)·2^20 < 2^32.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -51,13 +53,13 @@
 namespace nanoscatter::debye::hist {
 
 constexpr int kGroupAtoms = 64;  // i atoms per group (one warp, two per lane)
-constexpr int kCountShift = 52;  // [count : 12 | Σq1 : 30 | Σq2 : 22]
-constexpr int kSum1Shift = 22;
-constexpr int kQ1Bits = 18;      // δ' to 2^-18 bin
+constexpr int kCountShift = 21;  // word A = [count : 11 | Σq2 : 21]
+constexpr int kQ1Bits = 20;      // δ' to 2^-20 bin
 constexpr int kQ2Bits = 12;      // (δ' − ½)² to 2^-12 bin², q2 ≤ 2^10
-constexpr std::uint32_t kMaxCount = (1u << (64 - kCountShift)) - 1;
+constexpr std::uint32_t kMaxCount = (1u << (32 - kCountShift)) - 1;
 constexpr std::uint32_t kMaxAdders = 1024;  // threads of a block (kernel asserts ≤)
 constexpr std::uint32_t kDrainAt = kMaxCount - kMaxAdders;
+constexpr std::uint32_t kDrainSum1 = 1u << 31;
 constexpr int kMaxShells = 2048;  // distance shells per group
 constexpr int kHiSteps = 2046;    // box diagonal ≤ kHiSteps·h keeps S exact
 // floor() by a round-down add: 1.5·2^23 + x lands in [2^23, 2^24), where
@@ -65,10 +67,10 @@ constexpr int kHiSteps = 2046;    // box diagonal ≤ kHiSteps·h keeps S exact
 constexpr float kMagic = 12582912.0f;
 constexpr int kMaxFastBins = (1 << 22) - 64;
 
-static_assert(std::uint64_t(kMaxCount) * ((1u << kQ1Bits) - 1) < (std::uint64_t(1) << (kCountShift - kSum1Shift)),
-              "Σq1 would carry into the count");
-static_assert(std::uint64_t(kMaxCount) * (1u << (kQ2Bits - 2)) < (std::uint64_t(1) << kSum1Shift),
-              "Σq2 would carry into Σq1 ((δ' − ½)² ≤ ¼, so q2 ≤ 2^(kQ2Bits−2))");
+static_assert(std::uint64_t(kMaxCount) * (1u << (kQ2Bits - 2)) < (std::uint64_t(1) << kCountShift),
+              "Σq2 would carry into the count ((δ' − ½)² ≤ ¼, so q2 ≤ 2^(kQ2Bits−2))");
+static_assert(std::uint64_t(kDrainSum1) + std::uint64_t(kMaxAdders + 1) * (1u << kQ1Bits) < (std::uint64_t(1) << 32),
+              "Σq1 word overflow");
 
 // An atom as the fast path reads it: hi parts (exact multiples of h), key
 // (index for the triangle mask), lo parts. 32 bytes, two 16-byte loads.
@@ -191,20 +193,14 @@ NS_HIST_HD PairQuanta quantise(float u) {
   return {floor_scaled(u, float(1u << kQ1Bits)), floor_scaled(c * c, float(1u << kQ2Bits))};
 }
 
-// The 64-bit word a pair adds to its bin, and its fields.
-NS_HIST_HD std::uint64_t packed_word(PairQuanta q) {
-  // Built from 32-bit halves (q1 straddles bit 32): two shift-adds.
-  const std::uint32_t lo = (q.q1 << kSum1Shift) + q.q2;
-  const std::uint32_t hi = (q.q1 >> (32 - kSum1Shift)) + (1u << (kCountShift - 32));
-  return (std::uint64_t(hi) << 32) | lo;
-}
-NS_HIST_HD std::uint32_t word_count(std::uint64_t w) { return std::uint32_t(w >> kCountShift); }
-NS_HIST_HD std::uint64_t word_sum1(std::uint64_t w) {
-  return (w >> kSum1Shift) & ((std::uint64_t(1) << (kCountShift - kSum1Shift)) - 1);
-}
-NS_HIST_HD std::uint64_t word_sum2(std::uint64_t w) { return w & ((std::uint64_t(1) << kSum1Shift) - 1); }
-// Whether the add that returned `old` must drain the word (capacity above).
-NS_HIST_HD bool must_drain(std::uint64_t old) { return word_count(old) >= kDrainAt; }
+// The words a pair adds to its bin, their fields, and when a word must be
+// drained (capacity above).
+NS_HIST_HD std::uint32_t word_a(PairQuanta q) { return (1u << kCountShift) | q.q2; }
+NS_HIST_HD std::uint32_t word_b(PairQuanta q) { return q.q1; }
+NS_HIST_HD std::uint32_t word_count(std::uint32_t a) { return a >> kCountShift; }
+NS_HIST_HD std::uint32_t word_sum2(std::uint32_t a) { return a & ((1u << kCountShift) - 1); }
+NS_HIST_HD bool must_drain_a(std::uint32_t old) { return old >= (kDrainAt << kCountShift); }
+NS_HIST_HD bool must_drain_b(std::uint32_t old) { return old >= kDrainSum1; }
 
 // Ring slot of the bin base + idx (0 ≤ idx < W) when bin `base` sits in
 // slot base_slot: a ring of any size W without a modulo per pair.

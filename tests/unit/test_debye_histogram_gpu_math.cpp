@@ -40,30 +40,36 @@ struct EmulationStats {
 };
 
 // Serial emulation of fast_histogram_kernel (same shells in the same order,
-// same window bases, flushes and drains; the kernel drains at
-// hist::kDrainAt, a smaller drain_at exercises the path).
+// same window bases, flushes and drains; the kernel drains word A at
+// hist::kDrainAt pairs and word B at hist::kDrainSum1, smaller thresholds
+// exercise the path).
 PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width, int window,
-                           std::uint32_t drain_at, EmulationStats& st) {
+                           std::uint32_t drain_at, EmulationStats& st, std::uint32_t drain_sum1 = hist::kDrainSum1) {
   const FastHistogramLayout layout = make_fast_layout(a, b, set, bin_width, window);
   const auto& J = layout.j_atoms();
   std::vector<FastBin> bins(std::size_t(layout.bins), FastBin{0, 0, 0});
-  std::vector<std::uint64_t> ring(std::size_t(window), 0);
-  std::vector<std::uint64_t> shadow_n(std::size_t(window), 0), shadow_1(std::size_t(window), 0),
-      shadow_2(std::size_t(window), 0);
-  const auto to_global = [&](int k, std::uint64_t word) {
+  const auto w = std::size_t(window);
+  std::vector<std::uint32_t> ring_a(w, 0), ring_b(w, 0);
+  std::vector<std::uint64_t> shadow_n(w, 0), shadow_1(w, 0), shadow_2(w, 0);
+  const auto to_global = [&](int k, std::uint32_t wa, std::uint32_t wb) {
     ASSERT_LT(k, layout.bins);
-    bins[std::size_t(k)].count += hist::word_count(word);
-    bins[std::size_t(k)].sum1 += hist::word_sum1(word);
-    bins[std::size_t(k)].sum2 += hist::word_sum2(word);
+    bins[std::size_t(k)].count += hist::word_count(wa);
+    bins[std::size_t(k)].sum2 += hist::word_sum2(wa);
+    bins[std::size_t(k)].sum1 += wb;
   };
-  const auto take = [&](std::size_t slot, int k) {
-    const std::uint64_t w = ring[slot];
-    if (hist::word_count(w) != shadow_n[slot] || hist::word_sum1(w) != shadow_1[slot] ||
-        hist::word_sum2(w) != shadow_2[slot])
+  const auto take_a = [&](std::size_t slot, int k) {
+    if (hist::word_count(ring_a[slot]) != shadow_n[slot] || hist::word_sum2(ring_a[slot]) != shadow_2[slot])
       st.fields_exact = false;
-    st.max_ring_count = std::max<std::uint64_t>(st.max_ring_count, hist::word_count(w));
-    to_global(k, w);
-    ring[slot] = shadow_n[slot] = shadow_1[slot] = shadow_2[slot] = 0;
+    st.max_ring_count = std::max<std::uint64_t>(st.max_ring_count, hist::word_count(ring_a[slot]));
+    to_global(k, ring_a[slot], 0);
+    ring_a[slot] = 0;
+    shadow_n[slot] = shadow_2[slot] = 0;
+  };
+  const auto take_b = [&](std::size_t slot, int k) {
+    if (ring_b[slot] != shadow_1[slot]) st.fields_exact = false;
+    to_global(k, 0, ring_b[slot]);
+    ring_b[slot] = 0;
+    shadow_1[slot] = 0;
   };
   for (const auto& g : layout.groups) {
     std::vector<std::vector<int>> shells(std::size_t(g.nshell));
@@ -73,7 +79,8 @@ PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, 
     const auto flush = [&](int lo, int hi) {
       for (int k = lo; k < hi; ++k) {
         const auto slot = std::size_t(hist::ring_slot(k - base, base_slot, window));
-        if (ring[slot] != 0) take(slot, k);
+        take_a(slot, k);
+        take_b(slot, k);
       }
     };
     for (int s = 0; s < g.nshell; ++s) {
@@ -92,25 +99,29 @@ PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, 
         const hist::PackedAtom& aj = J[std::size_t(j)];
         for (int t = 0; t < g.count; ++t) {
           const int i = g.first + t;
-          const int key = layout.triangle ? i : -1;
-          if (!(aj.key > key)) continue;
+          if (layout.triangle && !(aj.key > i)) continue;
           const hist::PairBin pb = hist::pair_bin(layout.a[std::size_t(i)], aj);
           const hist::PairQuanta q = hist::quantise(pb.u);
           const int idx = pb.bin - base;
           if (unsigned(idx) < unsigned(window)) {
             const auto slot = std::size_t(hist::ring_slot(idx, base_slot, window));
-            const std::uint64_t old = ring[slot];
-            ring[slot] += hist::packed_word(q);
+            const std::uint32_t old_b = ring_b[slot], old_a = ring_a[slot];
+            ring_b[slot] += hist::word_b(q);
+            ring_a[slot] += hist::word_a(q);
             shadow_n[slot] += 1;
             shadow_1[slot] += q.q1;
             shadow_2[slot] += q.q2;
             st.ring_pairs += 1;
-            if (hist::word_count(old) >= drain_at) {
-              take(slot, pb.bin);
+            if (old_b >= drain_sum1) {
+              take_b(slot, pb.bin);
+              ++st.drains;
+            }
+            if (hist::word_count(old_a) >= drain_at) {
+              take_a(slot, pb.bin);
               ++st.drains;
             }
           } else {
-            to_global(pb.bin, hist::packed_word(q));
+            to_global(pb.bin, hist::word_a(q), hist::word_b(q));
             st.global_pairs += 1;
           }
         }
@@ -153,11 +164,11 @@ AtomBlock uniform_ball(std::size_t n, double radius, std::uint64_t seed, double 
 }
 
 void check_against_cpu(const char* name, const AtomBlock& a, const AtomBlock& b, PairSet set, int window,
-                       std::uint32_t drain_at, EmulationStats& st) {
+                       std::uint32_t drain_at, EmulationStats& st, std::uint32_t drain_sum1 = hist::kDrainSum1) {
   PairHistogram cpu;
   cpu.bin_width = 1e-3;
   pair_histogram_cpu(a, set == PairSet::triangle ? a : b, set, cpu, 0);
-  const PairHistogram emu = emulate_fast(a, b, set, cpu.bin_width, window, drain_at, st);
+  const PairHistogram emu = emulate_fast(a, b, set, cpu.bin_width, window, drain_at, st, drain_sum1);
   std::printf("%s: %.0f pairs in the ring, %.0f to the global bins, %d drains, max ring count %llu\n", name,
               st.ring_pairs, st.global_pairs, st.drains, (unsigned long long)st.max_ring_count);
   EXPECT_TRUE(st.fields_exact) << "a packed ring field overflowed";
@@ -215,8 +226,8 @@ TEST(DebyeHistogramGpuMath, DisorderedTriangleAndRectangle) {
 }
 
 // A 1024-bin window (1 Å) is narrower than groups of 64: the layout halves
-// them (down to single atoms where needed); draining at 3 pairs exercises
-// the drain path. Coincident atoms (30 at one site) exercise r = 0 and a
+// them (down to single atoms where needed); draining word A at 3 pairs and
+// word B at 2^21 exercises both drain paths. Coincident atoms (30 at one site) exercise r = 0 and a
 // crowded bin.
 TEST(DebyeHistogramGpuMath, SmallWindowDrainsAndCoincidentAtoms) {
   AtomBlock a = uniform_ball(700, 12.0, 9, 1.0);
@@ -230,7 +241,7 @@ TEST(DebyeHistogramGpuMath, SmallWindowDrainsAndCoincidentAtoms) {
   EXPECT_GT(layout.groups.size(), a.size() / hist::kGroupAtoms + 1);  // some groups were halved
   for (const auto& g : layout.groups) EXPECT_LE(2 * g.rho + 8 + 1024 / 8, 1024.0f);
   EmulationStats st;
-  check_against_cpu("small window", a, a, PairSet::triangle, 1024, 3, st);
+  check_against_cpu("small window", a, a, PairSet::triangle, 1024, 3, st, 1u << 21);
   EXPECT_GT(st.drains, 0);
 }
 
