@@ -96,7 +96,7 @@ inline double fast_distance_error_bins(const debye::AtomBlock& a, const debye::A
 // weights). Bounds (e_r = fast_distance_error_bins):
 //  - Σw: equal to 1e-12; counts equal (1e-9) in bins no pair within 4·e_r of
 //    an edge touches; Σ|Δcount| ≤ 2 × the weight of such pairs;
-//  - Σδ per clean bin ≤ count·(2^-19 + e_r)·Δr (quantum midpoint + distance);
+//  - Σδ per clean bin ≤ count·(2^-21 + e_r)·Δr (quantum midpoint + distance);
 //  - Σδ² per clean bin ≤ count·(2^-13 + 2e_r)·Δr²;
 //  - Σw r, Σw r² over all bins (binning-independent): the same per pair;
 //  - Taylor sinc sums: ≤ Σw·(QΔr·tol_δ + (QΔr)²·tol_δ²) + ambiguous·(QΔr)³/96.
@@ -115,7 +115,7 @@ inline HistogramComparison check_fast_histogram(const char* name, const debye::A
   EXPECT_NEAR(std::accumulate(fast.count.begin(), fast.count.end(), 0.0), c.pairs, 1e-12 * c.pairs) << name;
   EXPECT_LE(c.moved, 2 * c.ambiguous + 1e-9 * c.pairs) << name;
   EXPECT_LE(c.worst_count, 1e-9) << name;
-  const double tol_d = std::ldexp(1.0, -19) + e_r, tol_d2 = std::ldexp(1.0, -13) + 2 * e_r;
+  const double tol_d = std::ldexp(1.0, -21) + e_r, tol_d2 = std::ldexp(1.0, -13) + 2 * e_r;
   EXPECT_LE(c.worst_d, tol_d) << name;
   EXPECT_LE(c.worst_d2, tol_d2) << name;
   EXPECT_LE(c.first_moment, tol_d) << name;

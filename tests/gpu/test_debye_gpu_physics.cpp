@@ -94,12 +94,12 @@ TEST(DebyeGpuPhysics, DisorderedTwoSpeciesExactAndHistogram) {
   EXPECT_LE(err64, 1e-11);
   EXPECT_LE(err32, 1e-5);
   // Histogram mode: occupancy 1, so the GPU takes its fast path (float
-  // hi/lo distances, δ to 2^-18 bin, (δ − ½)² to 2^-12 bin²; pairs within
+  // hi/lo distances, δ to 2^-20 bin, (δ − ½)² to 2^-12 bin²; pairs within
   // the distance error of a bin edge may change bins, histogram_pair_math.hpp).
   // Its pattern differs from the CPU histogram's by those moment errors
   // times h' and h'': the host emulation of the kernel on this structure
   // (unit factors, tests/unit/test_debye_histogram_gpu_math.cpp's code)
-  // gives 5.2e-9 at the worst Q; 5e-8 leaves room for rsqrt's last bits.
+  // gives 4.4e-9 at the worst Q; 5e-8 leaves room for rsqrt's last bits.
   // Both stay within 1e-4 of exact.
   const auto hist_cpu = run(coo, Device::cpu, Precision::dual, DebyeMethod::histogram, q);
   const auto hist_gpu = run(coo, Device::gpu, Precision::dual, DebyeMethod::histogram, q);
