@@ -6,8 +6,8 @@
 // case): unweighted pairs are histogrammed with integer counts and
 // fixed-point moments and scaled by w_a·w_b at the end. Global atomics per
 // pair cannot reach 10¹² pairs/s (that is ~4 pairs per SM per clock on 132
-// SMs), and a 10⁶-atom particle has 5·10⁵ bins at Δr = 10⁻³ Å, far more than
-// shared memory holds, so:
+// SMs), and a 10⁶-atom CoO particle (264 Å across) has 2.6·10⁵ bins at
+// Δr = 10⁻³ Å, far more than shared memory holds, so:
 //  - the i atoms are ordered by k-d bisection and cut into compact groups of
 //    64 (centre c, radius ρ); one block (1024 threads, ~225 KB of shared
 //    memory, one per SM, persistent over groups) takes a group;

@@ -29,8 +29,8 @@
 // A pair's record: δ' quantised down to 2^-20 bin (q1, read back as the
 // midpoint (q1 + ½)·2^-20: error ≤ 2^-21 bin = 4.8e-10 Å at Δr = 1e-3) and
 // (δ' − ½)² quantised down to 2^-12 bin² (q2 ≤ 1024, midpoint, error ≤
-// 2^-13 bin²; it enters I(Q) only through ½Q²Σδ², so this is < 1e-9 of a
-// pair's term at Q = 12 Å⁻¹). The ring buffer in shared memory keeps two
+// 2^-13 bin²; it enters I(Q) only through ½Q²Σδ², so at Δr = 1e-3 Å this
+// is ≤ 9e-9 of a pair's term at Q = 12 Å⁻¹, below the Taylor remainder). The ring buffer in shared memory keeps two
 // 32-bit words per bin, A = [count : 11 | Σq2 : 21] and B = Σq1, so a pair
 // costs two native 32-bit shared atomics (a 64-bit shared atomic add is a
 // compare-and-swap loop on sm_90). Capacity, each word on its own: the
