@@ -117,8 +117,12 @@ TEST(GisaxsMeshGpu, MemoryCapGivesSameResultWithMoreHyperblocks) {
   EXPECT_LE(capped_stats.device_bytes, std::size_t(2) << 20);
   EXPECT_LT(tiny_stats.triangles_per_hyperblock, m.triangles.size());
   EXPECT_LE(tiny_stats.device_bytes, std::size_t(160) << 10);
-  EXPECT_LE(max_error(capped, free_run, v, 1e-9), 1e-12);
-  EXPECT_LE(max_error(tiny, free_run, v, 1e-9), 1e-12);
+  // Same float64 sums in another order (triangle tiles per hyperblock): the
+  // terms cancel down to F, so the difference is measured against the volume
+  // V = F(0) (measured on an H200: ≤ 3.1e-10 of max(|F|, 1e-9 V), hence
+  // ≤ 3.1e-10 V); a lost or repeated tile of triangles would change F by ~V/10.
+  EXPECT_LE(max_error(capped, free_run, v, 1.0), 1e-9);
+  EXPECT_LE(max_error(tiny, free_run, v, 1.0), 1e-9);
   try {
     run(m, q, Device::gpu, Precision::dual, 4096);
     FAIL() << "no error for a 4 KiB cap";
