@@ -31,7 +31,10 @@ namespace {
 constexpr int kTile = 128;       // atoms per i tile (= threads per block) and per j tile
 constexpr int kRun = 16;         // j tiles per work item
 constexpr int kChunkQ = 32;      // Q values per thread, float64 and non-uniform grids
-constexpr int kChunkQLong = 64;  // float32 on uniform grids: a longer recurrence amortises the per-pair start
+// float32 on uniform grids, longer recurrences amortise the per-pair start:
+// 48 Q per thread fit 168 registers (3 blocks per SM), 64 take 255 (2 blocks).
+constexpr int kChunkQMid = 48;
+constexpr int kChunkQLong = 64;
 constexpr int kFlushPairs = 32;  // pairs per float32 partial sum before it joins the float64 total
 constexpr int kMaxItemsPerLaunch = 1 << 16;  // bounds a launch's length; progress between launches
 
@@ -70,6 +73,7 @@ __device__ __forceinline__ void tile_sums_float(const Atom4<double>& ai, float w
   };
   if constexpr (Uniform) {
     // Two pairs at a time (jj_end − jj_begin is even): see recurrence_accumulate2.
+#pragma unroll 1
     for (int jj = jj_begin; jj < jj_end; jj += 2) {
       const fmath::PairTerm p0 = term(jj), p1 = term(jj + 1);
       fmath::recurrence_accumulate2<K>(fmath::recurrence_start(chunk.mid, chunk.half_dq, p0.d, p0.scale),
@@ -127,14 +131,16 @@ __device__ __forceinline__ void tile_sums_double(const Atom4<double>& ai, const 
   }
 }
 
-// Sum the per-thread partials of the block in float64 and add them to out.
-template <class Real, int K>
-__device__ __forceinline__ void block_reduce_add(const Real (&acc)[K], int k0, int nq, double* out) {
+// Sum the per-thread float64 totals of the block (shared, [K][kTile]) and
+// add them to out: one Q at a time, so no K-long array lives in registers
+// (the kernel's register budget is set by its main loop, not by this).
+template <int K>
+__device__ __forceinline__ void block_reduce_add(const double* total, int k0, int nq, double* out) {
   __shared__ double warp_sums[kTile / 32][K];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-#pragma unroll
+#pragma unroll 1
   for (int k = 0; k < K; ++k) {
-    double v = acc[k];
+    double v = total[k * kTile + threadIdx.x];
     for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
     if (lane == 0) warp_sums[warp][k] = v;
   }
@@ -148,7 +154,7 @@ __device__ __forceinline__ void block_reduce_add(const Real (&acc)[K], int k0, i
 }
 
 template <class Real, bool Uniform, bool Triangle, int K>
-__global__ void __launch_bounds__(kTile) exact_pair_kernel(const Atom4<double>* __restrict__ a, int na,
+__global__ void __launch_bounds__(kTile, (sizeof(Real) == 4 && K == kChunkQMid) ? 3 : 1) exact_pair_kernel(const Atom4<double>* __restrict__ a, int na,
                                                            const Atom4<double>* __restrict__ b, int nb,
                                                            const PairWorkItem* __restrict__ items,
                                                            QChunkParams qp, double* __restrict__ out) {
@@ -212,10 +218,7 @@ __global__ void __launch_bounds__(kTile) exact_pair_kernel(const Atom4<double>* 
       for (int k = 0; k < K; ++k) total[k * kTile + threadIdx.x] += acc[k];
     }
   }
-  double part[K];
-#pragma unroll
-  for (int k = 0; k < K; ++k) part[k] = total[k * kTile + threadIdx.x];
-  block_reduce_add<double, K>(part, k0, qp.nq, out);
+  block_reduce_add<K>(total, k0, qp.nq, out);
 }
 
 template <class Real, bool Uniform, bool Triangle, int K>
@@ -226,6 +229,10 @@ void launch_all(const Atom4<double>* a, int na, const Atom4<double>* b, int nb,
   const std::size_t shared = std::size_t(K) * kTile * sizeof(double);
   auto kernel = exact_pair_kernel<Real, Uniform, Triangle, K>;
   NS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+  // Shared memory over L1: the kernel reads its atoms from shared memory only,
+  // and K·kTile doubles per block must fit 2–3 blocks per SM.
+  NS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                     cudaSharedmemCarveoutMaxShared));
   for (std::size_t first = 0; first < items.size(); first += kMaxItemsPerLaunch) {
     const auto count = static_cast<unsigned>(std::min<std::size_t>(kMaxItemsPerLaunch, items.size() - first));
     kernel<<<dim3(count, q_chunks), kTile, shared>>>(a, na, b, nb, d_items.data() + first, qp, out);
@@ -276,6 +283,7 @@ void exact_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, std::s
   // Q lists would spill registers at K = 64).
   if constexpr (sizeof(Real) == 4) {
     if (uniform && chunk_q == kChunkQLong) launch(std::integral_constant<int, kChunkQLong>{});
+    else if (uniform && chunk_q == kChunkQMid) launch(std::integral_constant<int, kChunkQMid>{});
     else launch(std::integral_constant<int, kChunkQ>{});
   } else {
     launch(std::integral_constant<int, kChunkQ>{});
@@ -298,8 +306,8 @@ void exact_pair_sums_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, s
                           std::span<double> out, const CudaDebyeOptions& options) {
   if (q.size() != out.size()) fail("exact_pair_sums_cuda: q and out sizes differ");
   if (q.empty()) return;
-  if (options.chunk_q != kChunkQ && options.chunk_q != kChunkQLong)
-    fail("exact_pair_sums_cuda: chunk_q must be 32 or 64, got " + std::to_string(options.chunk_q));
+  if (options.chunk_q != kChunkQ && options.chunk_q != kChunkQMid && options.chunk_q != kChunkQLong)
+    fail("exact_pair_sums_cuda: chunk_q must be 32, 48 or 64, got " + std::to_string(options.chunk_q));
   const std::size_t budget = device_memory_budget(options.max_device_memory);
   split_until_fits(
       a, b, set, kTile,

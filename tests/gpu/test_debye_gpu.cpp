@@ -73,8 +73,8 @@ TEST_P(DebyeCudaExact, MatchesFloat64Reference) {
   exact_pair_sums_reference(a, b, c.set, q, ref);
   const double scale = max_abs(ref);
 
-  // float32 with both recurrence chunk lengths (32 and 64 Q per thread).
-  const std::pair<Precision, int> variants[] = {{Precision::dual, 32}, {Precision::single, 32}, {Precision::single, 64}};
+  // float32 with every recurrence chunk length (32, 48, 64 Q per thread).
+  const std::pair<Precision, int> variants[] = {{Precision::dual, 32}, {Precision::single, 32}, {Precision::single, 48}, {Precision::single, 64}};
   for (const auto& [p, chunk] : variants) {
     std::vector<double> gpu(q.size(), 0.0);
     CudaDebyeOptions opt;
