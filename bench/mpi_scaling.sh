@@ -5,14 +5,18 @@
 #
 #   bench/mpi_scaling.sh [BUILD_DIR]
 #
-# Cases (NS_CASES, default all three):
-#   debye150k  the Debye seed case: CoO sphere R = 70 Å (150,117 atoms),
-#              exact sums, 1456 Q in [0.1, 12] Å⁻¹, float32
-#   debye1m    a CoO sphere of 999,665 atoms (R ≈ 133.5 Å), same grid
-#              (~210 s on one H200: run it alone, NS_CASES=debye1m)
-#   gisaxs     NS_GISAXS_SAMPLE (the 91,753-triangle × 90 × 800 × 800 case
-#              when given), else pyramids on a paracrystal on an 800 × 800
-#              detector (analytic shapes: CPU work, OMP threads split over ranks)
+# Cases (NS_CASES, default all four):
+#   debye150k   the Debye seed case: CoO sphere R = 70 Å (150,117 atoms),
+#               exact sums, 1456 Q in [0.1, 12] Å⁻¹, float32
+#   debye1m     a CoO sphere of 999,665 atoms (R ≈ 133.5 Å), same grid
+#               (minutes on one GPU: run it alone, NS_CASES=debye1m)
+#   gisaxs_mesh HipGISAXS's problem: the form factor of a 91,752-triangle
+#               ellipsoid (NS_MESH_TRIANGLES; a closed mesh has an even
+#               count) on a 90 × 800 × 800 q grid (NS_MESH_GRID),
+#               --formfactor-only, qx planes split over the ranks
+#   gisaxs      NS_GISAXS_SAMPLE, else pyramids on a paracrystal on an
+#               800 × 800 detector (analytic shapes: CPU work, OMP threads
+#               split over ranks)
 # Environment: NS_RANKS (default "1 2 4"), NS_DEVICE (gpu), NS_PRECISION
 # (single), NS_BENCH_OUT (default BUILD_DIR/mpi-scaling), MPIRUN (mpirun),
 # NS_SMOKE=1 (tiny particles and detector: checks the script on a CPU).
@@ -25,7 +29,7 @@ build="$(realpath -m "${1:-$root/build}")"
 bin="$build/bin/nanoscatter"
 out="$(realpath -m "${NS_BENCH_OUT:-$build/mpi-scaling}")"
 ranks=(${NS_RANKS:-1 2 4})
-cases=(${NS_CASES:-debye150k debye1m gisaxs})
+cases=(${NS_CASES:-debye150k debye1m gisaxs_mesh gisaxs})
 device=${NS_DEVICE:-gpu}
 precision=${NS_PRECISION:-single}
 mpirun=${MPIRUN:-mpirun}
@@ -59,6 +63,53 @@ gisaxs_sample() {
   realpath pyramids_800.toml
 }
 
+# mesh_sample TRIANGLES: an ellipsoid (semi-axes 20, 20, 12 nm) of exactly
+# TRIANGLES triangles as binary STL (icosphere, then centroid splits, as
+# sphere_mesh_with_triangles in the benchmarks) in a sample file; the
+# gisaxs_mesh case computes its form factor on the HipGISAXS grid.
+mesh_sample() {
+  "$py" - "$1" <<'PY'
+import math, struct, sys
+want = int(sys.argv[1])
+t = (1 + 5 ** 0.5) / 2
+v = [(-1,t,0),(1,t,0),(-1,-t,0),(1,-t,0),(0,-1,t),(0,1,t),(0,-1,-t),(0,1,-t),(t,0,-1),(t,0,1),(-t,0,-1),(-t,0,1)]
+f = [(0,11,5),(0,5,1),(0,1,7),(0,7,10),(0,10,11),(1,5,9),(5,11,4),(11,10,2),(10,7,6),(7,1,8),
+     (3,9,4),(3,4,2),(3,2,6),(3,6,8),(3,8,9),(4,9,5),(2,4,11),(6,2,10),(8,6,7),(9,8,1)]
+def unit(p):
+    n = math.sqrt(sum(c * c for c in p)); return tuple(c / n for c in p)
+v = [unit(p) for p in v]
+while len(f) * 4 <= want:
+    cache, g = {}, []
+    def mid(a, b):
+        k = (min(a, b), max(a, b))
+        if k not in cache:
+            v.append(unit(tuple((x + y) / 2 for x, y in zip(v[a], v[b])))); cache[k] = len(v) - 1
+        return cache[k]
+    for a, b, c in f:
+        ab, bc, ca = mid(a, b), mid(b, c), mid(c, a)
+        g += [(a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca)]
+    f = g
+base, splits = len(f), (want - len(f)) // 2
+for k in range(splits):
+    i = k * base // splits
+    a, b, c = f[i]
+    v.append(unit(tuple((v[a][j] + v[b][j] + v[c][j]) / 3 for j in range(3))))
+    n = len(v) - 1
+    f[i] = (a, b, n); f += [(b, c, n), (c, a, n)]
+assert len(f) == want
+P = [(20 * x, 20 * y, 12 * z + 12) for x, y, z in v]
+with open("ellipsoid.stl", "wb") as out:
+    out.write(b"\0" * 80 + struct.pack("<I", len(f)))
+    for tri in f:
+        out.write(struct.pack("<3f", 0, 0, 0))
+        for i in tri: out.write(struct.pack("<3f", *P[i]))
+        out.write(b"\0\0")
+PY
+  sed -e '/^\[\[particle\]\]/,$d' "$root/tests/data/gisaxs/benchmark_cylinders.toml" > mesh_sample.toml
+  printf '[[particle]]\nshape = "mesh"\nfile = "ellipsoid.stl"\nmaterial = "particle"\nlayer = "vacuum"\n' >> mesh_sample.toml
+  realpath mesh_sample.toml
+}
+
 # compute_seconds LOG: the slowest rank's time from the load report, or the
 # one rank's time from the summary line.
 compute_seconds() {
@@ -78,7 +129,7 @@ import sys, numpy as np
 def load(p):
     if p.endswith(".h5"):
         import h5py
-        with h5py.File(p) as f: return f["intensity"][...].ravel()
+        with h5py.File(p) as f: return f["intensity" if "intensity" in f else "formfactor"][...].ravel()
     return np.loadtxt(p, comments="#").ravel()
 a, b = load(sys.argv[1]), load(sys.argv[2])
 d = np.abs(a - b) / np.maximum(np.abs(b), 1e-300)
@@ -95,6 +146,9 @@ for c in "${cases[@]}"; do
       args=(debye coo_r133.xyz --qmin 0.1 --qmax 12 --qpoints 1456 --precision "$precision") ;;
     gisaxs) sample=$(gisaxs_sample); ext=h5
       args=(gisaxs "$sample" --precision "$precision") ;;
+    gisaxs_mesh) sample=$(mesh_sample "${NS_MESH_TRIANGLES:-91752}"); ext=h5
+      args=(gisaxs "$sample" --formfactor-only --qx -1,1,90 --qy -2,2,"${NS_MESH_GRID:-800}"
+            --qz 0,3,"${NS_MESH_GRID:-800}" --precision "$precision") ;;
     *) echo "mpi_scaling: unknown case $c" >&2; exit 1 ;;
   esac
   t1=""

@@ -10,6 +10,7 @@
 #include "nanoscatter/gisaxs.hpp"
 #include "nanoscatter/gisaxs_mesh.hpp"
 #include "nanoscatter/output_format.hpp"
+#include "nanoscatter/parallel.hpp"
 
 namespace nanoscatter::cli {
 
@@ -81,7 +82,6 @@ void run_gisaxs_formfactor(const GisaxsFormFactorCli& o, const RunContext& conte
     fail_at({o.output, 0, "--output"}, "directory '", dir.string(), "' does not exist");
 
   const gisaxs::Sample sample = gisaxs::read_sample(o.sample);
-  if (!context.comm.root()) return;  // one volume: rank 0 computes and writes it
   const gisaxs::ParticleSpec& p = sample.layouts.at(0).particles.at(0);
   std::shared_ptr<const gisaxs::FormFactor> shape = p.mesh;
   if (!shape) {
@@ -93,11 +93,33 @@ void run_gisaxs_formfactor(const GisaxsFormFactorCli& o, const RunContext& conte
   mo.precision = o.precision;
   mo.max_device_memory = o.max_device_memory;
   mo.threads = o.threads;
-  mo.quiet = o.quiet;
+  mo.quiet = o.quiet || !context.comm.root();
   gisaxs::MeshRunStats stats;
+  // Under mpirun each rank computes a contiguous slab of qx planes (the
+  // array is [nx][ny][nz], so a slab is one contiguous run) and rank 0
+  // gathers the slabs in rank order: the same numbers as one process.
+  const parallel::Communicator& comm = context.comm;
+  const auto [x0, x1] = comm.share().range(grid.qx.size());
+  gisaxs::QGrid3D slab = grid;
+  slab.qx.assign(grid.qx.begin() + std::ptrdiff_t(x0), grid.qx.begin() + std::ptrdiff_t(x1));
   const auto start = std::chrono::steady_clock::now();
-  const auto f = gisaxs::formfactor_on_grid(*shape, grid, mo, &stats);
+  std::vector<gisaxs::Complex> f;
+  if (!slab.qx.empty()) f = gisaxs::formfactor_on_grid(*shape, slab, mo, &stats);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (comm.distributed()) {
+    parallel::ByteWriter mine;
+    mine.put_vector(f);
+    const auto parts = comm.gather(mine.bytes());
+    parallel::report_load(comm, "gisaxs --formfactor-only", seconds, double(slab.size()), o.quiet, o.device);
+    if (!comm.root()) return;
+    f.clear();
+    f.reserve(grid.size());
+    for (const auto& part : parts) {
+      parallel::ByteReader reader(part);
+      const auto piece = reader.get_vector<gisaxs::Complex>();
+      f.insert(f.end(), piece.begin(), piece.end());
+    }
+  }
   std::ostringstream os;
   os << "grid " << grid.qx.size() << " x " << grid.qy.size() << " x " << grid.qz.size() << ", device "
      << to_string(o.device) << ", precision " << to_string(o.precision) << ", hyperblocks " << stats.hyperblocks

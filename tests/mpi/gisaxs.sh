@@ -36,4 +36,16 @@ for np in 2 4; do
   mpi $np gisaxs mesh.toml --device cpu --output mesh_np$np.h5 --quiet || fail "mesh np $np"
   same_h5 mesh_np$np.h5 mesh_one.h5 0
 done
+# --formfactor-only: slabs of qx planes per rank, gathered on rank 0 (the
+# second grid has fewer planes than ranks: one rank computes nothing).
+for qx in -1,1,7 -1,1,3; do
+  ff=(gisaxs mesh.toml --formfactor-only --qx "$qx" --qy -1,1,5 --qz 0,2,4 --device cpu)
+  "$bin" "${ff[@]}" --output ff_one.h5 --quiet || fail "formfactor alone failed"
+  for np in 2 4; do
+    rm -f ff_np$np.h5
+    mpi $np "${ff[@]}" --output ff_np$np.h5 2> fflog$np.txt || fail "formfactor np $np: $(cat fflog$np.txt)"
+    load_report fflog$np.txt $np
+    same_h5 ff_np$np.h5 ff_one.h5 0
+  done
+done
 echo "ok: gisaxs under mpirun -np 2 and 4 equals the single process"
