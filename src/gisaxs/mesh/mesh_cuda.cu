@@ -19,8 +19,13 @@
 // (device_memory_budget: the user's cap or half the free memory), the mesh
 // stays resident when it fits in half the budget, otherwise it goes in
 // blocks of tiles (h_t) and every q block meets every tile block, only
-// slower. Two streams alternate over q blocks with pinned host buffers, so
-// that a block's kernels overlap the previous block's device→host copy.
+// slower. Two streams alternate over q blocks (≤ 1 M points each, so that
+// even a 90 × 200 × 200 grid makes several) with pinned host buffers: while
+// a block's kernels run, the previous block copies back and the host
+// unpacks it and packs the next one (mesh_host_copy.hpp, OpenMP), and the
+// next block's kernels queue behind in the other stream, filling the tail
+// of the running launch. CUDA events around each block's launches give
+// MeshRunStats::kernel_seconds.
 //
 // Autotune: the first run for a (device, precision, tile count) times
 // 64/128/256 threads per block, each with the branching and the branch-free
@@ -38,6 +43,7 @@
 
 #include "core/device_buffer.cuh"
 #include "gisaxs/mesh/mesh_backends.hpp"
+#include "gisaxs/mesh/mesh_host_copy.hpp"
 #include "gisaxs/mesh/triangle_kernel.hpp"
 #include "nanoscatter/error.hpp"
 
@@ -47,7 +53,9 @@ namespace {
 
 constexpr double kInvTwoPi = 0.5 * std::numbers::inv_pi;
 constexpr std::size_t kQBytes = 3 * sizeof(double) + 2 * sizeof(double);  // q in, F out, per point and stream
-constexpr std::size_t kMaxQPerHyperblock = std::size_t(1) << 22;          // keeps two streams busy
+// 1 M q: 16 K blocks of 64 threads (≈ 15 waves of 8 blocks on 132 SMs)
+// per launch, and several blocks per grid for the host/transfer overlap.
+constexpr std::size_t kMaxQPerHyperblock = std::size_t(1) << 20;
 constexpr std::size_t kMinQPerHyperblock = 256;
 constexpr int kCandidateThreads[] = {64, 128, 256};
 
@@ -122,6 +130,10 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
       s_sin[k * nt + tid] = s;
     }
     Real sum_re = 0, sum_im = 0;
+    // Unrolled by 2 for instruction-level parallelism: the kernel is
+    // latency-bound at the occupancy that shared memory allows (16 warps per
+    // SM) and has registers to spare; the order of the sums is unchanged.
+#pragma unroll 2
     for (int t = 0; t < int(r.triangle_count); ++t) {
       const std::uint32_t corners = s_corner[t];
       const int a = (corners & 0xff) * nt + tid, b = ((corners >> 8) & 0xff) * nt + tid,
@@ -215,9 +227,18 @@ struct MeshCudaState {
   DeviceTiles resident;
   PinnedBuffer<double> q_host[2], f_host[2];
   cudaStream_t streams[2] = {nullptr, nullptr};
+  cudaEvent_t kernel_start[2] = {nullptr, nullptr}, kernel_stop[2] = {nullptr, nullptr};
+  // Device properties, queried once (cudaGetDeviceProperties is slow).
+  int device = -1, sms = 0;
+  std::size_t max_shared = 0;
+  std::string device_name;
   ~MeshCudaState() {
     for (cudaStream_t s : streams)
       if (s) cudaStreamDestroy(s);
+    for (cudaEvent_t e : kernel_start)
+      if (e) cudaEventDestroy(e);
+    for (cudaEvent_t e : kernel_stop)
+      if (e) cudaEventDestroy(e);
   }
 };
 
@@ -309,12 +330,22 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
   if (nq == 0) return;
   int device = 0;
   NS_CUDA_CHECK(cudaGetDevice(&device));
-  cudaDeviceProp prop{};
-  NS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  const int sms = prop.multiProcessorCount;
-  const std::size_t max_shared = prop.sharedMemPerBlockOptin;
+  if (device != state.device) {
+    cudaDeviceProp prop{};
+    NS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    state.device = device;
+    state.sms = prop.multiProcessorCount;
+    state.max_shared = prop.sharedMemPerBlockOptin;
+    state.device_name = prop.name;
+  }
+  const int sms = state.sms;
+  const std::size_t max_shared = state.max_shared;
   for (cudaStream_t& s : state.streams)
     if (!s) NS_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  for (int s = 0; s < 2; ++s) {
+    if (!state.kernel_start[s]) NS_CUDA_CHECK(cudaEventCreate(&state.kernel_start[s]));
+    if (!state.kernel_stop[s]) NS_CUDA_CHECK(cudaEventCreate(&state.kernel_stop[s]));
+  }
 
   // ---- hyperblock sizes from the budget --------------------------------
   // Mesh resident on the device counts against the budget of every run.
@@ -371,15 +402,10 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
   stats.device_bytes = std::max(stats.device_bytes, mesh_block_bytes + streams * kQBytes * q_block);
 
   // ---- launch shape (autotuned once per device, precision, mesh) --------
-  const std::string key = std::string(prop.name) + "|" + std::to_string(sizeof(Real)) + "|" +
+  const std::string key = state.device_name + "|" + std::to_string(sizeof(Real)) + "|" +
                           std::to_string(m.tiles.size()) + "|" + std::to_string(tiles_per_block);
   auto fill_q = [&](std::size_t s, std::size_t first, std::size_t count) {
-    double* h = state.q_host[s].ptr;
-    for (std::size_t j = 0; j < count; ++j) {
-      h[3 * j] = q[first + j].x;
-      h[3 * j + 1] = q[first + j].y;
-      h[3 * j + 2] = q[first + j].z;
-    }
+    pack_q(q.subspan(first, count), state.q_host[s].ptr);
   };
   if (!state.threads_per_block.count(key)) {
     DeviceTiles probe_tiles;
@@ -405,12 +431,11 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
   auto harvest = [&](std::size_t s) {
     if (!pending_count[s]) return;
     NS_CUDA_CHECK(cudaStreamSynchronize(state.streams[s]));
-    const double* f = state.f_host[s].ptr;
-    for (std::size_t j = 0; j < pending_count[s]; ++j) {
-      const std::size_t i = pending_first[s] + j;
-      const double q2 = dot(q[i], q[i]);
-      if (q2 >= o.q_min * o.q_min && q2 > 0) out[i] = Complex(f[2 * j], f[2 * j + 1]);
-    }
+    float ms = 0;
+    NS_CUDA_CHECK(cudaEventElapsedTime(&ms, state.kernel_start[s], state.kernel_stop[s]));
+    stats.kernel_seconds += 1e-3 * double(ms);
+    unpack_f(state.f_host[s].ptr, q.subspan(pending_first[s], pending_count[s]), o.q_min,
+             out.subspan(pending_first[s], pending_count[s]));
     pending_count[s] = 0;
   };
   DeviceTiles block_tiles;
@@ -423,6 +448,7 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
     NS_CUDA_CHECK(cudaMemcpyAsync(q_dev[s].data(), state.q_host[s].ptr, 3 * count * sizeof(double),
                                   cudaMemcpyHostToDevice, stream));
     NS_CUDA_CHECK(cudaMemsetAsync(f_dev[s].data(), 0, 2 * count * sizeof(double), stream));
+    NS_CUDA_CHECK(cudaEventRecord(state.kernel_start[s], stream));
     for (std::size_t mb = 0; mb < mesh_block_count; ++mb) {
       const DeviceTiles* t = &state.resident;
       if (blocked_mesh) {
@@ -436,6 +462,7 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
                    stream);
       ++stats.hyperblocks;
     }
+    NS_CUDA_CHECK(cudaEventRecord(state.kernel_stop[s], stream));
     NS_CUDA_CHECK(cudaMemcpyAsync(state.f_host[s].ptr, f_dev[s].data(), 2 * count * sizeof(double),
                                   cudaMemcpyDeviceToHost, stream));
     pending_first[s] = first;

@@ -5,6 +5,8 @@
 // single precision — the float32 kernel from kSingleLimit up, below which
 // that cancellation would cost float32 more than ~1e-6. The CPU or CUDA
 // backend runs the fast kernels (mesh_backends.hpp).
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -109,14 +111,24 @@ struct MeshFormFactorPlan::Impl {
     const double reference_q = data->reference_q();
     const bool single = options.precision == Precision::single;
     const double fast_q = single ? kSingleLimit / data->tiles.radius : reference_q;
-    std::fill(out.begin(), out.end(), Complex(0));
+    // Host loops over every q in parallel: on a GPU run with a small mesh
+    // they are a visible part of the time.
+    const std::ptrdiff_t n = std::ptrdiff_t(q.size());
+    const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (std::ptrdiff_t i = 0; i < n; ++i) out[i] = Complex(0);
     fast(q, out, options.precision, fast_q);
+    std::vector<unsigned char> route(q.size());  // 0 fast, 1 small, 2 tiny
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (std::ptrdiff_t i = 0; i < n; ++i) {
+      const double size = norm(q[i]);
+      route[i] = size < reference_q ? 2 : (size < fast_q ? 1 : 0);
+    }
     std::vector<std::size_t> small, tiny;
     for (std::size_t i = 0; i < q.size(); ++i) {
-      const double size = norm(q[i]);
-      if (size < reference_q)
+      if (route[i] == 2)
         tiny.push_back(i);
-      else if (size < fast_q)
+      else if (route[i] == 1)
         small.push_back(i);
     }
     if (!small.empty()) {
