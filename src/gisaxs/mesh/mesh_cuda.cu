@@ -257,18 +257,47 @@ struct Launch {
 // the blend kernel.
 constexpr int kBlendFlag = 1 << 16;
 
-Launch launch_shape(std::size_t nq, std::size_t tiles, int choice, int sms) {
+// The tile splits (blockIdx.y) for nq points: the count that minimises the
+// launch time modelled as waves × tiles per block, where a wave is `slots`
+// resident blocks (blocks per SM × SMs); ties go to fewer splits (fewer
+// atomics). Rounding the block count up to a wave matters: with 8 resident
+// blocks per SM, 1,060 blocks on 132 SMs take two waves where 1,056 take one.
+Launch launch_shape(std::size_t nq, std::size_t tiles, int choice, std::size_t slots) {
   Launch l;
   l.threads = choice & (kBlendFlag - 1);
   l.blend = (choice & kBlendFlag) != 0;
   const int threads = l.threads;
-  const std::size_t blocks_x = (nq + threads - 1) / threads;
-  const std::size_t target = std::size_t(8) * sms;  // a few waves of resident blocks
-  l.splits = blocks_x >= target ? 1 : std::min<std::size_t>(tiles, (target + blocks_x - 1) / blocks_x);
-  l.splits = std::max<std::size_t>(1, std::min<std::size_t>(l.splits, 65535));
-  l.tiles_per_split = (tiles + l.splits - 1) / l.splits;
-  l.splits = (tiles + l.tiles_per_split - 1) / l.tiles_per_split;
+  const std::size_t blocks_x = std::max<std::size_t>(1, (nq + threads - 1) / threads);
+  slots = std::max<std::size_t>(slots, 1);
+  // Beyond 8 waves the rounding costs ≤ 1/8: no split count above that.
+  const std::size_t most = std::max<std::size_t>(1, std::min<std::size_t>({tiles, 65535, (8 * slots) / blocks_x}));
+  double best_cost = 0;
+  for (std::size_t want = 1; want <= most; ++want) {
+    const std::size_t per_split = (tiles + want - 1) / want;
+    const std::size_t splits = (tiles + per_split - 1) / per_split;
+    const std::size_t waves = (blocks_x * splits + slots - 1) / slots;
+    const double cost = double(waves) * double(per_split);
+    if (want == 1 || cost < best_cost) {
+      best_cost = cost;
+      l.splits = splits;
+      l.tiles_per_split = per_split;
+    }
+  }
   return l;
+}
+
+// Resident blocks of the kernel `choice` on the whole device (occupancy
+// calculator: shared memory limits it).
+template <class Real>
+std::size_t resident_blocks(int choice, int sms) {
+  const int threads = choice & (kBlendFlag - 1);
+  const std::size_t smem = shared_bytes<Real>(threads);
+  int per_sm = 0;
+  if (choice & kBlendFlag)
+    NS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mesh_kernel<Real, true>, threads, smem));
+  else
+    NS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mesh_kernel<Real, false>, threads, smem));
+  return std::size_t(std::max(per_sm, 1)) * std::size_t(sms);
 }
 
 template <class Real>
@@ -306,7 +335,7 @@ int autotune(const DeviceTiles& t, const MeshTiles& m, const double* q, std::siz
     for (int blend : {0, kBlendFlag}) {
       if (shared_bytes<Real>(threads) > max_shared) continue;
       allow_shared<Real>(threads);
-      const Launch l = launch_shape(n, t.count, threads | blend, sms);
+      const Launch l = launch_shape(n, t.count, threads | blend, resident_blocks<Real>(threads | blend, sms));
       // Twice, the faster counts: the first launch of a kernel also loads it.
       for (int repeat = 0; repeat < 2; ++repeat) {
         NS_CUDA_CHECK(cudaEventRecord(start, stream));
@@ -422,6 +451,7 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
   }
   const int threads = state.threads_per_block[key];  // threads per block | blend flag
   allow_shared<Real>(threads & (kBlendFlag - 1));
+  const std::size_t slots = resident_blocks<Real>(threads, sms);
   stats.threads_per_block = threads & (kBlendFlag - 1);
   stats.blend_kernel = (threads & kBlendFlag) != 0;
 
@@ -458,7 +488,7 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
         upload_tiles(m, tf, std::min(tiles_per_block, m.tiles.size() - tf), block_tiles);
         t = &block_tiles;
       }
-      launch<Real>(*t, m, q_dev[s].data(), count, o.q_min, f_dev[s].data(), launch_shape(count, t->count, threads, sms),
+      launch<Real>(*t, m, q_dev[s].data(), count, o.q_min, f_dev[s].data(), launch_shape(count, t->count, threads, slots),
                    stream);
       ++stats.hyperblocks;
     }
