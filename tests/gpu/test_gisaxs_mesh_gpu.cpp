@@ -114,6 +114,9 @@ TEST(GisaxsMeshGpu, MemoryCapGivesSameResultWithMoreHyperblocks) {
               capped_stats.q_per_hyperblock, tiny_stats.hyperblocks, tiny_stats.q_per_hyperblock,
               tiny_stats.triangles_per_hyperblock);
   EXPECT_GT(capped_stats.hyperblocks, free_stats.hyperblocks);
+  // Kernel time from CUDA events: recorded for every hyperblock.
+  EXPECT_GT(free_stats.kernel_seconds, 0.0);
+  EXPECT_GT(tiny_stats.kernel_seconds, 0.0);
   EXPECT_LE(capped_stats.device_bytes, std::size_t(2) << 20);
   EXPECT_LT(tiny_stats.triangles_per_hyperblock, m.triangles.size());
   EXPECT_LE(tiny_stats.device_bytes, std::size_t(160) << 10);
