@@ -85,10 +85,10 @@ struct MeshRunStats {
   std::size_t double_points = 0;     // single precision: small q sent to the float64 kernel
   int threads_per_block = 0;         // the autotuned launch shape (GPU)
   bool blend_kernel = false;         // the autotuner chose the branch-free triangle kernel
-  // GPU time of the mesh kernels (CUDA events around each hyperblock's
-  // launches, summed over hyperblocks; the two streams' kernels may overlap,
-  // so this can exceed their wall time). Against the wall time of execute()
-  // it tells kernel-bound runs from host- or transfer-bound ones.
+  // GPU time of the mesh kernels (CUDA events around each q block's
+  // launches; where the two streams' kernels overlap, the time is counted
+  // once). Against the wall time of execute() it tells kernel-bound runs
+  // from host- or transfer-bound ones.
   double kernel_seconds = 0;
 };
 
