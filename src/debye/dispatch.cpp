@@ -138,8 +138,14 @@ std::vector<int> deal_blocks(const PairBlocks& blocks, int parts) {
 
 std::size_t exact_piece_atoms(const DebyeOptions& options, std::size_t atoms) {
   const bool gpu = options.device == Device::gpu;
-  return piece_for_share(gpu ? kPieceExactGpu : kPieceExactCpu, atoms, options.share.count,
-                         gpu ? kMinPieceGpu : kMinPieceCpu);
+  const std::size_t piece = gpu ? kPieceExactGpu : kPieceExactCpu;
+  // float32: the pieces of one process, only dealt out. A block's float32
+  // partial sums group pairs by the block's own tiles, so finer pieces
+  // change the rounding (~1e-6 of I, more at weak points) and ranks would
+  // not reproduce the single process; with the same blocks they agree to
+  // the float64 reduction order. float64 may cut finer for balance.
+  if (options.precision == Precision::single) return piece;
+  return piece_for_share(piece, atoms, options.share.count, gpu ? kMinPieceGpu : kMinPieceCpu);
 }
 
 void run_exact(const DebyeOptions& o, const PairBlock& blk, std::span<const double> q,
