@@ -22,19 +22,22 @@ echo "== mie and dda: sphere x = 5, m = 1.5 (Mie Qext = 3.92783)"
 $ns mie --x 5 --m 1.5 0
 $ns dda --shape sphere --grid 16 --m 1.5 0 --eq-rad 5 --output-dir out/dda_sphere
 echo "== rmc: fit a synthetic 64×64 small-angle image of random discs"
-/usr/bin/python3 - <<'PY'
+loading=$(/usr/bin/python3 - <<'PY'
 import numpy as np
 rng = np.random.default_rng(1)
 n = 64
 a = np.zeros((n, n))
+y, x = np.ogrid[:n, :n]
 for _ in range(25):
     cx, cy = rng.integers(0, n, 2)
-    y, x = np.ogrid[:n, :n]
-    a[((x - cx) % n) ** 2 + ((y - cy) % n) ** 2 <= 4] = 1
+    dx, dy = (x - cx + n // 2) % n - n // 2, (y - cy + n // 2) % n - n // 2  # periodic distances
+    a[dx ** 2 + dy ** 2 <= 4] = 1
 img = np.fft.fftshift(np.abs(np.fft.fft2(a)) ** 2)
 np.savetxt("out/rmc_target.txt", img)
+print(f"{a.mean():.6f}")  # the fraction of occupied sites: the fit's loading
 PY
-$ns rmc --target out/rmc_target.txt --loading 0.15 \
+)
+$ns rmc --target out/rmc_target.txt --loading "$loading" \
     --tiles 2 --steps 20000 --seed 1 --output-dir out/rmc
 echo "== Python examples (examples/*/*.py, quick mode) with Debian's /usr/bin/python3"
 if [ -d build/python/nanoscatter ]; then
