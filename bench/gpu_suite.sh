@@ -40,7 +40,11 @@ python3 - "$out" <<'PY'
 import glob, json, sys
 rows = []
 for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
-    for b in json.load(open(f))["benchmarks"]:
+    try:
+        runs = json.load(open(f))["benchmarks"]
+    except (ValueError, KeyError):  # a program whose filter matched nothing leaves no JSON
+        continue
+    for b in runs:
         if b.get("run_type") == "aggregate":
             continue
         label = b.get("label", b["name"])
