@@ -3,8 +3,8 @@
 # rank drives its own GPU, (local rank / --ranks-per-gpu) mod GPUs, named in
 # the load report; results against the single process on one GPU: Debye
 # float64 and float32 1e-12 (float32 keeps the single process's blocks, so
-# only float64 additions are reordered), pattern2d exact, RMC exact with a
-# fixed --cluster.
+# only float64 additions are reordered), pattern2d 1e-12 (float64 atomics on
+# the GPU add in varying order), RMC exact with a fixed --cluster.
 set -u
 source "$(dirname "$0")/lib.bash"
 gpus=$(grep '^gpus:' <<< "$info" | awk '{print $2}')
@@ -35,7 +35,10 @@ same_numbers shared.dat one_d.dat 1e-12
 
 "$bin" pattern2d coo.xyz --wavelength 1.0 --qmax 4 --nq 64 --nphi 90 --device gpu --output one.h5 --quiet || fail "p2d"
 mpi 4 pattern2d coo.xyz --wavelength 1.0 --qmax 4 --nq 64 --nphi 90 --device gpu --output np4.h5 --quiet || fail "p2d np 4"
-same_h5 np4.h5 one.h5 0
+# The GPU kernel adds its atom-tile partial sums into float64 with atomics,
+# whose order varies from run to run: equal to float64 rounding, not bit for
+# bit (4 H200s: 1.8e-13).
+same_h5 np4.h5 one.h5 1e-12
 
 $py - <<'PY' || fail "could not write the target"
 import numpy as np, h5py
