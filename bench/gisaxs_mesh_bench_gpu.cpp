@@ -69,6 +69,7 @@ void run_case(benchmark::State& state, Precision precision) {
   state.counters["triangles"] = double(triangles);
   state.counters["hyperblocks"] = double(plan.last_stats().hyperblocks);
   state.counters["threads_per_block"] = plan.last_stats().threads_per_block;
+  state.counters["threads_per_q"] = plan.last_stats().threads_per_q;
   state.counters["blend_kernel"] = plan.last_stats().blend_kernel ? 1 : 0;
   state.counters["throughput"] = benchmark::Counter(work, benchmark::Counter::kIsIterationInvariantRate);
   const double kernel_s = plan.last_stats().kernel_seconds;  // of the last iteration

@@ -34,6 +34,11 @@ struct CudaMeshOptions {
   Precision precision = Precision::single;
   std::size_t max_device_memory = 0;  // 0: half the free memory
   double q_min = 0;
+  // Tests: this kernel shape instead of the autotuned one (0: autotune):
+  // threads per block, threads per q (1, 2, 4; divides threads_per_block),
+  // the branch-free triangle kernel.
+  int threads_per_block = 0, threads_per_q = 1;
+  bool blend = false;
 };
 // CUDA path: q in hyperblocks sized from the memory budget, two streams
 // overlapping kernels with device→host copies through pinned buffers.

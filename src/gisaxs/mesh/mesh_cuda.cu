@@ -1,7 +1,8 @@
 // CUDA path of the mesh form factor (mesh_backends.hpp, triangle_kernel.hpp):
 //   out[i] = F(q_i) for |q_i| ≥ q_min.
 //
-// Kernel layout: one thread per q (its q in registers, float64). A block
+// Kernel layout: one thread per q (its q in registers, float64), or 2 or 4
+// threads per q sharing its tile work (kLanes, more warps per SM). A block
 // walks a run of mesh tiles (mesh_tiles.hpp); per tile it stages the tile's
 // vertices (float64), corner indices and triangle normals in shared memory,
 // then every thread computes the phases p_v = q·v (float64, reduced by 2π in
@@ -28,7 +29,8 @@
 // MeshRunStats::kernel_seconds.
 //
 // Autotune: the first run for a (device, precision, tile count) times
-// 64/128/256 threads per block, each with the branching and the branch-free
+// 64/128/256 threads per block with one thread per q, 128/256 with two and
+// 256 with four (kCandidates), each with the branching and the branch-free
 // triangle kernel, on up to 32768 q of the first hyperblock and keeps the
 // fastest in the plan's state.
 #include <cuda_runtime.h>
@@ -58,7 +60,15 @@ constexpr std::size_t kQBytes = 3 * sizeof(double) + 2 * sizeof(double);  // q i
 // per launch, and several blocks per grid for the host/transfer overlap.
 constexpr std::size_t kMaxQPerHyperblock = std::size_t(1) << 20;
 constexpr std::size_t kMinQPerHyperblock = 256;
-constexpr int kCandidateThreads[] = {64, 128, 256};
+// Autotuner candidates: threads per block and threads per q (kLanes of
+// mesh_kernel), each with the branching and the branch-free kernel. More
+// lanes only with blocks of ≥ 64 q (warps of one part, and the tile loads
+// amortised); 4 lanes need ≤ 32 registers per thread to fill an SM, so only
+// the largest blocks try them.
+struct Candidate {
+  int threads, lanes;
+};
+constexpr Candidate kCandidates[] = {{64, 1}, {128, 1}, {256, 1}, {128, 2}, {256, 2}, {256, 4}};
 
 struct DeviceMesh {
   const TileRange* tiles;
@@ -77,17 +87,28 @@ __device__ __forceinline__ void sincospi_of(Real x, Real* s, Real* c) {
     sincospi(x, s, c);
 }
 
+// Shared memory of a block of `threads` threads, `lanes` per q: the tile,
+// and per vertex and q of the block exp(i p) and p (3 Real).
 template <class Real>
-std::size_t shared_bytes(int threads) {
+std::size_t shared_bytes(int threads, int lanes) {
   return 3 * kTileVertices * sizeof(double) + 3 * kTileTriangles * sizeof(Real) +
-         kTileTriangles * sizeof(std::uint32_t) + 3 * std::size_t(kTileVertices) * threads * sizeof(Real);
+         kTileTriangles * sizeof(std::uint32_t) + 3 * std::size_t(kTileVertices) * (threads / lanes) * sizeof(Real);
 }
 
 // kBlend: the branch-free form of the triangle kernel (both series and
 // direct forms, then a select) instead of the branching one; which is faster
 // depends on how often the q of a warp take different branches, so the
 // autotuner tries both.
-template <class Real, bool kBlend>
+//
+// kLanes: threads per q. The shared memory per q (the tile's exp(i p) and p)
+// caps the q resident on an SM (≈ 600 in float); with kLanes threads per q
+// there are kLanes times more warps over the same q and shared memory (more
+// latency hidden): the kLanes threads of a q (one per warp group
+// `part`, same lane in each, so shared accesses stay conflict-free) share the
+// tile's vertex phases (vertex k by part k mod kLanes, then a barrier) and
+// its triangles (triangle t by part t mod kLanes), and each adds its partial
+// sum to the output (the sum is linear; same atomics as the tile splits).
+template <class Real, bool kBlend, int kLanes>
 __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::size_t nq, double q_min2,
                             double* __restrict__ out, std::size_t tiles_per_split) {
   // exp(i p) as one (cos, sin) pair, first in shared memory (16-byte
@@ -95,7 +116,8 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
   // of two, same bytes.
   using Pair = std::conditional_t<sizeof(Real) == 4, float2, double2>;
   extern __shared__ __align__(16) unsigned char smem[];
-  const int nt = blockDim.x, tid = threadIdx.x;
+  const int threads = blockDim.x, nt = threads / kLanes;  // nt: q per block
+  const int tid = threadIdx.x % nt, part = threadIdx.x / nt;
   Pair* s_exp = reinterpret_cast<Pair*>(smem);
   double* s_vertex = reinterpret_cast<double*>(s_exp + kTileVertices * nt);
   std::uint32_t* s_corner = reinterpret_cast<std::uint32_t*>(s_vertex + 3 * kTileVertices);
@@ -103,6 +125,7 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
   Real* s_phase = s_normal + 3 * kTileTriangles;
 
   const std::size_t i = std::size_t(blockIdx.x) * nt + tid;
+  static_assert(kLanes == 1 || kLanes == 2 || kLanes == 4);
   double qx = 0, qy = 0, qz = 0;
   bool active = false;
   if (i < nq) {
@@ -117,27 +140,34 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
   for (std::size_t tile = begin; tile < end; ++tile) {
     const TileRange r = m.tiles[tile];
     __syncthreads();  // the previous tile is done with the shared arrays
-    for (int k = tid; k < int(3 * r.vertex_count); k += nt) s_vertex[k] = m.vertex_xyz[3 * std::size_t(r.first_vertex) + k];
-    for (int k = tid; k < int(r.triangle_count); k += nt) s_corner[k] = m.corners[r.first_triangle + k];
-    for (int k = tid; k < int(3 * r.triangle_count); k += nt)
+    const int self = threadIdx.x;
+    for (int k = self; k < int(3 * r.vertex_count); k += threads)
+      s_vertex[k] = m.vertex_xyz[3 * std::size_t(r.first_vertex) + k];
+    for (int k = self; k < int(r.triangle_count); k += threads) s_corner[k] = m.corners[r.first_triangle + k];
+    for (int k = self; k < int(3 * r.triangle_count); k += threads)
       s_normal[k] = Real(m.normal_xyz[3 * std::size_t(r.first_triangle) + k]);
     __syncthreads();
-    if (!active) continue;
-    const double p_first = qx * s_vertex[0] + qy * s_vertex[1] + qz * s_vertex[2];
-    for (int k = 0; k < int(r.vertex_count); ++k) {
-      const double p = qx * s_vertex[3 * k] + qy * s_vertex[3 * k + 1] + qz * s_vertex[3 * k + 2];
-      const double revolutions = p * kInvTwoPi;
-      Real s, c;
-      sincospi_of(Real(2 * (revolutions - rint(revolutions))), &s, &c);
-      s_phase[k * nt + tid] = Real(p - p_first);
-      s_exp[k * nt + tid] = Pair{c, s};
+    if (active) {
+      const double p_first = qx * s_vertex[0] + qy * s_vertex[1] + qz * s_vertex[2];
+      for (int k = part; k < int(r.vertex_count); k += kLanes) {
+        const double p = qx * s_vertex[3 * k] + qy * s_vertex[3 * k + 1] + qz * s_vertex[3 * k + 2];
+        const double revolutions = p * kInvTwoPi;
+        Real s, c;
+        sincospi_of(Real(2 * (revolutions - rint(revolutions))), &s, &c);
+        s_phase[k * nt + tid] = Real(p - p_first);
+        s_exp[k * nt + tid] = Pair{c, s};
+      }
     }
+    // The other parts of this q read these phases (a barrier every thread
+    // of the block reaches: `continue` comes after it).
+    if constexpr (kLanes > 1) __syncthreads();
+    if (!active) continue;
     Real sum_re = 0, sum_im = 0;
     // Unrolled by 2 for instruction-level parallelism: the kernel is
     // latency-bound at the occupancy that shared memory allows (16 warps per
     // SM) and has registers to spare; the order of the sums is unchanged.
 #pragma unroll 2
-    for (int t = 0; t < int(r.triangle_count); ++t) {
+    for (int t = part; t < int(r.triangle_count); t += kLanes) {
       const std::uint32_t corners = s_corner[t];
       const int a = (corners & 0xff) * nt + tid, b = ((corners >> 8) & 0xff) * nt + tid,
                 d = ((corners >> 16) & 0xff) * nt + tid;
@@ -254,14 +284,34 @@ MeshCudaStatePtr make_mesh_cuda_state() { return MeshCudaStatePtr(new MeshCudaSt
 namespace {
 
 struct Launch {
-  int threads = 128;
+  int threads = 128, lanes = 1;
   bool blend = false;
   std::size_t splits = 1, tiles_per_split = 0;
 };
 
-// An autotuned choice packed in one int: threads per block, and 1 << 16 for
-// the blend kernel.
+// An autotuned choice packed in one int: threads per block, 1 << 16 for
+// the blend kernel, and threads per q (1, 2, 4) from bit 17 on.
 constexpr int kBlendFlag = 1 << 16;
+constexpr int kLanesShift = 17;
+int threads_of(int choice) { return choice & (kBlendFlag - 1); }
+int lanes_of(int choice) { return std::max(1, choice >> kLanesShift); }
+bool blend_of(int choice) { return (choice & kBlendFlag) != 0; }
+int make_choice(Candidate c, bool blend) { return c.threads | (blend ? kBlendFlag : 0) | (c.lanes << kLanesShift); }
+
+using KernelFn = void (*)(DeviceMesh, const double*, std::size_t, double, double*, std::size_t);
+
+template <class Real>
+KernelFn kernel_of(int choice) {
+  const bool blend = blend_of(choice);
+  switch (lanes_of(choice)) {
+    case 4:
+      return blend ? mesh_kernel<Real, true, 4> : mesh_kernel<Real, false, 4>;
+    case 2:
+      return blend ? mesh_kernel<Real, true, 2> : mesh_kernel<Real, false, 2>;
+    default:
+      return blend ? mesh_kernel<Real, true, 1> : mesh_kernel<Real, false, 1>;
+  }
+}
 
 // The tile splits (blockIdx.y) for nq points: the count that minimises the
 // launch time modelled as waves × tiles per block, where a wave is `slots`
@@ -270,10 +320,11 @@ constexpr int kBlendFlag = 1 << 16;
 // blocks per SM, 1,060 blocks on 132 SMs take two waves where 1,056 take one.
 Launch launch_shape(std::size_t nq, std::size_t tiles, int choice, std::size_t slots) {
   Launch l;
-  l.threads = choice & (kBlendFlag - 1);
-  l.blend = (choice & kBlendFlag) != 0;
-  const int threads = l.threads;
-  const std::size_t blocks_x = std::max<std::size_t>(1, (nq + threads - 1) / threads);
+  l.threads = threads_of(choice);
+  l.lanes = lanes_of(choice);
+  l.blend = blend_of(choice);
+  const std::size_t q_per_block = std::size_t(l.threads / l.lanes);
+  const std::size_t blocks_x = std::max<std::size_t>(1, (nq + q_per_block - 1) / q_per_block);
   slots = std::max<std::size_t>(slots, 1);
   // Beyond 8 waves the rounding costs ≤ 1/8: no split count above that.
   const std::size_t most = std::max<std::size_t>(1, std::min<std::size_t>({tiles, 65535, (8 * slots) / blocks_x}));
@@ -296,13 +347,10 @@ Launch launch_shape(std::size_t nq, std::size_t tiles, int choice, std::size_t s
 // calculator: shared memory limits it).
 template <class Real>
 std::size_t resident_blocks(int choice, int sms) {
-  const int threads = choice & (kBlendFlag - 1);
-  const std::size_t smem = shared_bytes<Real>(threads);
+  const int threads = threads_of(choice);
+  const std::size_t smem = shared_bytes<Real>(threads, lanes_of(choice));
   int per_sm = 0;
-  if (choice & kBlendFlag)
-    NS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mesh_kernel<Real, true>, threads, smem));
-  else
-    NS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mesh_kernel<Real, false>, threads, smem));
+  NS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_of<Real>(choice), threads, smem));
   return std::size_t(std::max(per_sm, 1)) * std::size_t(sms);
 }
 
@@ -311,37 +359,35 @@ void launch(const DeviceTiles& t, const MeshTiles& m, const double* q, std::size
             const Launch& l, cudaStream_t stream) {
   DeviceMesh view{t.tiles.data(), t.vertex_xyz.data(), t.corners.data(), t.normal_xyz.data(), t.count,
                   m.centre.x,      m.centre.y,          m.centre.z};
-  const dim3 grid(unsigned((nq + l.threads - 1) / l.threads), unsigned(l.splits));
-  const std::size_t smem = shared_bytes<Real>(l.threads);
-  if (l.blend)
-    mesh_kernel<Real, true><<<grid, l.threads, smem, stream>>>(view, q, nq, q_min * q_min, out, l.tiles_per_split);
-  else
-    mesh_kernel<Real, false><<<grid, l.threads, smem, stream>>>(view, q, nq, q_min * q_min, out, l.tiles_per_split);
+  const int q_per_block = l.threads / l.lanes;
+  const dim3 grid(unsigned((nq + q_per_block - 1) / q_per_block), unsigned(l.splits));
+  const std::size_t smem = shared_bytes<Real>(l.threads, l.lanes);
+  const int choice = l.threads | (l.blend ? kBlendFlag : 0) | (l.lanes << kLanesShift);
+  kernel_of<Real>(choice)<<<grid, l.threads, smem, stream>>>(view, q, nq, q_min * q_min, out, l.tiles_per_split);
   NS_CUDA_CHECK(cudaGetLastError());
 }
 
 template <class Real>
-void allow_shared(int threads) {
-  NS_CUDA_CHECK(cudaFuncSetAttribute(mesh_kernel<Real, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(shared_bytes<Real>(threads))));
-  NS_CUDA_CHECK(cudaFuncSetAttribute(mesh_kernel<Real, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(shared_bytes<Real>(threads))));
+void allow_shared(int choice) {
+  NS_CUDA_CHECK(cudaFuncSetAttribute(kernel_of<Real>(choice), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     int(shared_bytes<Real>(threads_of(choice), lanes_of(choice)))));
 }
 
 template <class Real>
 int autotune(const DeviceTiles& t, const MeshTiles& m, const double* q, std::size_t nq, double q_min, double* out,
              int sms, std::size_t max_shared, cudaStream_t stream) {
   const std::size_t n = std::min<std::size_t>(nq, 32768);
-  int best = 128;
+  int best = make_choice({128, 1}, false);
   float best_ms = 1e30f;
   cudaEvent_t start, stop;
   NS_CUDA_CHECK(cudaEventCreate(&start));
   NS_CUDA_CHECK(cudaEventCreate(&stop));
-  for (int threads : kCandidateThreads)
-    for (int blend : {0, kBlendFlag}) {
-      if (shared_bytes<Real>(threads) > max_shared) continue;
-      allow_shared<Real>(threads);
-      const Launch l = launch_shape(n, t.count, threads | blend, resident_blocks<Real>(threads | blend, sms));
+  for (const Candidate& c : kCandidates)
+    for (bool blend : {false, true}) {
+      if (shared_bytes<Real>(c.threads, c.lanes) > max_shared) continue;
+      const int choice = make_choice(c, blend);
+      allow_shared<Real>(choice);
+      const Launch l = launch_shape(n, t.count, choice, resident_blocks<Real>(choice, sms));
       // Twice, the faster counts: the first launch of a kernel also loads it.
       for (int repeat = 0; repeat < 2; ++repeat) {
         NS_CUDA_CHECK(cudaEventRecord(start, stream));
@@ -350,7 +396,7 @@ int autotune(const DeviceTiles& t, const MeshTiles& m, const double* q, std::siz
         NS_CUDA_CHECK(cudaEventSynchronize(stop));
         float ms = 0;
         NS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-        if (ms < best_ms) best_ms = ms, best = threads | blend;
+        if (ms < best_ms) best_ms = ms, best = choice;
       }
     }
   cudaEventDestroy(start);
@@ -442,7 +488,12 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
   auto fill_q = [&](std::size_t s, std::size_t first, std::size_t count) {
     pack_q(q.subspan(first, count), state.q_host[s].ptr);
   };
-  if (!state.threads_per_block.count(key)) {
+  if (o.threads_per_block > 0) {
+    const int lanes = o.threads_per_q;
+    if ((lanes != 1 && lanes != 2 && lanes != 4) || o.threads_per_block % lanes != 0 ||
+        o.threads_per_block > 1024 || shared_bytes<Real>(o.threads_per_block, lanes) > max_shared)
+      fail("mesh kernel shape: ", o.threads_per_block, " threads per block, ", lanes, " per q is not supported");
+  } else if (!state.threads_per_block.count(key)) {
     DeviceTiles probe_tiles;
     const DeviceTiles* t = &state.resident;
     if (blocked_mesh) {
@@ -455,11 +506,13 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
     state.threads_per_block[key] =
         autotune<Real>(*t, m, q_dev[0].data(), n, o.q_min, f_dev[0].data(), sms, max_shared, state.streams[0]);
   }
-  const int threads = state.threads_per_block[key];  // threads per block | blend flag
-  allow_shared<Real>(threads & (kBlendFlag - 1));
+  const int threads = o.threads_per_block > 0 ? make_choice({o.threads_per_block, o.threads_per_q}, o.blend)
+                                             : state.threads_per_block[key];  // the packed choice (make_choice)
+  allow_shared<Real>(threads);
   const std::size_t slots = resident_blocks<Real>(threads, sms);
-  stats.threads_per_block = threads & (kBlendFlag - 1);
-  stats.blend_kernel = (threads & kBlendFlag) != 0;
+  stats.threads_per_block = threads_of(threads);
+  stats.threads_per_q = lanes_of(threads);
+  stats.blend_kernel = blend_of(threads);
 
   // ---- hyperblocks -----------------------------------------------------
   const std::size_t q_blocks = (nq + q_block - 1) / q_block;
