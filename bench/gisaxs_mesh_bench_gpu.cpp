@@ -54,7 +54,9 @@ void run_case(benchmark::State& state, Precision precision) {
   o.precision = precision;
   const MeshFormFactorPlan plan(mesh, o);
   std::vector<Complex> out(g.size());
-  plan.execute(grid(90, 16), std::span<Complex>(out).first(90 * 16 * 16));  // warm-up and autotune
+  // Warm-up and autotune: 90 × 64 × 64 q, a hyperblock of ≥ 2^18 q like the
+  // timed grids' (mesh_cuda.cu autotunes small and large hyperblocks apart).
+  plan.execute(grid(90, 64), std::span<Complex>(out).first(90 * 64 * 64));
   // The grid's few q with |q| R < 2 run through the float64 kernel in single
   // precision (mesh_plan.cpp): autotune that one here too, not in the timing.
   std::vector<Vec3> small_q(1024);
@@ -70,6 +72,7 @@ void run_case(benchmark::State& state, Precision precision) {
   state.counters["hyperblocks"] = double(plan.last_stats().hyperblocks);
   state.counters["threads_per_block"] = plan.last_stats().threads_per_block;
   state.counters["threads_per_q"] = plan.last_stats().threads_per_q;
+  state.counters["q_per_thread"] = plan.last_stats().q_per_thread;
   state.counters["blend_kernel"] = plan.last_stats().blend_kernel ? 1 : 0;
   state.counters["throughput"] = benchmark::Counter(work, benchmark::Counter::kIsIterationInvariantRate);
   const double kernel_s = plan.last_stats().kernel_seconds;  // of the last iteration

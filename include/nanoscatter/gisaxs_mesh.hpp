@@ -85,6 +85,7 @@ struct MeshRunStats {
   std::size_t double_points = 0;     // single precision: small q sent to the float64 kernel
   int threads_per_block = 0;         // the autotuned launch shape (GPU)
   int threads_per_q = 0;             // threads sharing one q's tile work (GPU, autotuned: 1, 2 or 4)
+  int q_per_thread = 0;              // q interleaved in one thread (GPU, autotuned: 1 or 2)
   bool blend_kernel = false;         // the autotuner chose the branch-free triangle kernel
   // GPU time of the mesh kernels (CUDA events around each q block's
   // launches; where the two streams' kernels overlap, the time is counted

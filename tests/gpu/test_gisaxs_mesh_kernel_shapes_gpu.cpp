@@ -1,5 +1,6 @@
 // Every shape the mesh kernel autotuner can choose (mesh_cuda.cu: threads
-// per block, threads per q, branching or branch-free triangle kernel), forced
+// per block, threads per q, q per thread, branching or branch-free triangle
+// kernel), forced
 // one by one, against the float64 CPU path on the same tiles: the autotuner
 // keeps only the fastest, so the plan-level tests see one shape per mesh.
 // Skips (not fails) where no CUDA device exists.
@@ -33,12 +34,13 @@ double max_error(const std::vector<Complex>& a, const std::vector<Complex>& b, d
 }
 
 std::vector<Complex> gpu(const mesh::MeshTiles& tiles, const std::vector<Vec3>& q, Precision precision, double q_min,
-                         int threads, int lanes, bool blend, MeshRunStats& stats) {
+                         int threads, int lanes, int qs, bool blend, MeshRunStats& stats) {
   mesh::CudaMeshOptions o;
   o.precision = precision;
   o.q_min = q_min;
   o.threads_per_block = threads;
   o.threads_per_q = lanes;
+  o.q_per_thread = qs;
   o.blend = blend;
   const auto state = mesh::make_mesh_cuda_state();
   std::vector<Complex> out(q.size());
@@ -51,8 +53,10 @@ std::vector<Complex> gpu(const mesh::MeshTiles& tiles, const std::vector<Vec3>& 
 // float32 within 1e-4 of the float64 CPU path where |F| > 1e-3 F(0) (the
 // plan-level bound, tests/physics/test_gisaxs_mesh.cpp), float64 within
 // 1e-10 of max(|F|, 1e-9 F(0)); a shape that dropped or repeated a share of
-// a tile's triangles or vertices would be off by ~F. 3001 q: a partial last
-// block for every block size; 2292 triangles in ~50 tiles: tile splits.
+// a tile's triangles or vertices would be off by ~F, one that mixed up the
+// two q of a thread by far more. 3001 q: a partial last block for every
+// block size (with 2 q per thread, threads with one q in range and one
+// beyond); 2292 triangles in ~50 tiles: tile splits.
 TEST(GisaxsMeshKernelShapesGpu, EveryShapeMatchesCpuFloat64) {
   SKIP_WITHOUT_GPU();
   const mesh::MeshTiles tiles = mesh::make_mesh_tiles(sphere_mesh_with_triangles(8, 2292, 1.3));
@@ -63,23 +67,28 @@ TEST(GisaxsMeshKernelShapesGpu, EveryShapeMatchesCpuFloat64) {
   std::vector<Complex> cpu(q.size());
   mesh::form_factor_cpu(tiles, q, cpu, Precision::dual, 1, q_min);
   const struct {
-    int threads, lanes;
-  } shapes[] = {{64, 1}, {128, 1}, {256, 1}, {64, 2}, {128, 2}, {256, 2}, {128, 4}, {256, 4}};
+    int threads, lanes, qs;
+  } shapes[] = {{64, 1, 1},  {128, 1, 1}, {256, 1, 1}, {64, 2, 1},  {128, 2, 1},  {256, 2, 1}, {128, 4, 1},
+                {256, 4, 1}, {64, 1, 2},  {128, 1, 2}, {64, 2, 2},  {128, 2, 2}, {256, 2, 2}, {128, 4, 2},
+                {256, 4, 2}};  // 256 threads, 1 per q, 2 q each: 512 q, more shared memory than float64 allows
   for (const auto& s : shapes)
     for (bool blend : {false, true}) {
       MeshRunStats st32, st64;
       const double e32 =
-          max_error(gpu(tiles, q, Precision::single, q_min, s.threads, s.lanes, blend, st32), cpu, tiles.volume,
-                    1e-3);
-      const double e64 =
-          max_error(gpu(tiles, q, Precision::dual, q_min, s.threads, s.lanes, blend, st64), cpu, tiles.volume, 1e-9);
-      std::printf("%d threads, %d per q, %s: float32 %.2e, float64 %.2e\n", s.threads, s.lanes,
-                  blend ? "blend" : "branch", e32, e64);
-      EXPECT_LE(e32, 1e-4) << s.threads << " threads, " << s.lanes << " per q, blend " << blend;
-      EXPECT_LE(e64, 1e-10) << s.threads << " threads, " << s.lanes << " per q, blend " << blend;
+          max_error(gpu(tiles, q, Precision::single, q_min, s.threads, s.lanes, s.qs, blend, st32), cpu,
+                    tiles.volume, 1e-3);
+      const double e64 = max_error(gpu(tiles, q, Precision::dual, q_min, s.threads, s.lanes, s.qs, blend, st64), cpu,
+                                   tiles.volume, 1e-9);
+      std::printf("%d threads, %d per q, %d q per thread, %s: float32 %.2e, float64 %.2e\n", s.threads, s.lanes,
+                  s.qs, blend ? "blend" : "branch", e32, e64);
+      EXPECT_LE(e32, 1e-4) << s.threads << " threads, " << s.lanes << " per q, " << s.qs << " q, blend " << blend;
+      EXPECT_LE(e64, 1e-10) << s.threads << " threads, " << s.lanes << " per q, " << s.qs << " q, blend " << blend;
       EXPECT_EQ(st32.threads_per_q, s.lanes);
+      EXPECT_EQ(st32.q_per_thread, s.qs);
+      EXPECT_EQ(st64.q_per_thread, s.qs);
       EXPECT_EQ(st32.threads_per_block, s.threads);
     }
   MeshRunStats st;
-  EXPECT_THROW(gpu(tiles, q, Precision::single, q_min, 96, 3, false, st), Error);
+  EXPECT_THROW(gpu(tiles, q, Precision::single, q_min, 96, 3, 1, false, st), Error);
+  EXPECT_THROW(gpu(tiles, q, Precision::single, q_min, 128, 2, 3, false, st), Error);
 }

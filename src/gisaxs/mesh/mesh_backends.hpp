@@ -36,8 +36,8 @@ struct CudaMeshOptions {
   double q_min = 0;
   // Tests: this kernel shape instead of the autotuned one (0: autotune):
   // threads per block, threads per q (1, 2, 4; divides threads_per_block),
-  // the branch-free triangle kernel.
-  int threads_per_block = 0, threads_per_q = 1;
+  // q per thread (1, 2), the branch-free triangle kernel.
+  int threads_per_block = 0, threads_per_q = 1, q_per_thread = 1;
   bool blend = false;
 };
 // CUDA path: q in hyperblocks sized from the memory budget, two streams

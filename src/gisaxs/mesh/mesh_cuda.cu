@@ -2,7 +2,8 @@
 //   out[i] = F(q_i) for |q_i| ≥ q_min.
 //
 // Kernel layout: one thread per q (its q in registers, float64), or 2 or 4
-// threads per q sharing its tile work (kLanes, more warps per SM). A block
+// threads per q sharing its tile work (kLanes, more warps per SM), or 2 q
+// per thread interleaved (kQs, more independent work per warp). A block
 // walks a run of mesh tiles (mesh_tiles.hpp); per tile it stages the tile's
 // vertices (float64), corner indices and triangle normals in shared memory,
 // then every thread computes the phases p_v = q·v (float64, reduced by 2π in
@@ -28,15 +29,16 @@
 // of the running launch. CUDA events around each block's launches give
 // MeshRunStats::kernel_seconds.
 //
-// Autotune: the first run for a (device, precision, tile count) times
-// 64/128/256 threads per block with one thread per q, 128/256 with two and
-// 256 with four (kCandidates), each with the branching and the branch-free
-// triangle kernel, on up to 32768 q of the first hyperblock and keeps the
-// fastest in the plan's state.
+// Autotune: the first run for a (device, precision, tile count, hyperblock
+// size class) times the shapes of kCandidates (threads per block, threads
+// per q, q per thread), each with the branching and the branch-free
+// triangle kernel, on up to 2^18 q of the first hyperblock over a prefix of
+// the tiles (kTrialQ, kTrialWork) and keeps the fastest in the plan's state.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <numbers>
@@ -60,15 +62,19 @@ constexpr std::size_t kQBytes = 3 * sizeof(double) + 2 * sizeof(double);  // q i
 // per launch, and several blocks per grid for the host/transfer overlap.
 constexpr std::size_t kMaxQPerHyperblock = std::size_t(1) << 20;
 constexpr std::size_t kMinQPerHyperblock = 256;
-// Autotuner candidates: threads per block and threads per q (kLanes of
-// mesh_kernel), each with the branching and the branch-free kernel. More
-// lanes only with blocks of ≥ 64 q (warps of one part, and the tile loads
-// amortised); 4 lanes need ≤ 32 registers per thread to fill an SM, so only
-// the largest blocks try them.
+// Autotuner candidates: threads per block, threads per q (kLanes of
+// mesh_kernel) and q per thread (kQs), each with the branching and the
+// branch-free kernel. More lanes only with blocks of ≥ 64 q (warps of one
+// part, and the tile loads amortised); 4 lanes need ≤ 32 registers per
+// thread to fill an SM, so only the largest blocks try them. Two q per
+// thread: the same shared memory per q with half the warps, each with two
+// independent chains (instruction-level instead of warp-level parallelism).
 struct Candidate {
-  int threads, lanes;
+  int threads, lanes, qs = 1;
 };
-constexpr Candidate kCandidates[] = {{64, 1}, {128, 1}, {256, 1}, {128, 2}, {256, 2}, {256, 4}};
+constexpr Candidate kCandidates[] = {{64, 1},     {128, 1},    {256, 1},    {128, 2},   {256, 2},
+                                     {256, 4},    {64, 1, 2},  {128, 1, 2}, {128, 2, 2}, {256, 2, 2},
+                                     {256, 4, 2}};
 
 struct DeviceMesh {
   const TileRange* tiles;
@@ -87,12 +93,14 @@ __device__ __forceinline__ void sincospi_of(Real x, Real* s, Real* c) {
     sincospi(x, s, c);
 }
 
-// Shared memory of a block of `threads` threads, `lanes` per q: the tile,
-// and per vertex and q of the block exp(i p) and p (3 Real).
+// Shared memory of a block of `threads` threads, `lanes` per q and `qs` q
+// per thread: the tile, and per vertex and q of the block exp(i p) and p
+// (3 Real).
 template <class Real>
-std::size_t shared_bytes(int threads, int lanes) {
+std::size_t shared_bytes(int threads, int lanes, int qs) {
   return 3 * kTileVertices * sizeof(double) + 3 * kTileTriangles * sizeof(Real) +
-         kTileTriangles * sizeof(std::uint32_t) + 3 * std::size_t(kTileVertices) * (threads / lanes) * sizeof(Real);
+         kTileTriangles * sizeof(std::uint32_t) +
+         3 * std::size_t(kTileVertices) * (std::size_t(threads / lanes) * qs) * sizeof(Real);
 }
 
 // kBlend: the branch-free form of the triangle kernel (both series and
@@ -108,7 +116,13 @@ std::size_t shared_bytes(int threads, int lanes) {
 // tile's vertex phases (vertex k by part k mod kLanes, then a barrier) and
 // its triangles (triangle t by part t mod kLanes), and each adds its partial
 // sum to the output (the sum is linear; same atomics as the tile splits).
-template <class Real, bool kBlend, int kLanes>
+//
+// kQs: q per thread (1 or 2), the other way to hide latency: a thread's kQs
+// q (columns tid, tid + nt, … of the shared arrays, still conflict-free)
+// run through each triangle interleaved, independent dependency chains that
+// share the triangle's corner and normal loads. Per q the arithmetic and the
+// order of the sums are those of kQs = 1 (same results).
+template <class Real, bool kBlend, int kLanes, int kQs>
 __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::size_t nq, double q_min2,
                             double* __restrict__ out, std::size_t tiles_per_split) {
   // exp(i p) as one (cos, sin) pair, first in shared memory (16-byte
@@ -116,25 +130,34 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
   // of two, same bytes.
   using Pair = std::conditional_t<sizeof(Real) == 4, float2, double2>;
   extern __shared__ __align__(16) unsigned char smem[];
-  const int threads = blockDim.x, nt = threads / kLanes;  // nt: q per block
+  // nt: thread columns per part; nc = nt · kQs: q per block (shared columns)
+  const int threads = blockDim.x, nt = threads / kLanes, nc = nt * kQs;
   const int tid = threadIdx.x % nt, part = threadIdx.x / nt;
   Pair* s_exp = reinterpret_cast<Pair*>(smem);
-  double* s_vertex = reinterpret_cast<double*>(s_exp + kTileVertices * nt);
+  double* s_vertex = reinterpret_cast<double*>(s_exp + kTileVertices * nc);
   std::uint32_t* s_corner = reinterpret_cast<std::uint32_t*>(s_vertex + 3 * kTileVertices);
   Real* s_normal = reinterpret_cast<Real*>(s_corner + kTileTriangles);
   Real* s_phase = s_normal + 3 * kTileTriangles;
 
-  const std::size_t i = std::size_t(blockIdx.x) * nt + tid;
   static_assert(kLanes == 1 || kLanes == 2 || kLanes == 4);
-  double qx = 0, qy = 0, qz = 0;
-  bool active = false;
-  if (i < nq) {
-    qx = q[3 * i], qy = q[3 * i + 1], qz = q[3 * i + 2];
-    const double q2 = qx * qx + qy * qy + qz * qz;
-    active = q2 >= q_min2 && q2 > 0;
+  static_assert(kQs == 1 || kQs == 2);
+  double qx[kQs], qy[kQs], qz[kQs], acc_re[kQs], acc_im[kQs];
+  Real fx[kQs], fy[kQs], fz[kQs];
+  bool active[kQs];
+  bool any_active = false;
+#pragma unroll
+  for (int j = 0; j < kQs; ++j) {
+    const std::size_t i = std::size_t(blockIdx.x) * nc + j * nt + tid;
+    qx[j] = 0, qy[j] = 0, qz[j] = 0, active[j] = false;
+    if (i < nq) {
+      qx[j] = q[3 * i], qy[j] = q[3 * i + 1], qz[j] = q[3 * i + 2];
+      const double q2 = qx[j] * qx[j] + qy[j] * qy[j] + qz[j] * qz[j];
+      active[j] = q2 >= q_min2 && q2 > 0;
+    }
+    any_active = any_active || active[j];
+    fx[j] = Real(qx[j]), fy[j] = Real(qy[j]), fz[j] = Real(qz[j]);
+    acc_re[j] = 0, acc_im[j] = 0;
   }
-  const Real fx = Real(qx), fy = Real(qy), fz = Real(qz);
-  double acc_re = 0, acc_im = 0;
   const std::size_t begin = std::size_t(blockIdx.y) * tiles_per_split;
   const std::size_t end = min(begin + tiles_per_split, m.tile_count);
   for (std::size_t tile = begin; tile < end; ++tile) {
@@ -147,53 +170,72 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
     for (int k = self; k < int(3 * r.triangle_count); k += threads)
       s_normal[k] = Real(m.normal_xyz[3 * std::size_t(r.first_triangle) + k]);
     __syncthreads();
-    if (active) {
-      const double p_first = qx * s_vertex[0] + qy * s_vertex[1] + qz * s_vertex[2];
-      for (int k = part; k < int(r.vertex_count); k += kLanes) {
-        const double p = qx * s_vertex[3 * k] + qy * s_vertex[3 * k + 1] + qz * s_vertex[3 * k + 2];
-        const double revolutions = p * kInvTwoPi;
-        Real s, c;
-        sincospi_of(Real(2 * (revolutions - rint(revolutions))), &s, &c);
-        s_phase[k * nt + tid] = Real(p - p_first);
-        s_exp[k * nt + tid] = Pair{c, s};
+    // A thread with any active q evaluates all its kQs q (an inactive one,
+    // beyond nq or below q_min, is finite and dropped at the end).
+    if (any_active) {
+#pragma unroll
+      for (int j = 0; j < kQs; ++j) {
+        const double p_first = qx[j] * s_vertex[0] + qy[j] * s_vertex[1] + qz[j] * s_vertex[2];
+        for (int k = part; k < int(r.vertex_count); k += kLanes) {
+          const double p = qx[j] * s_vertex[3 * k] + qy[j] * s_vertex[3 * k + 1] + qz[j] * s_vertex[3 * k + 2];
+          const double revolutions = p * kInvTwoPi;
+          Real s, c;
+          sincospi_of(Real(2 * (revolutions - rint(revolutions))), &s, &c);
+          s_phase[k * nc + j * nt + tid] = Real(p - p_first);
+          s_exp[k * nc + j * nt + tid] = Pair{c, s};
+        }
       }
     }
     // The other parts of this q read these phases (a barrier every thread
     // of the block reaches: `continue` comes after it).
     if constexpr (kLanes > 1) __syncthreads();
-    if (!active) continue;
-    Real sum_re = 0, sum_im = 0;
-    // Unrolled by 2 for instruction-level parallelism: the kernel is
-    // latency-bound at the occupancy that shared memory allows (16 warps per
-    // SM) and has registers to spare; the order of the sums is unchanged.
-#pragma unroll 2
+    if (!any_active) continue;
+    Real sum_re[kQs], sum_im[kQs];
+#pragma unroll
+    for (int j = 0; j < kQs; ++j) sum_re[j] = 0, sum_im[j] = 0;
+    // One q per thread: unrolled by 2 for instruction-level parallelism (the
+    // kernel is latency-bound at the occupancy that shared memory allows
+    // and has registers to spare); two q per thread interleave those
+    // instead. The order of the sums is unchanged.
+    constexpr int kUnroll = kQs == 1 ? 2 : 1;
+#pragma unroll kUnroll
     for (int t = part; t < int(r.triangle_count); t += kLanes) {
       const std::uint32_t corners = s_corner[t];
-      const int a = (corners & 0xff) * nt + tid, b = ((corners >> 8) & 0xff) * nt + tid,
-                d = ((corners >> 16) & 0xff) * nt + tid;
-      const Pair ea = s_exp[a], eb = s_exp[b], ed = s_exp[d];
-      Real re, im;
-      if constexpr (kBlend)
-        triangle_integral_blend<Real>(s_phase[a], {ea.x, ea.y}, s_phase[b], {eb.x, eb.y}, s_phase[d], {ed.x, ed.y},
-                                      re, im);
-      else
-        triangle_integral<Real>(s_phase[a], {ea.x, ea.y}, s_phase[b], {eb.x, eb.y}, s_phase[d], {ed.x, ed.y}, re,
-                                im);
-      const Real w = fx * s_normal[3 * t] + fy * s_normal[3 * t + 1] + fz * s_normal[3 * t + 2];
-      sum_re += w * re;
-      sum_im += w * im;
+      const int a = (corners & 0xff) * nc + tid, b = ((corners >> 8) & 0xff) * nc + tid,
+                d = ((corners >> 16) & 0xff) * nc + tid;
+      const Real nx = s_normal[3 * t], ny = s_normal[3 * t + 1], nz = s_normal[3 * t + 2];
+#pragma unroll
+      for (int j = 0; j < kQs; ++j) {
+        const int o = j * nt;
+        const Pair ea = s_exp[a + o], eb = s_exp[b + o], ed = s_exp[d + o];
+        Real re, im;
+        if constexpr (kBlend)
+          triangle_integral_blend<Real>(s_phase[a + o], {ea.x, ea.y}, s_phase[b + o], {eb.x, eb.y}, s_phase[d + o],
+                                        {ed.x, ed.y}, re, im);
+        else
+          triangle_integral<Real>(s_phase[a + o], {ea.x, ea.y}, s_phase[b + o], {eb.x, eb.y}, s_phase[d + o],
+                                  {ed.x, ed.y}, re, im);
+        const Real w = fx[j] * nx + fy[j] * ny + fz[j] * nz;
+        sum_re[j] += w * re;
+        sum_im[j] += w * im;
+      }
     }
-    acc_re += double(sum_re);
-    acc_im += double(sum_im);
+#pragma unroll
+    for (int j = 0; j < kQs; ++j) acc_re[j] += double(sum_re[j]), acc_im[j] += double(sum_im[j]);
   }
-  if (!active || begin >= end) return;
-  // F = exp(i q·c) (−i/|q|²) Σ_T (q·N_T) e_T
-  const double q2 = qx * qx + qy * qy + qz * qz;
-  const double g_re = acc_im / q2, g_im = -acc_re / q2;
-  double s, c;
-  sincos(qx * m.cx + qy * m.cy + qz * m.cz, &s, &c);
-  atomicAdd(&out[2 * i], c * g_re - s * g_im);
-  atomicAdd(&out[2 * i + 1], c * g_im + s * g_re);
+  if (begin >= end) return;
+#pragma unroll
+  for (int j = 0; j < kQs; ++j) {
+    if (!active[j]) continue;
+    const std::size_t i = std::size_t(blockIdx.x) * nc + j * nt + tid;
+    // F = exp(i q·c) (−i/|q|²) Σ_T (q·N_T) e_T
+    const double q2 = qx[j] * qx[j] + qy[j] * qy[j] + qz[j] * qz[j];
+    const double g_re = acc_im[j] / q2, g_im = -acc_re[j] / q2;
+    double s, c;
+    sincos(qx[j] * m.cx + qy[j] * m.cy + qz[j] * m.cz, &s, &c);
+    atomicAdd(&out[2 * i], c * g_re - s * g_im);
+    atomicAdd(&out[2 * i + 1], c * g_im + s * g_re);
+  }
 }
 
 // A block of tiles on the device, offsets rebased to the block.
@@ -284,33 +326,43 @@ MeshCudaStatePtr make_mesh_cuda_state() { return MeshCudaStatePtr(new MeshCudaSt
 namespace {
 
 struct Launch {
-  int threads = 128, lanes = 1;
+  int threads = 128, lanes = 1, qs = 1;
   bool blend = false;
   std::size_t splits = 1, tiles_per_split = 0;
 };
 
 // An autotuned choice packed in one int: threads per block, 1 << 16 for
-// the blend kernel, and threads per q (1, 2, 4) from bit 17 on.
+// the blend kernel, threads per q (1, 2, 4) in bits 17–19 and q per thread
+// (1, 2) in bits 20–21.
 constexpr int kBlendFlag = 1 << 16;
 constexpr int kLanesShift = 17;
+constexpr int kQsShift = 20;
 int threads_of(int choice) { return choice & (kBlendFlag - 1); }
-int lanes_of(int choice) { return std::max(1, choice >> kLanesShift); }
+int lanes_of(int choice) { return std::max(1, (choice >> kLanesShift) & 7); }
+int qs_of(int choice) { return std::max(1, (choice >> kQsShift) & 3); }
 bool blend_of(int choice) { return (choice & kBlendFlag) != 0; }
-int make_choice(Candidate c, bool blend) { return c.threads | (blend ? kBlendFlag : 0) | (c.lanes << kLanesShift); }
+int make_choice(Candidate c, bool blend) {
+  return c.threads | (blend ? kBlendFlag : 0) | (c.lanes << kLanesShift) | (c.qs << kQsShift);
+}
 
 using KernelFn = void (*)(DeviceMesh, const double*, std::size_t, double, double*, std::size_t);
 
-template <class Real>
-KernelFn kernel_of(int choice) {
+template <class Real, int kQs>
+KernelFn kernel_of_qs(int choice) {
   const bool blend = blend_of(choice);
   switch (lanes_of(choice)) {
     case 4:
-      return blend ? mesh_kernel<Real, true, 4> : mesh_kernel<Real, false, 4>;
+      return blend ? mesh_kernel<Real, true, 4, kQs> : mesh_kernel<Real, false, 4, kQs>;
     case 2:
-      return blend ? mesh_kernel<Real, true, 2> : mesh_kernel<Real, false, 2>;
+      return blend ? mesh_kernel<Real, true, 2, kQs> : mesh_kernel<Real, false, 2, kQs>;
     default:
-      return blend ? mesh_kernel<Real, true, 1> : mesh_kernel<Real, false, 1>;
+      return blend ? mesh_kernel<Real, true, 1, kQs> : mesh_kernel<Real, false, 1, kQs>;
   }
+}
+
+template <class Real>
+KernelFn kernel_of(int choice) {
+  return qs_of(choice) == 2 ? kernel_of_qs<Real, 2>(choice) : kernel_of_qs<Real, 1>(choice);
 }
 
 // The tile splits (blockIdx.y) for nq points: the count that minimises the
@@ -322,8 +374,9 @@ Launch launch_shape(std::size_t nq, std::size_t tiles, int choice, std::size_t s
   Launch l;
   l.threads = threads_of(choice);
   l.lanes = lanes_of(choice);
+  l.qs = qs_of(choice);
   l.blend = blend_of(choice);
-  const std::size_t q_per_block = std::size_t(l.threads / l.lanes);
+  const std::size_t q_per_block = std::size_t(l.threads / l.lanes) * std::size_t(l.qs);
   const std::size_t blocks_x = std::max<std::size_t>(1, (nq + q_per_block - 1) / q_per_block);
   slots = std::max<std::size_t>(slots, 1);
   // Beyond 8 waves the rounding costs ≤ 1/8: no split count above that.
@@ -348,21 +401,22 @@ Launch launch_shape(std::size_t nq, std::size_t tiles, int choice, std::size_t s
 template <class Real>
 std::size_t resident_blocks(int choice, int sms) {
   const int threads = threads_of(choice);
-  const std::size_t smem = shared_bytes<Real>(threads, lanes_of(choice));
+  const std::size_t smem = shared_bytes<Real>(threads, lanes_of(choice), qs_of(choice));
   int per_sm = 0;
   NS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_of<Real>(choice), threads, smem));
   return std::size_t(std::max(per_sm, 1)) * std::size_t(sms);
 }
 
+// Over the first `tiles` tiles of t (all by default).
 template <class Real>
 void launch(const DeviceTiles& t, const MeshTiles& m, const double* q, std::size_t nq, double q_min, double* out,
-            const Launch& l, cudaStream_t stream) {
-  DeviceMesh view{t.tiles.data(), t.vertex_xyz.data(), t.corners.data(), t.normal_xyz.data(), t.count,
+            const Launch& l, cudaStream_t stream, std::size_t tiles = SIZE_MAX) {
+  DeviceMesh view{t.tiles.data(), t.vertex_xyz.data(), t.corners.data(), t.normal_xyz.data(), std::min(t.count, tiles),
                   m.centre.x,      m.centre.y,          m.centre.z};
-  const int q_per_block = l.threads / l.lanes;
+  const int q_per_block = l.threads / l.lanes * l.qs;
   const dim3 grid(unsigned((nq + q_per_block - 1) / q_per_block), unsigned(l.splits));
-  const std::size_t smem = shared_bytes<Real>(l.threads, l.lanes);
-  const int choice = l.threads | (l.blend ? kBlendFlag : 0) | (l.lanes << kLanesShift);
+  const std::size_t smem = shared_bytes<Real>(l.threads, l.lanes, l.qs);
+  const int choice = make_choice({l.threads, l.lanes, l.qs}, l.blend);
   kernel_of<Real>(choice)<<<grid, l.threads, smem, stream>>>(view, q, nq, q_min * q_min, out, l.tiles_per_split);
   NS_CUDA_CHECK(cudaGetLastError());
 }
@@ -370,13 +424,23 @@ void launch(const DeviceTiles& t, const MeshTiles& m, const double* q, std::size
 template <class Real>
 void allow_shared(int choice) {
   NS_CUDA_CHECK(cudaFuncSetAttribute(kernel_of<Real>(choice), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(shared_bytes<Real>(threads_of(choice), lanes_of(choice)))));
+                                     int(shared_bytes<Real>(threads_of(choice), lanes_of(choice), qs_of(choice)))));
 }
+
+// The autotuner's trial: up to kTrialQ q of the first hyperblock, enough
+// blocks for several waves (as in a large run, which has few tile splits;
+// a trial on a few thousand q would time the split regime instead), over
+// the first tiles, as many as keep a trial to ≈ kTrialWork triangle·q
+// (≈ 10 ms in float on an H200).
+constexpr std::size_t kTrialQ = std::size_t(1) << 18;
+constexpr double kTrialWork = 2e9;
 
 template <class Real>
 int autotune(const DeviceTiles& t, const MeshTiles& m, const double* q, std::size_t nq, double q_min, double* out,
              int sms, std::size_t max_shared, cudaStream_t stream) {
-  const std::size_t n = std::min<std::size_t>(nq, 32768);
+  const std::size_t n = std::min<std::size_t>(nq, kTrialQ);
+  const std::size_t tiles =
+      std::clamp<std::size_t>(std::size_t(kTrialWork / (double(n) * kTileTriangles)), 1, std::max<std::size_t>(t.count, 1));
   int best = make_choice({128, 1}, false);
   float best_ms = 1e30f;
   cudaEvent_t start, stop;
@@ -384,14 +448,14 @@ int autotune(const DeviceTiles& t, const MeshTiles& m, const double* q, std::siz
   NS_CUDA_CHECK(cudaEventCreate(&stop));
   for (const Candidate& c : kCandidates)
     for (bool blend : {false, true}) {
-      if (shared_bytes<Real>(c.threads, c.lanes) > max_shared) continue;
+      if (shared_bytes<Real>(c.threads, c.lanes, c.qs) > max_shared) continue;
       const int choice = make_choice(c, blend);
       allow_shared<Real>(choice);
-      const Launch l = launch_shape(n, t.count, choice, resident_blocks<Real>(choice, sms));
+      const Launch l = launch_shape(n, tiles, choice, resident_blocks<Real>(choice, sms));
       // Twice, the faster counts: the first launch of a kernel also loads it.
       for (int repeat = 0; repeat < 2; ++repeat) {
         NS_CUDA_CHECK(cudaEventRecord(start, stream));
-        launch<Real>(t, m, q, n, q_min, out, l, stream);
+        launch<Real>(t, m, q, n, q_min, out, l, stream, tiles);
         NS_CUDA_CHECK(cudaEventRecord(stop, stream));
         NS_CUDA_CHECK(cudaEventSynchronize(stop));
         float ms = 0;
@@ -482,17 +546,21 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
   stats.triangles_per_hyperblock = blocked_mesh ? tiles_per_block * kTileTriangles : m.triangles;
   stats.device_bytes = std::max(stats.device_bytes, mesh_block_bytes + streams * kQBytes * q_block);
 
-  // ---- launch shape (autotuned once per device, precision, mesh) --------
+  // ---- launch shape (autotuned once per device, precision, mesh and ----
+  // hyperblock size class: small blocks run with tile splits, large ones
+  // with many waves, and prefer different shapes).
   const std::string key = state.device_name + "|" + std::to_string(sizeof(Real)) + "|" +
-                          std::to_string(m.tiles.size()) + "|" + std::to_string(tiles_per_block);
+                          std::to_string(m.tiles.size()) + "|" + std::to_string(tiles_per_block) +
+                          (q_block >= kTrialQ ? "|large" : "|small");
   auto fill_q = [&](std::size_t s, std::size_t first, std::size_t count) {
     pack_q(q.subspan(first, count), state.q_host[s].ptr);
   };
   if (o.threads_per_block > 0) {
-    const int lanes = o.threads_per_q;
-    if ((lanes != 1 && lanes != 2 && lanes != 4) || o.threads_per_block % lanes != 0 ||
-        o.threads_per_block > 1024 || shared_bytes<Real>(o.threads_per_block, lanes) > max_shared)
-      fail("mesh kernel shape: ", o.threads_per_block, " threads per block, ", lanes, " per q is not supported");
+    const int lanes = o.threads_per_q, qs = o.q_per_thread;
+    if ((lanes != 1 && lanes != 2 && lanes != 4) || (qs != 1 && qs != 2) || o.threads_per_block % lanes != 0 ||
+        o.threads_per_block > 1024 || shared_bytes<Real>(o.threads_per_block, lanes, qs) > max_shared)
+      fail("mesh kernel shape: ", o.threads_per_block, " threads per block, ", lanes, " per q, ", qs,
+           " q per thread is not supported");
   } else if (!state.threads_per_block.count(key)) {
     DeviceTiles probe_tiles;
     const DeviceTiles* t = &state.resident;
@@ -506,12 +574,13 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
     state.threads_per_block[key] =
         autotune<Real>(*t, m, q_dev[0].data(), n, o.q_min, f_dev[0].data(), sms, max_shared, state.streams[0]);
   }
-  const int threads = o.threads_per_block > 0 ? make_choice({o.threads_per_block, o.threads_per_q}, o.blend)
+  const int threads = o.threads_per_block > 0 ? make_choice({o.threads_per_block, o.threads_per_q, o.q_per_thread}, o.blend)
                                              : state.threads_per_block[key];  // the packed choice (make_choice)
   allow_shared<Real>(threads);
   const std::size_t slots = resident_blocks<Real>(threads, sms);
   stats.threads_per_block = threads_of(threads);
   stats.threads_per_q = lanes_of(threads);
+  stats.q_per_thread = qs_of(threads);
   stats.blend_kernel = blend_of(threads);
 
   // ---- hyperblocks -----------------------------------------------------

@@ -135,7 +135,14 @@ struct MeshFormFactorPlan::Impl {
       std::vector<Vec3> qs(small.size());
       std::vector<Complex> fs(small.size());
       for (std::size_t j = 0; j < small.size(); ++j) qs[j] = q[small[j]];
+      // The stats keep the launch shape of the main (fast-route) run, not
+      // that of this handful of float64 points.
+      const MeshRunStats shape = stats;
       fast(qs, fs, Precision::dual, reference_q);
+      stats.threads_per_block = shape.threads_per_block;
+      stats.threads_per_q = shape.threads_per_q;
+      stats.q_per_thread = shape.q_per_thread;
+      stats.blend_kernel = shape.blend_kernel;
       for (std::size_t j = 0; j < small.size(); ++j) out[small[j]] = fs[j];
     }
     for (std::size_t i : tiny) out[i] = detail::face_set_transform(data->faces, CVec3(q[i]));
