@@ -10,7 +10,7 @@ rocksalt shell distances marked.
 
 Full mode (the published sizes, 27 633 and 148 789 ions): histogram method
 (Δr = 1e-3 Å, Taylor-corrected; docs/debye.md bounds its error), 2 s and
-83 s on the shared 2-core development machine, seconds on a GPU
+30 s on 2 idle cores (33 s for the whole script), seconds on a GPU
 (device="auto" takes one when present).
 --quick: radii 20 Å and 40 Å (3 431 and 27 633 ions), the same grid and method,
 ~5 s on 2 cores.
