@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <numeric>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "debye/histogram_layout.hpp"
 #include "debye/histogram_pair_math.hpp"
 #include "debye/pair_sums.hpp"
+#include "test_util.hpp"
 
 namespace nanoscatter::test {
 
@@ -131,6 +133,35 @@ inline HistogramComparison check_fast_histogram(const char* name, const debye::A
     EXPECT_LE(std::abs(s_fast[k] - s_cpu[k]), bound + 1e-12 * c.pairs) << name << " Q " << q[k];
   }
   return c;
+}
+
+// Test particles of the histogram tests (host emulation and GPU): a rocksalt
+// sphere (a = 4.26 Å) about (3, −1, 0), species 0 at fcc sites, species 1
+// shifted by a/2, all weights w; and a random ball with uniform weight w.
+// Off the origin: coordinates are not symmetric about it.
+inline debye::AtomBlock rocksalt_block(double radius, int species, double w) {
+  debye::AtomBlock out;
+  const double a = 4.26;
+  const int n = int(radius / a) + 1;
+  const double basis[4][3] = {{0, 0, 0}, {0, 0.5, 0.5}, {0.5, 0, 0.5}, {0.5, 0.5, 0}};
+  for (int i = -n; i <= n; ++i)
+    for (int j = -n; j <= n; ++j)
+      for (int k = -n; k <= n; ++k)
+        for (const auto& f : basis) {
+          const double x = a * (i + f[0] + 0.5 * species), y = a * (j + f[1]), z = a * (k + f[2]);
+          if (x * x + y * y + z * z > radius * radius) continue;
+          out.x.push_back(x + 3.0);
+          out.y.push_back(y - 1.0);
+          out.z.push_back(z);
+          out.w.push_back(w);
+        }
+  return out;
+}
+
+inline debye::AtomBlock uniform_ball(std::size_t n, double radius, std::uint64_t seed, double w) {
+  debye::AtomBlock b = random_ball(n, radius, {3.0, -1.0, 0.0}, seed, 1.0);
+  std::fill(b.w.begin(), b.w.end(), w);
+  return b;
 }
 
 }  // namespace nanoscatter::test

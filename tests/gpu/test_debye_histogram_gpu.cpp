@@ -29,33 +29,6 @@ namespace {
 #define SKIP_WITHOUT_GPU() \
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device"
 
-// Rocksalt (a = 4.26 Å) sphere about (3, −1, 0): species 0 at fcc sites,
-// species 1 shifted by a/2; all weights w.
-AtomBlock rocksalt(double radius, int species, double w) {
-  AtomBlock out;
-  const double a = 4.26;
-  const int n = int(radius / a) + 1;
-  const double basis[4][3] = {{0, 0, 0}, {0, 0.5, 0.5}, {0.5, 0, 0.5}, {0.5, 0.5, 0}};
-  for (int i = -n; i <= n; ++i)
-    for (int j = -n; j <= n; ++j)
-      for (int k = -n; k <= n; ++k)
-        for (const auto& f : basis) {
-          const double x = a * (i + f[0] + 0.5 * species), y = a * (j + f[1]), z = a * (k + f[2]);
-          if (x * x + y * y + z * z > radius * radius) continue;
-          out.x.push_back(x + 3.0);
-          out.y.push_back(y - 1.0);
-          out.z.push_back(z);
-          out.w.push_back(w);
-        }
-  return out;
-}
-
-AtomBlock uniform_ball(std::size_t n, double radius, std::uint64_t seed, double w) {
-  AtomBlock b = test::random_ball(n, radius, {3.0, -1.0, 0.0}, seed, 1.0);
-  std::fill(b.w.begin(), b.w.end(), w);
-  return b;
-}
-
 PairHistogram cpu_histogram(const AtomBlock& a, const AtomBlock& b, PairSet set) {
   PairHistogram h;
   h.bin_width = 1e-3;
@@ -78,7 +51,7 @@ PairHistogram gpu_histogram(const AtomBlock& a, const AtomBlock& b, PairSet set,
 // edges (multiples of a/2 = 2.13 Å are multiples of Δr = 1e-3 Å).
 TEST(DebyeHistogramCuda, FastPathCrystalTriangleAndRectangle) {
   SKIP_WITHOUT_GPU();
-  const AtomBlock co = rocksalt(20.0, 0, 1.0), o = rocksalt(20.0, 1, 0.75);
+  const AtomBlock co = test::rocksalt_block(20.0, 0, 1.0), o = test::rocksalt_block(20.0, 1, 0.75);
   ASSERT_GE(co.size(), 1500u);
   test::check_fast_histogram("crystal triangle", co, co, PairSet::triangle, cpu_histogram(co, co, PairSet::triangle),
                              gpu_histogram(co, co, PairSet::triangle));
@@ -88,7 +61,7 @@ TEST(DebyeHistogramCuda, FastPathCrystalTriangleAndRectangle) {
 
 TEST(DebyeHistogramCuda, FastPathDisorderedTriangleAndRectangle) {
   SKIP_WITHOUT_GPU();
-  const AtomBlock a = uniform_ball(2500, 20.0, 7, 0.8), b = uniform_ball(1300, 20.0, 8, 0.6);
+  const AtomBlock a = test::uniform_ball(2500, 20.0, 7, 0.8), b = test::uniform_ball(1300, 20.0, 8, 0.6);
   test::check_fast_histogram("disordered triangle", a, a, PairSet::triangle, cpu_histogram(a, a, PairSet::triangle),
                              gpu_histogram(a, a, PairSet::triangle));
   test::check_fast_histogram("disordered rectangle", a, b, PairSet::rectangle, cpu_histogram(a, b, PairSet::rectangle),
@@ -99,7 +72,7 @@ TEST(DebyeHistogramCuda, FastPathDisorderedTriangleAndRectangle) {
 // cloud (groups of 64 wider than the window, which the layout halves).
 TEST(DebyeHistogramCuda, FastPathCoincidentAndSparse) {
   SKIP_WITHOUT_GPU();
-  AtomBlock a = uniform_ball(600, 150.0, 9, 1.0);
+  AtomBlock a = test::uniform_ball(600, 150.0, 9, 1.0);
   for (int k = 0; k < 40; ++k) {
     a.x.push_back(1.25);
     a.y.push_back(-0.5);
@@ -116,7 +89,7 @@ TEST(DebyeHistogramCuda, FastPathCoincidentAndSparse) {
 // here with one uniform block against a non-uniform one.
 TEST(DebyeHistogramCuda, FallbackForMixedWeights) {
   SKIP_WITHOUT_GPU();
-  const AtomBlock a = uniform_ball(1200, 18.0, 3, 1.0);
+  const AtomBlock a = test::uniform_ball(1200, 18.0, 3, 1.0);
   const AtomBlock b = test::random_ball(900, 18.0, {3.0, -1.0, 0.0}, 4, 0.5);
   ASSERT_FALSE(uniform_weights(b));
   const PairHistogram cpu = cpu_histogram(a, b, PairSet::rectangle), gpu = gpu_histogram(a, b, PairSet::rectangle);
@@ -139,7 +112,7 @@ TEST(DebyeHistogramCuda, FallbackForMixedWeights) {
 // histogram within the fast path's bounds; the integer totals are equal.
 TEST(DebyeHistogramCuda, MemoryCapSplitsWithoutChangingTheResult) {
   SKIP_WITHOUT_GPU();
-  const AtomBlock a = uniform_ball(3000, 20.0, 5, 1.0);
+  const AtomBlock a = test::uniform_ball(3000, 20.0, 5, 1.0);
   const std::size_t bins = histogram_bins_needed(a, a, PairSet::triangle, 1e-3);
   const std::size_t cap = bins * sizeof(FastBin) + (1 << 16) + 20000;
   const PairHistogram whole = gpu_histogram(a, a, PairSet::triangle);

@@ -136,33 +136,6 @@ PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, 
   return h;
 }
 
-// Rocksalt (a = 4.26 Å) sphere: species 0 at fcc sites, species 1 shifted
-// by a/2; uniform weight w.
-AtomBlock rocksalt(double radius, int species, double w) {
-  AtomBlock out;
-  const double a = 4.26;
-  const int n = int(radius / a) + 1;
-  const double basis[4][3] = {{0, 0, 0}, {0, 0.5, 0.5}, {0.5, 0, 0.5}, {0.5, 0.5, 0}};
-  for (int i = -n; i <= n; ++i)
-    for (int j = -n; j <= n; ++j)
-      for (int k = -n; k <= n; ++k)
-        for (const auto& f : basis) {
-          const double x = a * (i + f[0] + 0.5 * species), y = a * (j + f[1]), z = a * (k + f[2]);
-          if (x * x + y * y + z * z > radius * radius) continue;
-          out.x.push_back(x + 3.0);  // off the origin: coordinates are not symmetric about it
-          out.y.push_back(y - 1.0);
-          out.z.push_back(z);
-          out.w.push_back(w);
-        }
-  return out;
-}
-
-AtomBlock uniform_ball(std::size_t n, double radius, std::uint64_t seed, double w) {
-  AtomBlock b = test::random_ball(n, radius, {3.0, -1.0, 0.0}, seed, 1.0);
-  std::fill(b.w.begin(), b.w.end(), w);
-  return b;
-}
-
 void check_against_cpu(const char* name, const AtomBlock& a, const AtomBlock& b, PairSet set, int window,
                        std::uint32_t drain_at, EmulationStats& st, std::uint32_t drain_sum1 = hist::kDrainSum1) {
   PairHistogram cpu;
@@ -183,7 +156,7 @@ void check_against_cpu(const char* name, const AtomBlock& a, const AtomBlock& b,
 TEST(DebyeHistogramGpuMath, DistanceErrorWithinBound) {
   const double dr = 1e-3;
   for (double radius : {20.0, 265.0}) {
-    const AtomBlock a = uniform_ball(400, radius, 11, 1.0);
+    const AtomBlock a = test::uniform_ball(400, radius, 11, 1.0);
     const FastHistogramLayout layout = make_fast_layout(a, a, PairSet::triangle, dr, kWindow);
     double worst = 0, worst_rel_r = 0;
     for (std::size_t s = 0; s < a.size(); ++s)
@@ -204,7 +177,7 @@ TEST(DebyeHistogramGpuMath, DistanceErrorWithinBound) {
 }
 
 TEST(DebyeHistogramGpuMath, CrystalTriangle) {
-  const AtomBlock co = rocksalt(17.0, 0, 1.0);
+  const AtomBlock co = test::rocksalt_block(17.0, 0, 1.0);
   ASSERT_GE(co.size(), 1000u);
   EmulationStats st;
   check_against_cpu("crystal triangle", co, co, PairSet::triangle, kWindow, hist::kDrainAt, st);
@@ -212,14 +185,14 @@ TEST(DebyeHistogramGpuMath, CrystalTriangle) {
 }
 
 TEST(DebyeHistogramGpuMath, CrystalRectangleTwoSpecies) {
-  const AtomBlock co = rocksalt(15.0, 0, 0.75), o = rocksalt(15.0, 1, 0.5);
+  const AtomBlock co = test::rocksalt_block(15.0, 0, 0.75), o = test::rocksalt_block(15.0, 1, 0.5);
   EmulationStats st;
   check_against_cpu("crystal rectangle", co, o, PairSet::rectangle, kWindow, hist::kDrainAt, st);
 }
 
 TEST(DebyeHistogramGpuMath, DisorderedTriangleAndRectangle) {
-  const AtomBlock a = uniform_ball(1500, 20.0, 7, 0.8);
-  const AtomBlock b = uniform_ball(900, 20.0, 8, 0.6);
+  const AtomBlock a = test::uniform_ball(1500, 20.0, 7, 0.8);
+  const AtomBlock b = test::uniform_ball(900, 20.0, 8, 0.6);
   EmulationStats st_t, st_r;
   check_against_cpu("disordered triangle", a, a, PairSet::triangle, kWindow, hist::kDrainAt, st_t);
   check_against_cpu("disordered rectangle", a, b, PairSet::rectangle, kWindow, hist::kDrainAt, st_r);
@@ -230,7 +203,7 @@ TEST(DebyeHistogramGpuMath, DisorderedTriangleAndRectangle) {
 // word B at 2^21 exercises both drain paths. Coincident atoms (30 at one site) exercise r = 0 and a
 // crowded bin.
 TEST(DebyeHistogramGpuMath, SmallWindowDrainsAndCoincidentAtoms) {
-  AtomBlock a = uniform_ball(700, 12.0, 9, 1.0);
+  AtomBlock a = test::uniform_ball(700, 12.0, 9, 1.0);
   for (int k = 0; k < 30; ++k) {
     a.x.push_back(1.25);
     a.y.push_back(-0.5);
@@ -250,8 +223,8 @@ TEST(DebyeHistogramGpuMath, SmallWindowDrainsAndCoincidentAtoms) {
 // shells are wider than the window allows and their outer pairs go straight
 // to the global bins (the kernel's fallback inside the fast path).
 TEST(DebyeHistogramGpuMath, WideShellsSpillToGlobalBins) {
-  AtomBlock a = uniform_ball(60, 3.0, 13, 1.0);
-  const AtomBlock far = uniform_ball(60, 3.0, 14, 1.0);
+  AtomBlock a = test::uniform_ball(60, 3.0, 13, 1.0);
+  const AtomBlock far = test::uniform_ball(60, 3.0, 14, 1.0);
   for (std::size_t k = 0; k < far.size(); ++k) {
     a.x.push_back(far.x[k] + 2100.0);
     a.y.push_back(far.y[k]);
@@ -266,7 +239,7 @@ TEST(DebyeHistogramGpuMath, WideShellsSpillToGlobalBins) {
 
 // The layout refuses what the kernel cannot do.
 TEST(DebyeHistogramGpuMath, LayoutLimits) {
-  const AtomBlock a = uniform_ball(10, 5.0, 3, 1.0);
+  const AtomBlock a = test::uniform_ball(10, 5.0, 3, 1.0);
   EXPECT_THROW(make_fast_layout(a, a, PairSet::triangle, 1e-3, 1000), Error);
   EXPECT_THROW(make_fast_layout(a, a, PairSet::triangle, 1e-7, 16384), Error);  // > 2^22 bins
   AtomBlock mixed = a;
