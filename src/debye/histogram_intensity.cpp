@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "debye/simd_trig.hpp"
+#include "core/simd_trig.hpp"
 #include "nanoscatter/error.hpp"
 
 namespace nanoscatter::debye {

@@ -43,7 +43,7 @@
 
 #include "debye/pair_sums.hpp"
 #include "debye/q_grid.hpp"
-#include "debye/simd_trig.hpp"
+#include "core/simd_trig.hpp"
 #include "nanoscatter/error.hpp"
 
 namespace nanoscatter::debye {

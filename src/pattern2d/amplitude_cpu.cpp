@@ -26,7 +26,7 @@
 #include <numbers>
 #include <vector>
 
-#include "debye/simd_trig.hpp"
+#include "core/simd_trig.hpp"
 #include "nanoscatter/error.hpp"
 #include "pattern2d/phase_sums.hpp"
 
@@ -34,7 +34,7 @@ namespace nanoscatter::pattern2d {
 
 namespace {
 
-namespace trig = debye::trig;
+
 
 // Pixels per OpenMP work item: enough to amortise each atom chunk's trip
 // through the cache, few enough that 100+ threads balance on small images.

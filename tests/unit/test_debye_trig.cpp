@@ -1,13 +1,13 @@
-// The vectorisable sincos of the Debye kernels (src/debye/simd_trig.hpp)
+// The vectorisable sincos of the CPU kernels (src/core/simd_trig.hpp)
 // against the C library's correctly rounded-ish std::sin/std::cos.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
-#include "debye/simd_trig.hpp"
+#include "core/simd_trig.hpp"
 
-using namespace nanoscatter::debye;
+using namespace nanoscatter;
 
 // Double: x is exact as given; the reduction by π/2 in three parts is exact
 // for |k| < 2^20 up to the rounding of the last two subtractions (≤ 1 ulp of

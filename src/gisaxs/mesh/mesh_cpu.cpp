@@ -13,6 +13,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/simd_trig.hpp"
 #include "gisaxs/mesh/mesh_backends.hpp"
 #include "gisaxs/mesh/triangle_kernel.hpp"
 
@@ -21,44 +22,6 @@ namespace nanoscatter::gisaxs::mesh {
 namespace {
 
 constexpr int kBlock = 16;
-
-// sin and cos of x (float64), branch-free so that the vertex-phase loop
-// vectorises (std::sin/cos are library calls): x − k·π/2 with k the nearest
-// integer (π/2 in two parts, exact to ~1e-16 for |x| ≲ 1e6), Taylor series
-// to y¹⁷ (sin) and y¹⁸ (cos) on |y| ≤ π/4 (truncation < 2e-18), quadrant
-// by selects. Absolute error ~2e-16, like std::sin/cos.
-[[gnu::always_inline]] inline void sincos_blend(double x, double& s, double& c) {
-  constexpr double kTwoOverPi = 0.63661977236758134308;
-  constexpr double kHalfPiHi = 1.57079632679489655800e+00, kHalfPiLo = 6.12323399573676603587e-17;
-  const double k = std::nearbyint(x * kTwoOverPi);
-  const double y = (x - k * kHalfPiHi) - k * kHalfPiLo;
-  const double y2 = y * y;
-  double ps = 1.0 / 355687428096000.0, pc = 1.0 / 6402373705728000.0;  // 1/17!, 1/18!
-  ps = ps * -y2 + 1.0 / 1307674368000.0;   // 1/15!
-  ps = ps * -y2 + 1.0 / 6227020800.0;      // 1/13!
-  ps = ps * -y2 + 1.0 / 39916800.0;        // 1/11!
-  ps = ps * -y2 + 1.0 / 362880.0;          // 1/9!
-  ps = ps * -y2 + 1.0 / 5040.0;            // 1/7!
-  ps = ps * -y2 + 1.0 / 120.0;             // 1/5!
-  ps = ps * -y2 + 1.0 / 6.0;               // 1/3!
-  ps = ps * -y2 + 1.0;
-  pc = pc * -y2 + 1.0 / 20922789888000.0;  // 1/16!
-  pc = pc * -y2 + 1.0 / 87178291200.0;     // 1/14!
-  pc = pc * -y2 + 1.0 / 479001600.0;       // 1/12!
-  pc = pc * -y2 + 1.0 / 3628800.0;         // 1/10!
-  pc = pc * -y2 + 1.0 / 40320.0;           // 1/8!
-  pc = pc * -y2 + 1.0 / 720.0;             // 1/6!
-  pc = pc * -y2 + 1.0 / 24.0;              // 1/4!
-  pc = pc * -y2 + 1.0 / 2.0;               // 1/2!
-  pc = pc * -y2 + 1.0;
-  const double sin_y = y * ps, cos_y = pc;
-  // Quadrant k mod 4 from k − 4·floor(k/4) in floating point (exact).
-  const double quadrant = k - 4.0 * std::floor(k * 0.25);
-  const bool odd = quadrant == 1.0 || quadrant == 3.0;
-  const double s0 = odd ? cos_y : sin_y, c0 = odd ? sin_y : cos_y;
-  s = quadrant >= 2.0 ? -s0 : s0;
-  c = (quadrant == 1.0 || quadrant == 2.0) ? -c0 : c0;
-}
 
 template <class Real>
 void block_sums(const MeshTiles& m, const Vec3* q, double* acc_re, double* acc_im) {
@@ -84,7 +47,7 @@ void block_sums(const MeshTiles& m, const Vec3* q, double* acc_re, double* acc_i
         // sincos in float64 (reduced by π/2 in float64); differences
         // relative to the tile's first vertex stay small and exact in Real.
         double s, c;
-        sincos_blend(p, s, c);
+        trig::sincos(p, s, c);  // branch-free: the vertex-phase loop vectorises
         ph[j] = Real(p - p0);
         cp[j] = Real(c);
         sp[j] = Real(s);

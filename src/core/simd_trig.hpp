@@ -1,5 +1,6 @@
-// Vectorisable sin/cos for the Debye kernels: Cody–Waite range reduction by
-// π/2 and the Cephes minimax polynomials on [−π/4, π/4]. Written with plain
+// Vectorisable sin/cos for the CPU kernels (Debye, pattern2d, GISAXS mesh
+// form factors): Cody–Waite range reduction by π/2 and the Cephes minimax
+// polynomials on [−π/4, π/4]. Written with plain
 // arithmetic and integer bit operations only, so that GCC vectorises loops
 // calling them under `#pragma omp simd` without libmvec (glibc's vector sin is
 // only reachable with -ffast-math, which this project does not enable).
@@ -14,7 +15,7 @@
 #include <bit>
 #include <cstdint>
 
-namespace nanoscatter::debye::trig {
+namespace nanoscatter::trig {
 
 template <class T>
 struct Traits;
@@ -120,4 +121,4 @@ inline T sin(T x) {
   return s;
 }
 
-}  // namespace nanoscatter::debye::trig
+}  // namespace nanoscatter::trig
