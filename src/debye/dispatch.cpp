@@ -174,10 +174,13 @@ std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOp
   }
   std::size_t atoms = 0;
   for (const auto& b : s.blocks) atoms += b.size();
-  const std::size_t min_piece = options.device == Device::gpu ? kMinPieceGpu : kMinPieceCpu;
-  const PairBlocks blocks =
-      make_pair_blocks(s, piece_for_share(options.device == Device::gpu ? kPieceHistogramGpu : kPieceHistogram,
-                                          atoms, options.share.count, min_piece));
+  // GPU: the fast path bins each pair with float arithmetic relative to its
+  // i group's centre, so another cut of the atoms moves pairs that lie near
+  // a bin edge (≤ 5e-8 of I); ranks deal the single process's pieces and so
+  // reproduce it. The CPU bins in float64 alike for any cut: finer pieces.
+  const PairBlocks blocks = make_pair_blocks(
+      s, options.device == Device::gpu ? kPieceHistogramGpu
+                                       : piece_for_share(kPieceHistogram, atoms, options.share.count, kMinPieceCpu));
   const std::vector<int> owner = deal_blocks(blocks, options.share.count);
   double mine = 0;
   for (std::size_t b = 0; b < blocks.blocks.size(); ++b)

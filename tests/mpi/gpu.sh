@@ -3,8 +3,9 @@
 # rank drives its own GPU, (local rank / --ranks-per-gpu) mod GPUs, named in
 # the load report; results against the single process on one GPU: Debye
 # float64 and float32 1e-12 (float32 keeps the single process's blocks, so
-# only float64 additions are reordered), pattern2d 1e-12 (float64 atomics on
-# the GPU add in varying order), RMC exact with a fixed --cluster.
+# only float64 additions are reordered), Debye histograms 1e-12 (the same),
+# pattern2d 1e-12 (float64 atomics on the GPU add in varying order), RMC
+# exact with a fixed --cluster.
 set -u
 source "$(dirname "$0")/lib.bash"
 gpus=$(grep '^gpus:' <<< "$info" | awk '{print $2}')
@@ -14,12 +15,17 @@ grep -q '^cuda: built' <<< "$info" && [ "${gpus:-0}" -ge 1 ] || { echo "skip: no
 q="--qmin 0.1 --qmax 12 --qpoints 300 --device gpu"
 "$bin" debye coo.xyz $q --precision double --output one_d.dat --quiet || fail "debye double alone"
 "$bin" debye coo.xyz $q --precision single --output one_s.dat --quiet || fail "debye single alone"
+"$bin" debye coo.xyz $q --method histogram --output one_h.dat --quiet || fail "debye histogram alone"
 for np in 2 4; do
   mpi $np debye coo.xyz $q --precision double --output np${np}_d.dat 2> log$np.txt || fail "np $np: $(cat log$np.txt)"
   load_report log$np.txt $np
   same_numbers np${np}_d.dat one_d.dat 1e-12
   mpi $np debye coo.xyz $q --precision single --output np${np}_s.dat --quiet || fail "debye single np $np"
   same_numbers np${np}_s.dat one_s.dat 1e-12
+  # GPU histograms: the ranks take the single process's pieces (the fast
+  # path's binning depends on how atoms are grouped), so float64 order only.
+  mpi $np debye coo.xyz $q --method histogram --output np${np}_h.dat --quiet || fail "debye histogram np $np"
+  same_numbers np${np}_h.dat one_h.dat 1e-12
 done
 # Device choice: with as many GPUs as ranks every rank has its own; with
 # --ranks-per-gpu 2 ranks 0 and 1 share GPU 0.
