@@ -69,8 +69,9 @@ void BM_DebyeExactDouble(benchmark::State& s) { run_case(s, DebyeMethod::exact, 
 void BM_DebyeHistogram(benchmark::State& s) { run_case(s, DebyeMethod::histogram, Precision::dual); }
 
 // The exact kernel alone on one species (a triangle of the Co atoms of a CoO
-// sphere with 2·range(0) atoms), float32, with range(1) Q per thread: the
-// chunk-length comparison behind CudaDebyeOptions::chunk_q.
+// sphere with 2·range(0) atoms), float32, with range(1) Q per thread and
+// range(2) chunks per block of the slab kernel (0: the per-thread kernel):
+// the comparison behind CudaDebyeOptions::chunk_q and slab_chunks.
 void BM_DebyeExactKernelChunk(benchmark::State& state) {
   if (cuda_device_count() == 0) {
     state.SkipWithError("no CUDA device");
@@ -84,6 +85,7 @@ void BM_DebyeExactKernelChunk(benchmark::State& state) {
   const auto q = uniform_q_grid(0.1, 12.0, kQPoints);
   debye::CudaDebyeOptions options;
   options.chunk_q = static_cast<int>(state.range(1));
+  options.slab_chunks = static_cast<int>(state.range(2));
   std::vector<double> out(q.size());
   for (auto _ : state) {
     std::fill(out.begin(), out.end(), 0.0);
@@ -95,7 +97,7 @@ void BM_DebyeExactKernelChunk(benchmark::State& state) {
       benchmark::Counter(0.5 * n * (n - 1) * kQPoints, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["floor"] = kExactFloor;
   state.SetLabel("debye|exact kernel float32 N=" + std::to_string(co.size()) + " K=" +
-                 std::to_string(state.range(1)) + "|pair*Q/s");
+                 std::to_string(state.range(1)) + " slab=" + std::to_string(state.range(2)) + "|pair*Q/s");
 }
 
 // The histogram kernel alone (pair_histogram_cuda, no Q work): the Co
@@ -137,7 +139,7 @@ void BM_DebyeHistogramKernel(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_DebyeHistogramKernel)->Arg(150000)->Arg(1000000)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
-BENCHMARK(BM_DebyeExactKernelChunk)->Args({75000, 32})->Args({75000, 48})->Args({75000, 64})->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_DebyeExactKernelChunk)->Args({75000, 32, 0})->Args({75000, 48, 0})->Args({75000, 64, 0})->Args({75000, 48, 8})->Args({75000, 48, 16})->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 // 1.5e5 atoms with 1456 Q is the seed case (CoO sphere R ≈ 70 Å).
 BENCHMARK(BM_DebyeExactSingle)->Arg(50000)->Arg(150000)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_DebyeExactSingle)->Arg(1000000)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);

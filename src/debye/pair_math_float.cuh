@@ -154,16 +154,59 @@ struct RecurrenceStart {
   float t, u, lambda;
   bool mirror;
 };
-NS_HD RecurrenceStart recurrence_start(FloatPair mid, FloatPair half_dq, const PairDistance& d, float scale) {
-  float s_mid, c_mid, s_h, c_h;
-  sincos_of_product(mid, d.r_hi, d.r_lo, s_mid, c_mid);
-  sincos_of_product(half_dq, d.r_hi, d.r_lo, s_h, c_h);
+
+// The start from sin/cos of the chunk's centre phase (s_mid, c_mid) and of
+// the half step h (s_h, c_h).
+NS_HD RecurrenceStart recurrence_start_from(float s_mid, float c_mid, float s_h, float c_h, float scale) {
   RecurrenceStart st;
   st.mirror = c_h * c_h < s_h * s_h;  // cos θ < 0
   st.t = (s_mid * c_h - c_mid * s_h) * scale;
   st.u = (st.mirror ? -2.f * s_mid * c_h : 2.f * c_mid * s_h) * scale;
   st.lambda = st.mirror ? -4.f * c_h * c_h : -4.f * s_h * s_h;
   return st;
+}
+
+NS_HD RecurrenceStart recurrence_start(FloatPair mid, FloatPair half_dq, const PairDistance& d, float scale) {
+  float s_mid, c_mid, s_h, c_h;
+  sincos_of_product(mid, d.r_hi, d.r_lo, s_mid, c_mid);
+  sincos_of_product(half_dq, d.r_hi, d.r_lo, s_h, c_h);
+  return recurrence_start_from(s_mid, c_mid, s_h, c_h, scale);
+}
+
+// Recurrence starts of one pair for C consecutive chunks of K Q values
+// (centres mid0 + c·KΔq): three accurate sincos per pair (the first
+// centre, the half step, the chunk step KΔq·r), then the centres follow by
+// rotation through the chunk step, four float operations per chunk instead
+// of an accurate sincos (~45). The rotations' rounding errors (≲ C ulp of
+// the phase after C chunks) are rounding, not a smooth function of the
+// phase, so they average out over pairs (pair_math_float.cuh header; the
+// host test DebyeGpuMath.SlabKernel* measures the whole path).
+// t[c], u[c] for each chunk; λ and the mirror sign (±1) are the pair's.
+template <int C>
+NS_HD void chunk_starts(FloatPair mid0, FloatPair half_dq, FloatPair chunk_dq, const PairDistance& d, float scale,
+                        float (&t)[C], float (&u)[C], float& lambda, float& sign) {
+  float s_mid, c_mid, s_h, c_h, s_step, c_step;
+  sincos_of_product(mid0, d.r_hi, d.r_lo, s_mid, c_mid);
+  sincos_of_product(half_dq, d.r_hi, d.r_lo, s_h, c_h);
+  sincos_of_product(chunk_dq, d.r_hi, d.r_lo, s_step, c_step);
+  // recurrence_start_from with the per-pair factors taken out of the loop:
+  // t = sin(mid − h)·scale, u = 2 cos(mid)·sin h·scale, or in the mirror
+  // case −2 sin(mid)·cos h·scale.
+  const bool mirror = c_h * c_h < s_h * s_h;
+  lambda = mirror ? -4.f * c_h * c_h : -4.f * s_h * s_h;
+  sign = mirror ? -1.f : 1.f;
+  const float a = c_h * scale, b = s_h * scale;
+  const float u_factor = mirror ? -2.f * a : 2.f * b;
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+  for (int c = 0; c < C; ++c) {
+    t[c] = fma32(s_mid, a, -(c_mid * b));
+    u[c] = (mirror ? s_mid : c_mid) * u_factor;
+    const float s_next = fma32(s_mid, c_step, c_mid * s_step);
+    c_mid = fma32(c_mid, c_step, -(s_mid * s_step));
+    s_mid = s_next;
+  }
 }
 
 // acc[k] += the recurrence's K terms of two pairs (one FMA and two adds per

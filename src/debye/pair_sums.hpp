@@ -31,7 +31,12 @@ void exact_pair_sums_cpu(const AtomBlock& a, const AtomBlock& b, PairSet set,
 struct CudaDebyeOptions {
   Precision precision = Precision::single;
   std::size_t max_device_memory = 0;  // 0: use up to half of the free memory
-  int chunk_q = 48;  // float32 exact, uniform Q grids: Q values per thread, 32, 48 or 64 (48 measured fastest on an H200)
+  // float32 exact, uniform Q grids: Q chunks (of 48 Q) per block sharing
+  // one cache of pair starts, 8 or 16 (the slab kernel; on an H200 16 gave
+  // 5.9e12 pair·Q/s and 8 5.6e12), or 0 for the per-thread kernel, whose
+  // chunk is chunk_q: 32, 48 or 64 Q per thread (48 fastest, 4.0e12).
+  int slab_chunks = 16;
+  int chunk_q = 48;
 };
 void exact_pair_sums_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set,
                           std::span<const double> q, std::span<double> out,

@@ -1,17 +1,21 @@
 // CUDA path of the exact Debye pair sums:
 //   out[k] += Σ_pairs w_i w_j sin(q_k r_ij) / r_ij.
 //
-// Layout: a block owns one i tile (one atom per thread) and walks a run of j
-// tiles staged in shared memory; blockIdx.y picks a chunk of K consecutive
-// Q values that each thread keeps in registers. On a uniform Q grid the
-// K values come from the three-term recurrence
-//   s_{k+1} = 2 cos(Δq r) s_k − s_{k−1}      (sin((k+1)θ+φ) identity),
-// restarted from accurately evaluated sines at every chunk (K = 32 steps; a
-// 64-step variant measured no faster on an H200), so three float operations per pair·Q remain (Reinsch's form, see
-// tile_sums_float). Non-uniform grids evaluate every sine.
-// Precision: float32 partial sums over one j tile, float64 per thread from
-// there on (shared memory), reduced over the block in float64 and added to the float64 output with one atomic per Q
-// and block.
+// Two kernels. Both walk work items of one i tile against a run of j tiles
+// staged in shared memory (pair_tiles.hpp) and, on a uniform Q grid, get the
+// K sines along Q of one pair from Reinsch's form of the three-term
+// recurrence (one FMA and two adds per pair·Q, see tile_sums_float),
+// restarted from accurately evaluated sines at every chunk of K Q values.
+//  - exact_slab_kernel (float32, uniform grids, the default): a block's warps
+//    take C consecutive chunks of the same pairs and share one cache of the
+//    pairs' recurrence starts per slab of 1024 pairs, so a pair's distance
+//    and accurate sincos are paid once per C·K Q instead of once per K.
+//  - exact_pair_kernel (float64, explicit Q lists, or slab_chunks = 0): one
+//    atom per thread, blockIdx.y picks a chunk of K Q values that each
+//    thread keeps in registers and every pair starts its own recurrence;
+//    non-uniform grids evaluate every sine.
+// Precision: float32 partial sums over 32 pairs, float64 from there on,
+// added to the float64 output with one atomic per Q and block (or warp).
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -221,6 +225,162 @@ __global__ void __launch_bounds__(kTile, (sizeof(Real) == 4 && K == kChunkQMid) 
   block_reduce_add<K>(total, k0, qp.nq, out);
 }
 
+// ---- float32, uniform Q grids: the slab kernel -------------------------------
+//
+// The per-thread kernel above spends ~45 % of its instructions on each
+// pair's start (distance, two accurate sincos), once per pair and chunk of
+// K Q values, i.e. ~31 times per pair for 1456 Q. Here a block's warps take
+// C consecutive chunks (one each) of the same pairs, and the pair work is
+// done once per block in a slab cache:
+//  - a slab is kSlabRows i atoms × one j tile (kSlabRows·kTile pairs);
+//    every thread builds a few pairs' recurrence starts for all C chunks
+//    (fmath::chunk_starts: three accurate sincos, then a rotation per
+//    chunk) into shared memory;
+//  - each warp then runs its chunk's recurrences over the whole slab, lane l
+//    taking pairs l, l + 32, … (conflict-free, and kSlabRows·kTile/32 = 32
+//    pairs per float32 partial sum, the flush length of the kernel above);
+//  - the 32 lanes' partial sums are added across the warp (butterfly over
+//    shuffles, float32) and join a float64 total per warp and Q.
+// Per pair·Q this leaves the recurrence (one FMA, two adds), two shared
+// loads per pair and chunk, and the slab build over C·K Q values.
+constexpr int kSlabRows = 8;                     // i atoms per slab
+constexpr int kSlabPairs = kSlabRows * kTile;    // 1024 pairs
+constexpr int kSlabLanePairs = kSlabPairs / 32;  // pairs per lane and float32 partial
+static_assert(kSlabLanePairs == kFlushPairs, "same float32 partial length as the per-thread kernel");
+
+// Shared bytes of the slab cache: (t, u) per chunk and pair, (λ, sign) per pair.
+constexpr std::size_t slab_cache_bytes(int chunks) {
+  return std::size_t(chunks + 1) * kSlabPairs * sizeof(float2);
+}
+
+// Sum v[0..N) over the warp's 32 lanes by recursive halving: at offset O
+// a lane keeps one half of its values, sends the other to lane ^ O and adds
+// what it receives, so each level costs N/2 shuffles; once N is odd the
+// remaining levels add whole (every lane of the pair gets the sum). On
+// return v[i] holds the warp sum of index base + i (i < N_final) and
+// `writer` is set on one lane per distinct index set.
+template <int N, int O, int K>
+__device__ __forceinline__ void warp_butterfly(float (&v)[K], int lane, int& base, bool& writer) {
+  if constexpr (O > 0) {
+    if constexpr (N % 2 == 0) {
+      const bool upper = lane & O;
+#pragma unroll
+      for (int i = 0; i < N / 2; ++i) {
+        const float send = upper ? v[i] : v[i + N / 2];
+        const float keep = upper ? v[i + N / 2] : v[i];
+        v[i] = keep + __shfl_xor_sync(0xffffffffu, send, O);
+      }
+      if (upper) base += N / 2;
+      warp_butterfly<N / 2, O / 2, K>(v, lane, base, writer);
+    } else {
+#pragma unroll
+      for (int i = 0; i < N; ++i) v[i] += __shfl_xor_sync(0xffffffffu, v[i], O);
+      if (lane & O) writer = false;
+      warp_butterfly<N, O / 2, K>(v, lane, base, writer);
+    }
+  }
+}
+
+// Values per lane left by warp_butterfly<K, 16>.
+constexpr int butterfly_left(int n, int o) {
+  return o == 0 ? n : (n % 2 == 0 ? butterfly_left(n / 2, o / 2) : n);
+}
+
+template <bool Triangle, int K, int C>
+__global__ void __launch_bounds__(32 * C, C <= 8 ? 2 : 1)
+    exact_slab_kernel(const Atom4<double>* __restrict__ a, int na, const Atom4<double>* __restrict__ b, int nb,
+                      const PairWorkItem* __restrict__ items, QChunkParams qp, int nchunks,
+                      double* __restrict__ out) {
+  constexpr int kThreads = 32 * C;
+  __shared__ Atom4<double> tile_i[kTile], tile_j[kTile];
+  __shared__ double warp_total[C][K];
+  extern __shared__ float2 cache[];  // [C][kSlabPairs] (t, u), then [kSlabPairs] (λ, sign)
+  float2* lambda_sign = cache + C * kSlabPairs;
+
+  const PairWorkItem item = items[blockIdx.x];
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int chunk = blockIdx.y * C + warp;
+  const bool active = chunk < nchunks;  // whole warps past the grid's end idle
+  // First chunk's centre, the half step and the chunk step, as float pairs.
+  const fmath::FloatPair mid0 = fmath::split(qp.q0 + (double(blockIdx.y) * C * K + 0.5) * qp.dq);
+  const fmath::FloatPair half_dq = fmath::split(0.5 * qp.dq);
+  const fmath::FloatPair chunk_dq = fmath::split(K * qp.dq);
+
+  for (int t = threadIdx.x; t < kTile; t += kThreads) {
+    const int i = item.i_tile * kTile + t;
+    tile_i[t] = i < na ? a[i] : Atom4<double>{0, 0, 0, 0};
+  }
+  for (int t = threadIdx.x; t < C * K; t += kThreads) (&warp_total[0][0])[t] = 0;
+
+  for (int jt = item.j_begin; jt < item.j_end; ++jt) {
+    __syncthreads();  // the previous slab's builds are done with tile_j
+    for (int t = threadIdx.x; t < kTile; t += kThreads) {
+      const int j = jt * kTile + t;
+      // Padding has weight 0 at the origin (finite distances, zero terms).
+      tile_j[t] = j < nb ? b[j] : Atom4<double>{0, 0, 0, 0};
+    }
+    const bool diagonal = Triangle && jt == item.i_tile;
+    for (int row0 = 0; row0 < kTile; row0 += kSlabRows) {
+      __syncthreads();  // tile_j loaded; the previous slab's warps are done with the cache
+#pragma unroll 1
+      for (int p = threadIdx.x; p < kSlabPairs; p += kThreads) {
+        const int il = row0 + p / kTile, jl = p % kTile;
+        const Atom4<double> ai = tile_i[il], bj = tile_j[jl];
+        // On the triangle's diagonal tile only pairs j > i count.
+        const float wij = (diagonal && jl <= il) ? 0.f : float(ai.w) * float(bj.w);
+        const double dx = ai.x - bj.x, dy = ai.y - bj.y, dz = ai.z - bj.z;
+        const fmath::PairTerm term = fmath::pair_term(fma(dx, dx, fma(dy, dy, dz * dz)), wij);
+        float t[C], u[C], lambda, sign;
+        fmath::chunk_starts<C>(mid0, half_dq, chunk_dq, term.d, term.scale, t, u, lambda, sign);
+#pragma unroll
+        for (int c = 0; c < C; ++c) cache[c * kSlabPairs + p] = make_float2(t[c], u[c]);
+        lambda_sign[p] = make_float2(lambda, sign);
+      }
+      __syncthreads();
+      if (!active) continue;
+      float acc[K];
+#pragma unroll
+      for (int k = 0; k < K; ++k) acc[k] = 0;
+      const float2* starts = cache + warp * kSlabPairs;
+#pragma unroll 1
+      for (int p = lane; p < kSlabPairs; p += 64) {
+        const float2 s0 = starts[p], s1 = starts[p + 32];
+        const float2 l0 = lambda_sign[p], l1 = lambda_sign[p + 32];
+        fmath::recurrence_accumulate2<K>({s0.x, s0.y, l0.x, l0.y < 0.f}, {s1.x, s1.y, l1.x, l1.y < 0.f}, acc);
+      }
+      int base = 0;
+      bool writer = true;
+      warp_butterfly<K, 16, K>(acc, lane, base, writer);
+      if (writer) {
+#pragma unroll
+        for (int i = 0; i < butterfly_left(K, 16); ++i) warp_total[warp][base + i] += double(acc[i]);
+      }
+    }
+  }
+  __syncwarp();
+  if (!active) return;
+  for (int k = lane; k < K; k += 32)
+    if (chunk * K + k < qp.nq) atomicAdd(out + chunk * K + k, warp_total[warp][k]);
+}
+
+template <bool Triangle, int K, int C>
+void launch_slab(const Atom4<double>* a, int na, const Atom4<double>* b, int nb,
+                 const std::vector<PairWorkItem>& items, const QChunkParams& qp, double* out) {
+  DeviceBuffer<PairWorkItem> d_items(items);
+  const int nchunks = (qp.nq + K - 1) / K;
+  const unsigned blocks_y = static_cast<unsigned>((nchunks + C - 1) / C);
+  const std::size_t shared = slab_cache_bytes(C);
+  auto kernel = exact_slab_kernel<Triangle, K, C>;
+  NS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+  NS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                     cudaSharedmemCarveoutMaxShared));
+  for (std::size_t first = 0; first < items.size(); first += kMaxItemsPerLaunch) {
+    const auto count = static_cast<unsigned>(std::min<std::size_t>(kMaxItemsPerLaunch, items.size() - first));
+    kernel<<<dim3(count, blocks_y), 32 * C, shared>>>(a, na, b, nb, d_items.data() + first, qp, nchunks, out);
+    NS_CUDA_CHECK_LAUNCH();
+  }
+}
+
 template <class Real, bool Uniform, bool Triangle, int K>
 void launch_all(const Atom4<double>* a, int na, const Atom4<double>* b, int nb,
                 const std::vector<PairWorkItem>& items, const QChunkParams& qp, double* out) {
@@ -242,7 +402,7 @@ void launch_all(const Atom4<double>* a, int na, const Atom4<double>* b, int nb,
 
 template <class Real>
 void exact_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, std::span<const double> q,
-                     std::span<double> out, int chunk_q) {
+                     std::span<double> out, int chunk_q, int slab_chunks) {
   const bool triangle = set == PairSet::triangle;
   const Origin origin = block_bounds(a, b).centre;
   const auto packed_a = pack_atoms<double>(a, origin);
@@ -279,10 +439,16 @@ void exact_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, std::s
       else launch_all<Real, false, false, K>(pa, na, pb, nb, items, qp, o);
     }
   };
+  const auto slab = [&]<int K, int C>(std::integral_constant<int, K>, std::integral_constant<int, C>) {
+    if (triangle) launch_slab<true, K, C>(d_a.data(), na, pb, nb, items, qp, o);
+    else launch_slab<false, K, C>(d_a.data(), na, pb, nb, items, qp, o);
+  };
   // The long chunk only for float32 on uniform grids (float64 and explicit
   // Q lists would spill registers at K = 64).
   if constexpr (sizeof(Real) == 4) {
-    if (uniform && chunk_q == kChunkQLong) launch(std::integral_constant<int, kChunkQLong>{});
+    if (uniform && slab_chunks == 8) slab(std::integral_constant<int, kChunkQMid>{}, std::integral_constant<int, 8>{});
+    else if (uniform && slab_chunks == 16) slab(std::integral_constant<int, kChunkQMid>{}, std::integral_constant<int, 16>{});
+    else if (uniform && chunk_q == kChunkQLong) launch(std::integral_constant<int, kChunkQLong>{});
     else if (uniform && chunk_q == kChunkQMid) launch(std::integral_constant<int, kChunkQMid>{});
     else launch(std::integral_constant<int, kChunkQ>{});
   } else {
@@ -308,13 +474,15 @@ void exact_pair_sums_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, s
   if (q.empty()) return;
   if (options.chunk_q != kChunkQ && options.chunk_q != kChunkQMid && options.chunk_q != kChunkQLong)
     fail("exact_pair_sums_cuda: chunk_q must be 32, 48 or 64, got " + std::to_string(options.chunk_q));
+  if (options.slab_chunks != 0 && options.slab_chunks != 8 && options.slab_chunks != 16)
+    fail("exact_pair_sums_cuda: slab_chunks must be 0, 8 or 16, got " + std::to_string(options.slab_chunks));
   const std::size_t budget = device_memory_budget(options.max_device_memory);
   split_until_fits(
       a, b, set, kTile,
       [&](std::size_t na, std::size_t nb, PairSet s) { return exact_bytes(na, nb, s, q.size()) <= budget; },
       [&](const AtomBlock& pa, const AtomBlock& pb, PairSet s) {
-        if (options.precision == Precision::single) exact_on_device<float>(pa, pb, s, q, out, options.chunk_q);
-        else exact_on_device<double>(pa, pb, s, q, out, kChunkQ);
+        if (options.precision == Precision::single) exact_on_device<float>(pa, pb, s, q, out, options.chunk_q, options.slab_chunks);
+        else exact_on_device<double>(pa, pb, s, q, out, kChunkQ, 0);
       });
 }
 

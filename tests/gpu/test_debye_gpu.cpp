@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "debye/pair_sums.hpp"
+#include "nanoscatter/debye.hpp"
 #include "nanoscatter/device.hpp"
 #include "test_util.hpp"
 
@@ -73,24 +74,59 @@ TEST_P(DebyeCudaExact, MatchesFloat64Reference) {
   exact_pair_sums_reference(a, b, c.set, q, ref);
   const double scale = max_abs(ref);
 
-  // float32 with every recurrence chunk length (32, 48, 64 Q per thread).
-  const std::pair<Precision, int> variants[] = {{Precision::dual, 32}, {Precision::single, 32}, {Precision::single, 48}, {Precision::single, 64}};
-  for (const auto& [p, chunk] : variants) {
+  // float32 with every recurrence chunk length of the per-thread kernel (32,
+  // 48, 64 Q per thread; slab_chunks = 0) and the slab kernel with 8 and 16
+  // chunks per block (77 Q: one block, its last warps past the grid).
+  struct Variant {
+    Precision precision;
+    int chunk, slab;
+  };
+  const Variant variants[] = {{Precision::dual, 32, 0},   {Precision::single, 32, 0}, {Precision::single, 48, 0},
+                              {Precision::single, 64, 0}, {Precision::single, 48, 8}, {Precision::single, 48, 16}};
+  for (const auto& [p, chunk, slab] : variants) {
     std::vector<double> gpu(q.size(), 0.0);
     CudaDebyeOptions opt;
     opt.precision = p;
     opt.chunk_q = chunk;
+    opt.slab_chunks = slab;
     exact_pair_sums_cuda(a, b, c.set, q, gpu, opt);
     const double err = max_abs_diff(gpu, ref) / scale;
     const double tol = p == Precision::dual ? 1e-11 : 2e-5;
-    EXPECT_LT(err, tol) << "precision " << to_string(p) << " chunk " << chunk;
-    RecordProperty(std::string("err_") + to_string(p) + "_" + std::to_string(chunk), std::to_string(err));
+    EXPECT_LT(err, tol) << "precision " << to_string(p) << " chunk " << chunk << " slab " << slab;
+    RecordProperty(std::string("err_") + to_string(p) + "_" + std::to_string(chunk) + "_" + std::to_string(slab),
+                   std::to_string(err));
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, DebyeCudaExact,
                          ::testing::Values(Case{PairSet::triangle, true}, Case{PairSet::triangle, false},
                                            Case{PairSet::rectangle, true}, Case{PairSet::rectangle, false}));
+
+// The slab kernel over several blocks along Q (1000 uniform Q = 21 chunks
+// of 48: 3 blocks of 8 chunks or 2 of 16, the last with idle warps), a
+// triangle and a rectangle. Same bound as above (float32 starts and
+// partials, relative to max |S|: 2e-5; observed ~1e-6).
+TEST(DebyeCuda, SlabKernelSeveralBlocksAlongQ) {
+  SKIP_WITHOUT_GPU();
+  const AtomBlock a = test::random_ball(1100, 25.0, {3.0, -1.0, 0.0}, 7);
+  const AtomBlock b = test::random_ball(700, 25.0, {3.0, -1.0, 0.0}, 8);
+  const auto q = uniform_q_grid(0.05, 15.0, 1000);
+  for (const PairSet set : {PairSet::triangle, PairSet::rectangle}) {
+    const AtomBlock& other = set == PairSet::triangle ? a : b;
+    std::vector<double> ref(q.size(), 0.0);
+    exact_pair_sums_reference(a, other, set, q, ref);
+    for (const int slab : {8, 16}) {
+      std::vector<double> gpu(q.size(), 0.0);
+      CudaDebyeOptions opt;
+      opt.slab_chunks = slab;
+      exact_pair_sums_cuda(a, other, set, q, gpu, opt);
+      const double err = max_abs_diff(gpu, ref) / max_abs(ref);
+      std::printf("%s slab=%d: max err %.3e of max |S|\n", set == PairSet::triangle ? "triangle" : "rectangle", slab,
+                  err);
+      EXPECT_LT(err, 2e-5) << "slab " << slab;
+    }
+  }
+}
 
 // A tiny device-memory cap forces the triangle/rectangle splitting: the
 // result must be the same sum (to float64 reduction order).
