@@ -8,7 +8,11 @@
 // switch δ = 1/2, and far apart.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <complex>
+#include <cstdio>
+#include <numbers>
 #include <random>
 
 #include "core/quadrature.hpp"
@@ -73,4 +77,112 @@ TEST(GisaxsTriangleKernel, BothFormsMatchQuadrature) {
   // float32: ε₃₂ = 6e-8 times 8, plus the float phases.
   EXPECT_LE(worst[2], 2e-6);
   EXPECT_LE(worst[3], 2e-6);
+}
+
+namespace {
+
+// e[i p_a, i p_b, i p_c] by the fast paths, from y1 = p_b − p_a, y2 = p_c − p_a
+// (as the GPU kernel forms them) and exp from float64.
+template <class Real, int K>
+std::complex<double> anchored(double pa, double pb, double pc) {
+  Real re, im;
+  anchored_series<Real, K>(Real(pb - pa), Real(pc - pa), Real(1), re, im);
+  return std::polar(1.0, pa) * std::complex<double>(double(re), double(im));
+}
+
+template <class Real>
+std::complex<double> lagrange(double pa, double pb, double pc) {
+  auto e = [](double p) { return ExpPhase<Real>{Real(std::cos(p)), Real(std::sin(p))}; };
+  Real re, im;
+  three_point<Real>(Real(pb - pa), Real(pc - pa), e(pa), e(pb), e(pc), Real(1), re, im);
+  return {double(re), double(im)};
+}
+
+}  // namespace
+
+// The anchored series of each tier up to its reach, corners in every order
+// (y1, y2 of either sign, the reach on y1, y2 or both), and the three-point
+// form wherever all pairwise differences are ≥ δ, against quadrature.
+// Bounds: the tails of the tiers are < 1e-8 |e| (float) and < 1e-17 |e|
+// (double) by construction (triangle_kernel.hpp), so what is left is
+// rounding: float ε₃₂ = 6e-8 times a few (terms ≤ 1/2, |e| ≥ 0.46) plus the
+// float rounding of y (≤ ε₃₂ · 1 rad, derivative ≤ 1/2) → 1e-6; double
+// 1e-13 (the quadrature's own ~1e-15 and ε₆₄ times a few). Three-point: the
+// 2ε/δ² = 8ε amplification of the sorted form (absolute, as below).
+TEST(GisaxsTriangleKernel, FastPathsMatchQuadrature) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> base(-6, 6), unit(-1, 1);
+  double worst_near[2] = {0, 0}, worst_far[2] = {0, 0}, worst_three[2] = {0, 0};
+  int three_cases = 0;
+  for (int k = 0; k < 600; ++k) {
+    const double pa = base(rng);
+    // Reach just below each tier's limit for a third of the cases.
+    const double scale = std::pow(10.0, -6 + 6 * double(k % 7) / 6);
+    double y1 = scale * unit(rng), y2 = scale * unit(rng);
+    if (k % 3 == 0) y1 = (k % 2 ? 1 : -1) * scale;
+    auto clamp_reach = [&](double limit, double& a, double& b) {
+      const double r = std::max(std::abs(a), std::abs(b));
+      if (r >= limit) a *= 0.999 * limit / r, b *= 0.999 * limit / r;
+    };
+    {
+      double a = y1, b = y2;
+      clamp_reach(SeriesTiers<float>::near_reach, a, b);
+      const auto want = quadrature(pa, pa + a, pa + b);
+      worst_near[0] = std::max(worst_near[0], std::abs(anchored<float, SeriesTiers<float>::near_terms>(pa, pa + a, pa + b) - want) / std::abs(want));
+      a = y1, b = y2;
+      clamp_reach(SeriesTiers<double>::near_reach, a, b);
+      const auto want64 = quadrature(pa, pa + a, pa + b);
+      worst_near[1] = std::max(worst_near[1], std::abs(anchored<double, SeriesTiers<double>::near_terms>(pa, pa + a, pa + b) - want64) / std::abs(want64));
+    }
+    {
+      double a = y1, b = y2;
+      clamp_reach(SeriesTiers<float>::far_reach, a, b);
+      const auto want = quadrature(pa, pa + a, pa + b);
+      worst_far[0] = std::max(worst_far[0], std::abs(anchored<float, SeriesTiers<float>::far_terms>(pa, pa + a, pa + b) - want) / std::abs(want));
+      worst_far[1] = std::max(worst_far[1], std::abs(anchored<double, SeriesTiers<double>::far_terms>(pa, pa + a, pa + b) - want) / std::abs(want));
+    }
+    {
+      // Three-point: phases spread over up to 12 rad, every gap ≥ δ.
+      const double a = 6 * unit(rng), b = 6 * unit(rng);
+      if (std::min({std::abs(a), std::abs(b), std::abs(b - a)}) < kSeriesSwitch) continue;
+      ++three_cases;
+      const auto want = quadrature(pa, pa + a, pa + b);
+      worst_three[0] = std::max(worst_three[0], std::abs(lagrange<float>(pa, pa + a, pa + b) - want));
+      worst_three[1] = std::max(worst_three[1], std::abs(lagrange<double>(pa, pa + a, pa + b) - want));
+    }
+  }
+  std::printf("fast paths vs quadrature (float / double): near %.2e / %.2e, far %.2e / %.2e (relative), "
+              "three-point %.2e / %.2e (absolute, %d cases)\n",
+              worst_near[0], worst_near[1], worst_far[0], worst_far[1], worst_three[0], worst_three[1], three_cases);
+  EXPECT_GT(three_cases, 200);
+  EXPECT_LE(worst_near[0], 1e-6);
+  EXPECT_LE(worst_far[0], 1e-6);
+  EXPECT_LE(worst_near[1], 1e-13);
+  EXPECT_LE(worst_far[1], 1e-13);
+  // Absolute (|e| ≤ 1/2; for spans up to 12 rad it falls to ~0.01, and the
+  // rounding bound 2ε/δ² = 8ε is absolute): float 8 ε₃₂ (5e-7) plus the float
+  // rounding of y (ε₃₂ · 12 rad, derivative ≤ 1/2), double 8 ε₆₄ and the
+  // quadrature's ~1e-15.
+  EXPECT_LE(worst_three[0], 2e-6);
+  EXPECT_LE(worst_three[1], 1e-14);
+}
+
+// exp(iπh) of the GPU's float vertex phases (exp_i_pi) against float64
+// sin/cos over |h| ≤ 1e4 half-turns (|q·v| ≤ 3e4 rad) and at the quadrant
+// boundaries. Bound: r = h − j/2 rounded to float (≤ 2^-27 · π = 2.3e-8),
+// the polynomials (≤ 5.4e-9) and float rounding (≤ 2 ε₃₂ = 1.2e-7): 2e-7.
+TEST(GisaxsTriangleKernel, FloatExpOfHalfTurnsMatchesFloat64) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> wide(-1e4, 1e4), narrow(-2, 2);
+  double worst = 0;
+  for (int k = 0; k < 200000; ++k) {
+    double h = k % 2 ? wide(rng) : narrow(rng);
+    if (k % 10 == 0) h = 0.25 * std::round(4 * h);       // quadrant boundaries
+    if (k % 10 == 1) h = 0.25 * std::round(4 * h) + 1.25e-1;  // mid-quadrant
+    const ExpPhase<float> e = exp_i_pi(h);
+    const double p = std::numbers::pi * std::remainder(h, 2.0);  // exact reduction
+    worst = std::max({worst, std::abs(double(e.c) - std::cos(p)), std::abs(double(e.s) - std::sin(p))});
+  }
+  std::printf("exp_i_pi vs float64: %.2e\n", worst);
+  EXPECT_LE(worst, 2e-7);
 }

@@ -35,7 +35,7 @@ struct CudaMeshOptions {
   std::size_t max_device_memory = 0;  // 0: half the free memory
   double q_min = 0;
   // Tests: this kernel shape instead of the autotuned one (0: autotune):
-  // threads per block, threads per q (1, 2, 4; divides threads_per_block),
+  // threads per block, threads per q (1, 2, 4; 32 × it divides threads_per_block),
   // q per thread (1, 2), the branch-free triangle kernel.
   int threads_per_block = 0, threads_per_q = 1, q_per_thread = 1;
   bool blend = false;

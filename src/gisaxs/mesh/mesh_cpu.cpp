@@ -1,8 +1,11 @@
 // Fast CPU path of the mesh form factor (mesh_backends.hpp): each thread
-// takes kBlock q at a time; per tile it computes the vertex phases of all
-// kBlock q (one sincos per vertex·q, float64 argument reduction), then runs
-// the triangle kernel (its branch-free form) over the tile with the q of the
-// block in SIMD lanes,
+// takes kBlock q at a time; per tile it computes exp(i q·v) of all kBlock q
+// (one sincos per vertex·q, float64 argument reduction), then runs the
+// triangle kernel over the tile with the q of the block in SIMD lanes: the
+// phases relative to corner a from the triangle's edges, the anchored
+// series of a tier where the whole block is within its reach, else the
+// three-point form where every gap is ≥ δ, else the branch-free general form
+// (the GPU kernel's paths, with the block of q in place of the warp),
 // summing in `Real` over one tile and in float64 over tiles.
 // No floating-point traps are relied on here: without trapping math GCC may
 // evaluate both arms of the kernel's selects and vectorise over the q lanes.
@@ -25,7 +28,7 @@ constexpr int kBlock = 16;
 
 template <class Real>
 void block_sums(const MeshTiles& m, const Vec3* q, double* acc_re, double* acc_im) {
-  alignas(64) Real phase[kTileVertices][kBlock], cos_p[kTileVertices][kBlock], sin_p[kTileVertices][kBlock];
+  alignas(64) Real cos_p[kTileVertices][kBlock], sin_p[kTileVertices][kBlock];
   alignas(64) Real qx[kBlock], qy[kBlock], qz[kBlock];
   alignas(64) double dx[kBlock], dy[kBlock], dz[kBlock];
   for (int j = 0; j < kBlock; ++j) {
@@ -37,18 +40,14 @@ void block_sums(const MeshTiles& m, const Vec3* q, double* acc_re, double* acc_i
     const double* v = &m.vertex_xyz[3 * std::size_t(tile.first_vertex)];
     for (std::uint32_t k = 0; k < tile.vertex_count; ++k) {
       const double vx = v[3 * k], vy = v[3 * k + 1], vz = v[3 * k + 2];
-      Real* __restrict ph = phase[k];
       Real* __restrict cp = cos_p[k];
       Real* __restrict sp = sin_p[k];
 #pragma omp simd
       for (int j = 0; j < kBlock; ++j) {
-        const double p0 = dx[j] * v[0] + dy[j] * v[1] + dz[j] * v[2];
         const double p = dx[j] * vx + dy[j] * vy + dz[j] * vz;
-        // sincos in float64 (reduced by π/2 in float64); differences
-        // relative to the tile's first vertex stay small and exact in Real.
+        // sincos in float64 (reduced by π/2 in float64).
         double s, c;
         trig::sincos(p, s, c);  // branch-free: the vertex-phase loop vectorises
-        ph[j] = Real(p - p0);
         cp[j] = Real(c);
         sp[j] = Real(s);
       }
@@ -59,14 +58,62 @@ void block_sums(const MeshTiles& m, const Vec3* q, double* acc_re, double* acc_i
       const std::uint32_t c = m.corners[g];
       const int a = c & 0xff, b = (c >> 8) & 0xff, d = (c >> 16) & 0xff;
       const Real nx = Real(m.normal_xyz[3 * g]), ny = Real(m.normal_xyz[3 * g + 1]), nz = Real(m.normal_xyz[3 * g + 2]);
+      // Phases relative to corner a from the edges b − a, c − a (as on the
+      // GPU), and the block's reach for the series tiers (triangle_kernel.hpp).
+      const Real e1x = Real(v[3 * b] - v[3 * a]), e1y = Real(v[3 * b + 1] - v[3 * a + 1]),
+                 e1z = Real(v[3 * b + 2] - v[3 * a + 2]);
+      const Real e2x = Real(v[3 * d] - v[3 * a]), e2y = Real(v[3 * d + 1] - v[3 * a + 1]),
+                 e2z = Real(v[3 * d + 2] - v[3 * a + 2]);
+      alignas(64) Real y1[kBlock], y2[kBlock], w[kBlock];
+      Real reach = 0;
+#pragma omp simd reduction(max : reach)
+      for (int j = 0; j < kBlock; ++j) {
+        y1[j] = qx[j] * e1x + qy[j] * e1y + qz[j] * e1z;
+        y2[j] = qx[j] * e2x + qy[j] * e2y + qz[j] * e2z;
+        w[j] = qx[j] * nx + qy[j] * ny + qz[j] * nz;
+        reach = std::max(reach, std::max(std::abs(y1[j]), std::abs(y2[j])));
+      }
+      // The series tiers where the whole block is in reach (E_a times the
+      // series), the branch-free general kernel otherwise.
+      auto series = [&]<int K>() {
+#pragma omp simd
+        for (int j = 0; j < kBlock; ++j) {
+          Real fr, fi;
+          anchored_series<Real, K>(y1[j], y2[j], w[j], fr, fi);
+          sum_re[j] += cos_p[a][j] * fr - sin_p[a][j] * fi;
+          sum_im[j] += cos_p[a][j] * fi + sin_p[a][j] * fr;
+        }
+      };
+      if (reach < Real(SeriesTiers<Real>::near_reach)) {
+        series.template operator()<SeriesTiers<Real>::near_terms>();
+        continue;
+      }
+      if (reach < Real(SeriesTiers<Real>::far_reach)) {
+        series.template operator()<SeriesTiers<Real>::far_terms>();
+        continue;
+      }
+      Real gap = Real(kSeriesSwitch);
+#pragma omp simd reduction(min : gap)
+      for (int j = 0; j < kBlock; ++j)
+        gap = std::min(gap, std::min(std::min(std::abs(y1[j]), std::abs(y2[j])), std::abs(y2[j] - y1[j])));
+      if (gap >= Real(kSeriesSwitch)) {
+#pragma omp simd
+        for (int j = 0; j < kBlock; ++j) {
+          Real re, im;
+          three_point<Real>(y1[j], y2[j], {cos_p[a][j], sin_p[a][j]}, {cos_p[b][j], sin_p[b][j]},
+                            {cos_p[d][j], sin_p[d][j]}, w[j], re, im);
+          sum_re[j] += re;
+          sum_im[j] += im;
+        }
+        continue;
+      }
 #pragma omp simd
       for (int j = 0; j < kBlock; ++j) {
         Real re, im;
-        triangle_integral_blend<Real>(phase[a][j], {cos_p[a][j], sin_p[a][j]}, phase[b][j], {cos_p[b][j], sin_p[b][j]},
-                                phase[d][j], {cos_p[d][j], sin_p[d][j]}, re, im);
-        const Real w = qx[j] * nx + qy[j] * ny + qz[j] * nz;
-        sum_re[j] += w * re;
-        sum_im[j] += w * im;
+        triangle_integral_blend<Real>(Real(0), {cos_p[a][j], sin_p[a][j]}, y1[j], {cos_p[b][j], sin_p[b][j]}, y2[j],
+                                      {cos_p[d][j], sin_p[d][j]}, re, im);
+        sum_re[j] += w[j] * re;
+        sum_im[j] += w[j] * im;
       }
     }
     for (int j = 0; j < kBlock; ++j) {

@@ -5,12 +5,12 @@
 // threads per q sharing its tile work (kLanes, more warps per SM), or 2 q
 // per thread interleaved (kQs, more independent work per warp). A block
 // walks a run of mesh tiles (mesh_tiles.hpp); per tile it stages the tile's
-// vertices (float64), corner indices and triangle normals in shared memory,
-// then every thread computes the phases p_v = q·v (float64, reduced by 2π in
-// float64) and exp(i p_v) of the tile's ≤ 32 vertices once — one sincospi
-// per vertex·q — into its own column of shared memory ([vertex][thread], no
-// bank conflicts, no barrier needed), and runs the triangle kernel over the
-// tile's ≤ 48 triangles, which read their corners from there. Sums: `Real`
+// triangles (edges, normal, corners; TileTriangle) in shared memory, every
+// thread computes exp(i p_v), p_v = q·v (float64 phase, reduced in float64),
+// of the tile's ≤ 32 vertices once — one sincos per vertex·q — into its own
+// column of shared memory ([vertex][thread], no bank conflicts), and runs
+// the triangle paths (mesh_kernel) over the tile's ≤ 48 triangles, which
+// read their corners' exp(i p) from there. Sums: `Real`
 // over one tile, float64 over tiles (float32 with float64 reduction; the
 // float64 kernel is the same code with Real = double). blockIdx.y splits the
 // tiles when there are too few q to fill the GPU; the splits meet in the
@@ -56,7 +56,6 @@ namespace nanoscatter::gisaxs::mesh {
 
 namespace {
 
-constexpr double kInvTwoPi = 0.5 * std::numbers::inv_pi;
 constexpr std::size_t kQBytes = 3 * sizeof(double) + 2 * sizeof(double);  // q in, F out, per point and stream
 // 1 M q: 16 K blocks of 64 threads (≈ 15 waves of 8 blocks on 132 SMs)
 // per launch, and several blocks per grid for the host/transfer overlap.
@@ -85,31 +84,60 @@ struct DeviceMesh {
   double cx, cy, cz;
 };
 
+// exp(i p_v) for p_v = π h: float via the float64 reduction of
+// triangle_kernel.hpp (exp_i_pi), double via sincospi (exact reduction).
 template <class Real>
-__device__ __forceinline__ void sincospi_of(Real x, Real* s, Real* c) {
-  if constexpr (sizeof(Real) == 4)
-    sincospif(x, s, c);
-  else
-    sincospi(x, s, c);
+__device__ __forceinline__ ExpPhase<Real> exp_of_half_turns(double h) {
+  if constexpr (sizeof(Real) == 4) {
+    return exp_i_pi(h);
+  } else {
+    double s, c;
+    sincospi(h, &s, &c);
+    return {c, s};
+  }
 }
+
+// A tile triangle as the kernel reads it (one broadcast load per field
+// group): the edges b − a and c − a and N = (b − a) × (c − a) in Real,
+// the byte offset of corner a's row of exp(i p) in shared memory (the
+// series paths read only E_a) and the packed local corners (the other
+// paths read E_b, E_c too).
+template <class Real>
+struct alignas(16) TileTriangle {
+  Real e1x, e1y, e1z, e2x, e2y, e2z, nx, ny, nz;
+  std::uint32_t row_a, corners;
+};
 
 // Shared memory of a block of `threads` threads, `lanes` per q and `qs` q
-// per thread: the tile, and per vertex and q of the block exp(i p) and p
-// (3 Real).
+// per thread: the tile's triangles and exp(i p) per vertex and q of the
+// block (2 Real).
 template <class Real>
 std::size_t shared_bytes(int threads, int lanes, int qs) {
-  return 3 * kTileVertices * sizeof(double) + 3 * kTileTriangles * sizeof(Real) +
-         kTileTriangles * sizeof(std::uint32_t) +
-         3 * std::size_t(kTileVertices) * (std::size_t(threads / lanes) * qs) * sizeof(Real);
+  return kTileTriangles * sizeof(TileTriangle<Real>) +
+         2 * std::size_t(kTileVertices) * (std::size_t(threads / lanes) * qs) * sizeof(Real);
 }
 
-// kBlend: the branch-free form of the triangle kernel (both series and
-// direct forms, then a select) instead of the branching one; which is faster
-// depends on how often the q of a warp take different branches, so the
-// autotuner tries both.
+// kBlend: the branch-free form of the general triangle kernel (both series
+// and direct forms, then a select) instead of the branching one, for warps
+// whose lanes need different paths; the autotuner tries both.
 //
-// kLanes: threads per q. The shared memory per q (the tile's exp(i p) and p)
-// caps the q resident on an SM (≈ 600 in float); with kLanes threads per q
+// Per triangle and q the kernel takes, warp-uniformly (__all_sync over the
+// warp's lanes and the thread's kQs q), the first of
+//   1. the anchored series (triangle_kernel.hpp) with the near tier's K,
+//      where every reach max(|y1|, |y2|) < R_near;
+//   2. the same with the far tier's K, where every reach < R_far;
+//   3. the three-point Lagrange form, where every pairwise phase difference
+//      is ≥ δ;
+//   4. the general sorted kernel (triangle_integral[_blend]) per lane.
+// On smooth meshes fine enough that most triangle·q phase spans are ≲ 1
+// (HipGISAXS's 91,752-triangle ellipsoid on 90 × 800 × 800 q: 63 % of warp
+// triangles take 1, 37 % take 2, 0.1 % the others), no lane sorts and none
+// diverges; coarse meshes take 3 where the phases are far apart. y1, y2 and
+// q·N come from the triangle's edges and normal in Real (3 FMA each), so
+// per vertex and q only exp(i p) is stored (8 bytes in float, was 12).
+//
+// kLanes: threads per q. The shared memory per q (the tile's exp(i p))
+// caps the q resident on an SM (≈ 900 in float); with kLanes threads per q
 // there are kLanes times more warps over the same q and shared memory (more
 // latency hidden): the kLanes threads of a q (one per warp group
 // `part`, same lane in each, so shared accesses stay conflict-free) share the
@@ -120,42 +148,42 @@ std::size_t shared_bytes(int threads, int lanes, int qs) {
 // kQs: q per thread (1 or 2), the other way to hide latency: a thread's kQs
 // q (columns tid, tid + nt, … of the shared arrays, still conflict-free)
 // run through each triangle interleaved, independent dependency chains that
-// share the triangle's corner and normal loads. Per q the arithmetic and the
-// order of the sums are those of kQs = 1 (same results).
+// share the triangle's loads and its path (the vote covers both q). Per q
+// the arithmetic and the order of the sums are those of kQs = 1.
+//
+// Every thread of a block runs every triangle (the votes need whole warps):
+// threads beyond nq or below q_min compute with their q (0 beyond nq) and
+// drop the result.
 template <class Real, bool kBlend, int kLanes, int kQs>
 __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::size_t nq, double q_min2,
                             double* __restrict__ out, std::size_t tiles_per_split) {
   // exp(i p) as one (cos, sin) pair, first in shared memory (16-byte
-  // aligned): one 64-bit (float) or 128-bit (double) load per corner instead
-  // of two, same bytes.
+  // aligned): one 64-bit (float) or 128-bit (double) load per corner.
   using Pair = std::conditional_t<sizeof(Real) == 4, float2, double2>;
+  using Tiers = SeriesTiers<Real>;
   extern __shared__ __align__(16) unsigned char smem[];
   // nt: thread columns per part; nc = nt · kQs: q per block (shared columns)
   const int threads = blockDim.x, nt = threads / kLanes, nc = nt * kQs;
   const int tid = threadIdx.x % nt, part = threadIdx.x / nt;
   Pair* s_exp = reinterpret_cast<Pair*>(smem);
-  double* s_vertex = reinterpret_cast<double*>(s_exp + kTileVertices * nc);
-  std::uint32_t* s_corner = reinterpret_cast<std::uint32_t*>(s_vertex + 3 * kTileVertices);
-  Real* s_normal = reinterpret_cast<Real*>(s_corner + kTileTriangles);
-  Real* s_phase = s_normal + 3 * kTileTriangles;
+  TileTriangle<Real>* s_triangle = reinterpret_cast<TileTriangle<Real>*>(s_exp + kTileVertices * nc);
+  const std::uint32_t row_bytes = std::uint32_t(nc * sizeof(Pair));
+  // This thread's column of exp(i p), as a byte address to add rows to.
+  const unsigned char* my_exp = reinterpret_cast<const unsigned char*>(s_exp + tid);
 
   static_assert(kLanes == 1 || kLanes == 2 || kLanes == 4);
   static_assert(kQs == 1 || kQs == 2);
-  double qx[kQs], qy[kQs], qz[kQs], acc_re[kQs], acc_im[kQs];
+  // q/π in float64 for the vertex phases (half-turns), q in Real for the
+  // triangle phases y and q·N.
+  double hx[kQs], hy[kQs], hz[kQs], acc_re[kQs], acc_im[kQs];
   Real fx[kQs], fy[kQs], fz[kQs];
-  bool active[kQs];
-  bool any_active = false;
 #pragma unroll
   for (int j = 0; j < kQs; ++j) {
     const std::size_t i = std::size_t(blockIdx.x) * nc + j * nt + tid;
-    qx[j] = 0, qy[j] = 0, qz[j] = 0, active[j] = false;
-    if (i < nq) {
-      qx[j] = q[3 * i], qy[j] = q[3 * i + 1], qz[j] = q[3 * i + 2];
-      const double q2 = qx[j] * qx[j] + qy[j] * qy[j] + qz[j] * qz[j];
-      active[j] = q2 >= q_min2 && q2 > 0;
-    }
-    any_active = any_active || active[j];
-    fx[j] = Real(qx[j]), fy[j] = Real(qy[j]), fz[j] = Real(qz[j]);
+    double qx = 0, qy = 0, qz = 0;
+    if (i < nq) qx = q[3 * i], qy = q[3 * i + 1], qz = q[3 * i + 2];
+    hx[j] = qx * std::numbers::inv_pi, hy[j] = qy * std::numbers::inv_pi, hz[j] = qz * std::numbers::inv_pi;
+    fx[j] = Real(qx), fy[j] = Real(qy), fz[j] = Real(qz);
     acc_re[j] = 0, acc_im[j] = 0;
   }
   const std::size_t begin = std::size_t(blockIdx.y) * tiles_per_split;
@@ -164,60 +192,98 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
     const TileRange r = m.tiles[tile];
     __syncthreads();  // the previous tile is done with the shared arrays
     const int self = threadIdx.x;
-    for (int k = self; k < int(3 * r.vertex_count); k += threads)
-      s_vertex[k] = m.vertex_xyz[3 * std::size_t(r.first_vertex) + k];
-    for (int k = self; k < int(r.triangle_count); k += threads) s_corner[k] = m.corners[r.first_triangle + k];
-    for (int k = self; k < int(3 * r.triangle_count); k += threads)
-      s_normal[k] = Real(m.normal_xyz[3 * std::size_t(r.first_triangle) + k]);
-    __syncthreads();
-    // A thread with any active q evaluates all its kQs q (an inactive one,
-    // beyond nq or below q_min, is finite and dropped at the end).
-    if (any_active) {
+    const double* vertex = m.vertex_xyz + 3 * std::size_t(r.first_vertex);
+    for (int k = self; k < int(r.triangle_count); k += threads) {
+      const std::size_t g = r.first_triangle + k;
+      const std::uint32_t c = m.corners[g];
+      const double* a = vertex + 3 * (c & 0xff);
+      const double* b = vertex + 3 * ((c >> 8) & 0xff);
+      const double* d = vertex + 3 * ((c >> 16) & 0xff);
+      const double* n = m.normal_xyz + 3 * g;
+      s_triangle[k] = TileTriangle<Real>{Real(b[0] - a[0]), Real(b[1] - a[1]), Real(b[2] - a[2]),
+                                         Real(d[0] - a[0]), Real(d[1] - a[1]), Real(d[2] - a[2]),
+                                         Real(n[0]),        Real(n[1]),        Real(n[2]),
+                                         (c & 0xff) * row_bytes, c};
+    }
+    // Vertex phases from the vertices in global memory (one address per
+    // warp, cached); the barrier below puts them before the triangles.
+    for (int k = part; k < int(r.vertex_count); k += kLanes) {
+      const double vx = vertex[3 * k], vy = vertex[3 * k + 1], vz = vertex[3 * k + 2];
 #pragma unroll
       for (int j = 0; j < kQs; ++j) {
-        const double p_first = qx[j] * s_vertex[0] + qy[j] * s_vertex[1] + qz[j] * s_vertex[2];
-        for (int k = part; k < int(r.vertex_count); k += kLanes) {
-          const double p = qx[j] * s_vertex[3 * k] + qy[j] * s_vertex[3 * k + 1] + qz[j] * s_vertex[3 * k + 2];
-          const double revolutions = p * kInvTwoPi;
-          Real s, c;
-          sincospi_of(Real(2 * (revolutions - rint(revolutions))), &s, &c);
-          s_phase[k * nc + j * nt + tid] = Real(p - p_first);
-          s_exp[k * nc + j * nt + tid] = Pair{c, s};
-        }
+        const ExpPhase<Real> e = exp_of_half_turns<Real>(hx[j] * vx + hy[j] * vy + hz[j] * vz);
+        s_exp[k * nc + j * nt + tid] = Pair{e.c, e.s};
       }
     }
-    // The other parts of this q read these phases (a barrier every thread
-    // of the block reaches: `continue` comes after it).
-    if constexpr (kLanes > 1) __syncthreads();
-    if (!any_active) continue;
+    __syncthreads();
     Real sum_re[kQs], sum_im[kQs];
 #pragma unroll
     for (int j = 0; j < kQs; ++j) sum_re[j] = 0, sum_im[j] = 0;
-    // One q per thread: unrolled by 2 for instruction-level parallelism (the
-    // kernel is latency-bound at the occupancy that shared memory allows
-    // and has registers to spare); two q per thread interleave those
-    // instead. The order of the sums is unchanged.
-    constexpr int kUnroll = kQs == 1 ? 2 : 1;
-#pragma unroll kUnroll
     for (int t = part; t < int(r.triangle_count); t += kLanes) {
-      const std::uint32_t corners = s_corner[t];
-      const int a = (corners & 0xff) * nc + tid, b = ((corners >> 8) & 0xff) * nc + tid,
-                d = ((corners >> 16) & 0xff) * nc + tid;
-      const Real nx = s_normal[3 * t], ny = s_normal[3 * t + 1], nz = s_normal[3 * t + 2];
+      const TileTriangle<Real> tri = s_triangle[t];
+      Real y1[kQs], y2[kQs], w[kQs], reach;
 #pragma unroll
       for (int j = 0; j < kQs; ++j) {
-        const int o = j * nt;
-        const Pair ea = s_exp[a + o], eb = s_exp[b + o], ed = s_exp[d + o];
-        Real re, im;
-        if constexpr (kBlend)
-          triangle_integral_blend<Real>(s_phase[a + o], {ea.x, ea.y}, s_phase[b + o], {eb.x, eb.y}, s_phase[d + o],
-                                        {ed.x, ed.y}, re, im);
-        else
-          triangle_integral<Real>(s_phase[a + o], {ea.x, ea.y}, s_phase[b + o], {eb.x, eb.y}, s_phase[d + o],
-                                  {ed.x, ed.y}, re, im);
-        const Real w = fx[j] * nx + fy[j] * ny + fz[j] * nz;
-        sum_re[j] += w * re;
-        sum_im[j] += w * im;
+        y1[j] = fx[j] * tri.e1x + fy[j] * tri.e1y + fz[j] * tri.e1z;
+        y2[j] = fx[j] * tri.e2x + fy[j] * tri.e2y + fz[j] * tri.e2z;
+        w[j] = fx[j] * tri.nx + fy[j] * tri.ny + fz[j] * tri.nz;
+        const Real reach_j = max(abs(y1[j]), abs(y2[j]));
+        reach = j == 0 ? reach_j : max(reach, reach_j);
+      }
+      const unsigned char* row_a = my_exp + tri.row_a;
+      Pair ea[kQs];
+#pragma unroll
+      for (int j = 0; j < kQs; ++j) ea[j] = *reinterpret_cast<const Pair*>(row_a + j * nt * sizeof(Pair));
+      // The anchored series (w e/E_a), then times E_a.
+      auto add_anchored = [&](const Real (&fr)[kQs], const Real (&fi)[kQs]) {
+#pragma unroll
+        for (int j = 0; j < kQs; ++j) {
+          // FMAs into the sums in each branch (not a product added
+          // after the branches join).
+          sum_re[j] = fma(ea[j].x, fr[j], fma(-ea[j].y, fi[j], sum_re[j]));
+          sum_im[j] = fma(ea[j].x, fi[j], fma(ea[j].y, fr[j], sum_im[j]));
+        }
+      };
+      Real fr[kQs], fi[kQs];
+      if (__all_sync(0xffffffffu, reach < Real(Tiers::near_reach))) {
+#pragma unroll
+        for (int j = 0; j < kQs; ++j) anchored_series<Real, Tiers::near_terms>(y1[j], y2[j], w[j], fr[j], fi[j]);
+        add_anchored(fr, fi);
+      } else if (__all_sync(0xffffffffu, reach < Real(Tiers::far_reach))) {
+#pragma unroll
+        for (int j = 0; j < kQs; ++j) anchored_series<Real, Tiers::far_terms>(y1[j], y2[j], w[j], fr[j], fi[j]);
+        add_anchored(fr, fi);
+      } else {
+        const unsigned char* row_b = my_exp + ((tri.corners >> 8) & 0xff) * row_bytes;
+        const unsigned char* row_c = my_exp + ((tri.corners >> 16) & 0xff) * row_bytes;
+        Pair eb[kQs], ec[kQs];
+        Real gap = Real(kSeriesSwitch);
+#pragma unroll
+        for (int j = 0; j < kQs; ++j) {
+          eb[j] = *reinterpret_cast<const Pair*>(row_b + j * nt * sizeof(Pair));
+          ec[j] = *reinterpret_cast<const Pair*>(row_c + j * nt * sizeof(Pair));
+          gap = min(gap, min(min(abs(y1[j]), abs(y2[j])), abs(y2[j] - y1[j])));
+        }
+        if (__all_sync(0xffffffffu, gap >= Real(kSeriesSwitch))) {
+#pragma unroll
+          for (int j = 0; j < kQs; ++j) {
+            Real re, im;
+            three_point<Real>(y1[j], y2[j], {ea[j].x, ea[j].y}, {eb[j].x, eb[j].y}, {ec[j].x, ec[j].y}, w[j], re, im);
+            sum_re[j] += re, sum_im[j] += im;
+          }
+        } else {
+#pragma unroll
+          for (int j = 0; j < kQs; ++j) {
+            Real re, im;
+            if constexpr (kBlend)
+              triangle_integral_blend<Real>(Real(0), {ea[j].x, ea[j].y}, y1[j], {eb[j].x, eb[j].y}, y2[j],
+                                            {ec[j].x, ec[j].y}, re, im);
+            else
+              triangle_integral<Real>(Real(0), {ea[j].x, ea[j].y}, y1[j], {eb[j].x, eb[j].y}, y2[j],
+                                      {ec[j].x, ec[j].y}, re, im);
+            sum_re[j] += w[j] * re, sum_im[j] += w[j] * im;
+          }
+        }
       }
     }
 #pragma unroll
@@ -226,13 +292,15 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
   if (begin >= end) return;
 #pragma unroll
   for (int j = 0; j < kQs; ++j) {
-    if (!active[j]) continue;
     const std::size_t i = std::size_t(blockIdx.x) * nc + j * nt + tid;
+    if (i >= nq) continue;
+    const double qx = q[3 * i], qy = q[3 * i + 1], qz = q[3 * i + 2];
+    const double q2 = qx * qx + qy * qy + qz * qz;
+    if (!(q2 >= q_min2 && q2 > 0)) continue;
     // F = exp(i q·c) (−i/|q|²) Σ_T (q·N_T) e_T
-    const double q2 = qx[j] * qx[j] + qy[j] * qy[j] + qz[j] * qz[j];
     const double g_re = acc_im[j] / q2, g_im = -acc_re[j] / q2;
     double s, c;
-    sincos(qx[j] * m.cx + qy[j] * m.cy + qz[j] * m.cz, &s, &c);
+    sincos(qx * m.cx + qy * m.cy + qz * m.cz, &s, &c);
     atomicAdd(&out[2 * i], c * g_re - s * g_im);
     atomicAdd(&out[2 * i + 1], c * g_im + s * g_re);
   }
@@ -557,7 +625,8 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
   };
   if (o.threads_per_block > 0) {
     const int lanes = o.threads_per_q, qs = o.q_per_thread;
-    if ((lanes != 1 && lanes != 2 && lanes != 4) || (qs != 1 && qs != 2) || o.threads_per_block % lanes != 0 ||
+    // Whole warps per part: the kernel's votes span a warp.
+    if ((lanes != 1 && lanes != 2 && lanes != 4) || (qs != 1 && qs != 2) || o.threads_per_block % (32 * lanes) != 0 ||
         o.threads_per_block > 1024 || shared_bytes<Real>(o.threads_per_block, lanes, qs) > max_shared)
       fail("mesh kernel shape: ", o.threads_per_block, " threads per block, ", lanes, " per q, ", qs,
            " q per thread is not supported");

@@ -33,6 +33,10 @@
 // power series of the reference (mesh_plan.cpp).
 #pragma once
 
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
 #if defined(__CUDACC__)
 #define NS_MESH_HD __host__ __device__ __forceinline__
 #else
@@ -72,6 +76,39 @@ NS_MESH_HD Real reciprocal(Real x) {
   if constexpr (sizeof(Real) == 4) return __fdividef(1.0f, x);
 #endif
   return Real(1) / x;
+}
+
+// exp(iπh) in float for a float64 phase h in half-turns (|h| < 2^50): the
+// GPU's per-vertex·q sincos. h is reduced in float64 by the nearest
+// multiple j/2 of a quarter turn (2h + 1.5·2^52 rounds 2h to the integer j,
+// which the low word then holds; r = h − j/2 ∈ [−1/4, 1/4] is exact by
+// Sterbenz), r is rounded to float (≤ 2^-27 half-turns = 2.3e-8 rad, no
+// worse than reducing by whole turns), then the minimax polynomials of
+// CUDA's sincospif on [−1/4, 1/4] (errors ≤ 5.4e-9 for sin, 1.1e-9 for cos)
+// and the quadrant j mod 4 by swaps and sign flips: no special cases, as
+// the phase is finite and |r| ≤ 1/4.
+NS_MESH_HD ExpPhase<float> exp_i_pi(double h) {
+  constexpr double kRound = 6755399441055744.0;  // 1.5 · 2^52
+  const double shifted = h * 2.0 + kRound;
+  const double r = h - 0.5 * (shifted - kRound);
+#if defined(__CUDA_ARCH__)
+  const std::uint32_t j = std::uint32_t(__double2loint(shifted));
+#else
+  const std::uint32_t j = std::uint32_t(std::bit_cast<std::uint64_t>(shifted));
+#endif
+  const float x = float(r), x2 = x * x;
+  const float sin_r =
+      std::fmaf(x, 0x1.921fb6p+1f, x * x2 * (-0x1.4abbecp+2f + x2 * (0x1.466b2p+1f + x2 * -0x1.2f5992p-1f)));
+  const float cos_r = 1.0f + x2 * (-0x1.3bd3ccp+2f + x2 * (0x1.03c19ep+2f + x2 * (-0x1.55a5cp+0f + x2 * 0x1.d09c24p-3f)));
+  const bool swap = (j & 1) != 0;
+  const std::uint32_t sin_sign = (j & 2) << 30, cos_sign = ((j + 1) & 2) << 30;
+#if defined(__CUDA_ARCH__)
+  return {__uint_as_float(__float_as_uint(swap ? sin_r : cos_r) ^ cos_sign),
+          __uint_as_float(__float_as_uint(swap ? cos_r : sin_r) ^ sin_sign)};
+#else
+  return {std::bit_cast<float>(std::bit_cast<std::uint32_t>(swap ? sin_r : cos_r) ^ cos_sign),
+          std::bit_cast<float>(std::bit_cast<std::uint32_t>(swap ? cos_r : sin_r) ^ sin_sign)};
+#endif
 }
 
 // The series are unrolled by template recursion so that every coefficient is
@@ -172,6 +209,61 @@ NS_MESH_HD void triangle_integral(Real p0, ExpPhase<Real> e0, Real p1, ExpPhase<
   const Real inv = reciprocal(span);  // (e12 − e01)/(i D)
   re = (i12 - i01) * inv;
   im = (r01 - r12) * inv;
+}
+
+// ---- Fast paths without sorting -------------------------------------------
+// The divided difference is symmetric in its arguments, so expanding about
+// ANY corner a (the tile stores corner a first; y1 = p_b − p_a, y2 = p_c − p_a,
+// from the edges b − a, c − a) gives the same series as the sorted one:
+//   e[x_a, x_b, x_c] = E_a Σ_k i^k h_k(y1, y2)/(k+2)!,
+// now with y1, y2 of either sign. Bound: |h_k(y1, y2)| ≤ (k+1) R^k for the
+// reach R = max(|y1|, |y2|) (≤ the phase span), so the tail after K terms is
+//   T_K(R) = Σ_{k>K} (k+1) R^k/(k+2)!.
+// A tier (K, R_max) is used only where R < R_max for every lane of a warp
+// (GPU) or block of q (CPU), chosen so that T_K(R_max) < 1e-8 × 0.46
+// (float) or < 1e-17 × 0.46 (double): relative to |e| itself, which is
+// ≥ 0.4597 for R ≤ 1 (minimum over y1, y2 ∈ [−1, 1], by quadrature):
+//   float:  K = 7,  R < 0.45 (T = 4.4e-9);  K = 10, R < 1 (T = 2.1e-9)
+//   double: K = 14, R < 0.5 (T = 1.4e-18);  K = 18, R < 1 (T = 4.1e-19)
+// For R ≤ 1 no term exceeds 1/2 (terms (k+1) R^k/(k+2)!), so rounding stays
+// at a few ε. No sort, no branch, and the factor q·N rides in for free.
+template <class Real>
+struct SeriesTiers;
+template <>
+struct SeriesTiers<float> {
+  static constexpr int near_terms = 7, far_terms = 10;
+  static constexpr double near_reach = 0.45, far_reach = 1.0;
+};
+template <>
+struct SeriesTiers<double> {
+  static constexpr int near_terms = 14, far_terms = 18;
+  static constexpr double near_reach = 0.5, far_reach = 1.0;
+};
+
+// scale · Σ_{k=0..K} i^k h_k(y1, y2)/(k+2)! = scale · e[x_a, x_b, x_c]/E_a
+// for max(|y1|, |y2|) below the tier's reach (any corner order).
+template <class Real, int K>
+NS_MESH_HD void anchored_series(Real y1, Real y2, Real scale, Real& re, Real& im) {
+  Real power = scale, h = scale;
+  re = scale * Real(inverse_factorial(2));
+  im = 0;
+  phi2_terms<Real, K, 1>(y1, y2, power, h, re, im);
+}
+
+// scale · e[x_a, x_b, x_c] from the Lagrange form of the divided difference
+// (x = i p, y as above, any corner order):
+//   e = [E_b y2 − E_c y1 − E_a (y2 − y1)] / (y1 y2 (y2 − y1)),
+// for pairwise differences |y1|, |y2|, |y2 − y1| all ≥ δ: rounding errors
+// ε of E and of the products (numerator terms ≤ 2 ε · span) over the
+// denominator (≥ δ² · span) give ≤ 2ε/δ² (δ = 1/2: ×8), the bound of the
+// sorted form below.
+template <class Real>
+NS_MESH_HD void three_point(Real y1, Real y2, ExpPhase<Real> ea, ExpPhase<Real> eb, ExpPhase<Real> ec, Real scale,
+                            Real& re, Real& im) {
+  const Real d12 = y2 - y1;
+  const Real inv = scale * reciprocal(y1 * y2 * d12);
+  re = (eb.c * y2 - ec.c * y1 - ea.c * d12) * inv;
+  im = (eb.s * y2 - ec.s * y1 - ea.s * d12) * inv;
 }
 
 // The same function without branches, for SIMD lanes on the CPU: both
