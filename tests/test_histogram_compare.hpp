@@ -84,13 +84,14 @@ inline HistogramComparison compare_histograms(const debye::AtomBlock& a, const d
   return c;
 }
 
-// Distance error bound of the fast path's float arithmetic, in bins:
-// 2^-22·√3·h with h its hi grid (histogram_pair_math.hpp).
+// Distance error bound of the fast path's arithmetic, in bins:
+// kRelError·diagonal + kAbsError (histogram_pair_math.hpp: one Newton step
+// from a 2^-17 seed, float64 roundings, δ' truncated to 2^-32). Below the
+// old float hi/lo path's 2^-22·√3·h (h ≥ diagonal/2046) at every size.
 inline double fast_distance_error_bins(const debye::AtomBlock& a, const debye::AtomBlock& b, debye::PairSet set,
                                        double bin_width) {
   const double diag = double(debye::histogram_bins_needed(a, b, set, bin_width)) - 2;
-  const double h = std::ldexp(1.0, std::ilogb(std::max(diag, 1.0) / debye::hist::kHiSteps) + 1);
-  return std::ldexp(1.0, -22) * std::sqrt(3.0) * h;
+  return debye::hist::kRelError * diag + debye::hist::kAbsError;
 }
 
 // Checks a fast-path histogram (`fast`, from the kernel or its emulation)

@@ -18,10 +18,18 @@
 //    [D − ρ, D + width + ρ]: bins that fall below the window are flushed to
 //    the global histogram with integer atomics (exact, so the result does
 //    not depend on the order) and zeroed. Each warp holds the group's 64 i
-//    atoms (two per lane) and takes j atoms of the shell from shared memory:
-//    per pair ~45 float/int ops (no float64) and two 32-bit shared atomics
-//    (histogram_pair_math.hpp gives the arithmetic, the precision and the
-//    capacity argument).
+//    atoms (two per lane) and takes j atoms of the shell from shared memory;
+//    in a triangle the group's own pairs (j > i) are taken first, at bin 0,
+//    so the shells hold only later atoms and full groups need no per-pair
+//    test. Per pair: a float64 distance with one Newton step, a subnormal
+//    fixed-point trick for bin and δ, two 32-bit shared atomics and one
+//    rare-drain branch (histogram_pair_math.hpp gives the arithmetic, the
+//    precision and the capacity argument).
+//    SASS (sm_90, CUDA 13, kernel <false, 24576>, full-group loop unrolled
+//    over two j atoms): 113 instructions per four pairs = 28.3 per pair
+//    (10 float64, 1 MUFU, 2 ATOMS, 2 ISETP + branch, ~8 integer, the
+//    j loads and loop); the float hi/lo version it replaces took 144 per
+//    two pairs = 72 per pair. 57-58 registers (was 56), no spills.
 // Other blocks (weights differ within a or b) take the generic kernel: one
 // float64 record per bin, three global float64 atomics per pair.
 #include <algorithm>
@@ -45,12 +53,17 @@ using ull = unsigned long long;
 
 // ---- fast path ---------------------------------------------------------------
 
-constexpr int kThreads = 1024;  // 32 warps: latency of the shared atomics and rsqrt hidden
+constexpr int kThreads = 1024;  // 32 warps: latency of the shared atomics and the MUFU hidden
 constexpr int kWarps = kThreads / 32;
 constexpr int kStage = 512;  // j atoms staged in shared memory per batch
 static_assert(hist::kGroupAtoms == 64, "a warp holds the group: two i atoms per lane");
 static_assert(kStage <= kThreads, "one staged atom per thread");
 static_assert(kThreads <= int(hist::kMaxAdders), "ring capacity assumes at most kMaxAdders threads");
+
+// Ring sizes (bins) the kernel is built for, largest first: a compile-time
+// W puts word B at a constant offset from word A and makes the wrap one
+// unsigned min. 24576 fills an H100/H200 (227 KB of shared memory per block).
+constexpr int kRingSizes[] = {24576, 16384, 8192};
 
 struct FastArgs {
   const PackedAtom* a;  // i atoms (sorted)
@@ -63,7 +76,6 @@ struct FastArgs {
   long long scratch_stride;
   FastBin* bins;
   int nbins;
-  int window;  // W bins in the ring
   unsigned* overflow;
 };
 
@@ -85,36 +97,41 @@ __device__ __forceinline__ void words_to_global(const FastArgs& p, int k, unsign
   if (b) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum1), ull(b));
 }
 
-// Bins [lo, hi) ⊂ [base, base + W) of the ring to the global histogram,
-// zeroed (block-wide; the caller synchronises before the ring is used again).
-__device__ void flush_bins(unsigned* ring_a, unsigned* ring_b, int base, int base_slot, int lo, int hi,
-                           const FastArgs& p) {
+// Bins [lo, hi) ⊂ [base, base + W) of the ring (words A at ring[0, W),
+// words B at ring[W, 2W)) to the global histogram, zeroed (block-wide; the
+// caller synchronises before the ring is used again).
+template <int W>
+__device__ void flush_bins(unsigned* ring, int base, int base_slot, int lo, int hi, const FastArgs& p) {
   for (int k = lo + int(threadIdx.x); k < hi; k += kThreads) {
-    const int slot = hist::ring_slot(k - base, base_slot, p.window);
-    const unsigned a = ring_a[slot], b = ring_b[slot];
+    const int slot = hist::ring_slot(k - base, base_slot, W);
+    const unsigned a = ring[slot], b = ring[W + slot];
     if ((a | b) == 0) continue;
-    ring_a[slot] = 0;
-    ring_b[slot] = 0;
+    ring[slot] = 0;
+    ring[W + slot] = 0;
     words_to_global(p, k, a, b);
   }
 }
 
-template <bool Mask>
-__device__ __forceinline__ void add_pair(const PackedAtom& ai, int ikey, const PackedAtom& aj, int base,
-                                         int base_slot, unsigned* ring_a, unsigned* ring_b, const FastArgs& p) {
-  if (Mask && !(aj.key > ikey)) return;  // triangle, j in the group itself: j > i only
-  const hist::PairBin pb = hist::pair_bin(ai, aj);
-  const hist::PairQuanta q = hist::quantise(pb.u);
-  const int idx = pb.bin - base;
-  if (unsigned(idx) < unsigned(p.window)) {
-    const int slot = hist::ring_slot(idx, base_slot, p.window);
-    if (hist::must_drain_b(atomicAdd(&ring_b[slot], hist::word_b(q))))
-      words_to_global(p, pb.bin, 0u, atomicExch(&ring_b[slot], 0u));
-    if (hist::must_drain_a(atomicAdd(&ring_a[slot], hist::word_a(q))))
-      words_to_global(p, pb.bin, atomicExch(&ring_a[slot], 0u), 0u);
-  } else {  // outside the window (sparse groups only)
-    words_to_global(p, pb.bin, hist::word_a(q), hist::word_b(q));
-  }
+// The window while a shell is processed: bin base sits in ring slot
+// base_slot; magic = hist::window_magic(base, base_slot).
+struct Window {
+  double magic;
+  int base, base_slot;
+};
+
+// One pair into the ring: no range check (the layout keeps every pair of a
+// shell in the window) and no branch but the rare drain, which moves both
+// words of the bin (draining a word early only helps its capacity).
+template <int W>
+__device__ __forceinline__ void add_pair(const PackedAtom& ai, const PackedAtom& aj, const Window& win,
+                                         unsigned* ring, const FastArgs& p) {
+  const hist::PairFix f = hist::pair_fix(ai, aj, win.magic);
+  const unsigned slot = min(f.hi, f.hi - unsigned(W));  // hist::wrap_slot as one unsigned min
+  const unsigned old_a = atomicAdd(&ring[slot], hist::word_a(f.lo));
+  const unsigned old_b = atomicAdd(&ring[W + slot], hist::word_b(f.lo));
+  if (hist::must_drain_a(old_a) || hist::must_drain_b(old_b))
+    words_to_global(p, win.base + int(f.hi) - win.base_slot, atomicExch(&ring[slot], 0u),
+                    atomicExch(&ring[W + slot], 0u));
 }
 
 // Exclusive scan of counts[0, n) into starts[0, n] (starts[n] = total);
@@ -151,20 +168,34 @@ __device__ void scan_shells(int* counts, int* starts, int n, int* warp_sums) {
   if (lo < hi && hi == n) starts[n] = prefix;
 }
 
-template <bool Triangle>
+// The staged j atoms [0, n) against the warp's i atoms. Full groups (the
+// usual case) have no per-pair test at all; a short group's padding lanes
+// skip their pairs.
+template <bool Full, int W>
+__device__ __forceinline__ void pair_batch(const PackedAtom* stage, int n, const PackedAtom& ai0,
+                                           const PackedAtom& ai1, bool has0, bool has1, const Window& win,
+                                           unsigned* ring, const FastArgs& p) {
+  const int warp = threadIdx.x >> 5;
+#pragma unroll 2
+  for (int jj = warp; jj < n; jj += kWarps) {
+    const PackedAtom aj = stage[jj];
+    if (Full || has0) add_pair<W>(ai0, aj, win, ring, p);
+    if (Full || has1) add_pair<W>(ai1, aj, win, ring, p);
+  }
+}
+
+template <bool Triangle, int W>
 __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p) {
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ int group_id;
   __shared__ int warp_sums[kWarps];
-  const int window = p.window;
   PackedAtom* stage = reinterpret_cast<PackedAtom*>(smem);
-  unsigned* ring_a = reinterpret_cast<unsigned*>(stage + kStage);
-  unsigned* ring_b = ring_a + window;
-  int* shell_n = reinterpret_cast<int*>(ring_b + window);
+  unsigned* ring = reinterpret_cast<unsigned*>(stage + kStage);
+  int* shell_n = reinterpret_cast<int*>(ring + 2 * W);
   int* shell_at = shell_n + hist::kMaxShells;
   int* scratch = p.scratch + blockIdx.x * p.scratch_stride;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  for (int k = tid; k < window; k += kThreads) ring_a[k] = 0, ring_b[k] = 0;
+  for (int k = tid; k < 2 * W; k += kThreads) ring[k] = 0;
 
   for (;;) {
     __syncthreads();
@@ -188,25 +219,30 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
     }
     __syncthreads();
 
-    // Pass 2: shells outwards, the window following them.
-    const int i0 = g.first + lane, i1 = g.first + lane + 32;
+    // Pass 2: the window starts at bin 0 (the group's own pairs, r ≤ 2ρ)
+    // and follows the shells outwards.
     const bool has0 = lane < g.count, has1 = lane + 32 < g.count;
-    const PackedAtom ai0 = has0 ? p.a[i0] : PackedAtom{};
-    const PackedAtom ai1 = has1 ? p.a[i1] : PackedAtom{};
-    const int key0 = has0 ? i0 : INT_MAX;  // triangle mask key; padding lanes pair with nothing
-    const int key1 = has1 ? i1 : INT_MAX;
-    int base = -1, base_slot = 0;
+    const PackedAtom ai0 = has0 ? p.a[g.first + lane] : PackedAtom{};
+    const PackedAtom ai1 = has1 ? p.a[g.first + lane + 32] : PackedAtom{};
+    Window win{hist::window_magic(0, 0), 0, 0};
+    if (Triangle) {  // pairs within the group: j > i
+      for (int jj = warp; jj < g.count; jj += kWarps) {
+        const PackedAtom aj = p.a[g.first + jj];
+        if (lane < jj) add_pair<W>(ai0, aj, win, ring, p);
+        if (lane + 32 < jj) add_pair<W>(ai1, aj, win, ring, p);
+      }
+    }
+    const bool full = g.count == hist::kGroupAtoms;
     for (int s = 0; s < g.nshell; ++s) {
       const int begin = shell_at[s], end = shell_at[s + 1];
       if (begin == end) continue;
       const int next_base = hist::window_base(g, s);
-      if (base < 0) {
-        base = next_base;
-        base_slot = base % window;
-      } else if (next_base > base) {
-        flush_bins(ring_a, ring_b, base, base_slot, base, min(next_base, base + window), p);
-        base = next_base;
-        base_slot = base % window;
+      if (next_base > win.base) {
+        __syncthreads();  // the pairs so far are in the ring
+        flush_bins<W>(ring, win.base, win.base_slot, win.base, min(next_base, win.base + W), p);
+        win.base = next_base;
+        win.base_slot = next_base % W;
+        win.magic = hist::window_magic(win.base, win.base_slot);
         __syncthreads();
       }
       // Batches of kStage j atoms; each thread fetches its atom of the next
@@ -218,34 +254,26 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
         if (tid < n) stage[tid] = next;
         __syncthreads();
         if (tid < min(kStage, end - b0 - kStage)) next = p.j[scratch[b0 + kStage + tid]];
-        for (int jj = warp; jj < n; jj += kWarps) {
-          const PackedAtom aj = stage[jj];
-          // Only j atoms of the group itself need the triangle's j > i
-          // mask (a warp-uniform branch); padding lanes of a short group
-          // pair with nothing.
-          if (Triangle && aj.key < g.first + g.count) {
-            add_pair<true>(ai0, key0, aj, base, base_slot, ring_a, ring_b, p);
-            add_pair<true>(ai1, key1, aj, base, base_slot, ring_a, ring_b, p);
-          } else {
-            if (has0) add_pair<false>(ai0, key0, aj, base, base_slot, ring_a, ring_b, p);
-            if (has1) add_pair<false>(ai1, key1, aj, base, base_slot, ring_a, ring_b, p);
-          }
-        }
+        if (full)
+          pair_batch<true, W>(stage, n, ai0, ai1, has0, has1, win, ring, p);
+        else
+          pair_batch<false, W>(stage, n, ai0, ai1, has0, has1, win, ring, p);
         __syncthreads();
       }
     }
-    if (base >= 0) flush_bins(ring_a, ring_b, base, base_slot, base, base + window, p);
+    __syncthreads();
+    flush_bins<W>(ring, win.base, win.base_slot, win.base, win.base + W, p);
   }
 }
 
-// Largest ring (a multiple of 1024 bins, at most 32768) whose shared memory
-// this device grants a block: 24576 bins on an H100/H200 (227 KB).
+// Largest ring of kRingSizes whose shared memory this device grants a
+// block (0: none, the generic kernel runs).
 int fast_window_for_device() {
   int device = 0, optin = 0;
   NS_CUDA_CHECK(cudaGetDevice(&device));
   NS_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   const std::size_t static_bytes = 256;  // group_id, warp_sums
-  for (int w = 32768; w >= 1024; w -= 1024)
+  for (const int w : kRingSizes)
     if (fast_shared_bytes(w) + static_bytes <= std::size_t(optin)) return w;
   return 0;
 }
@@ -262,6 +290,15 @@ std::size_t fast_fixed_bytes(std::size_t bins, std::size_t na, std::size_t nb, P
   const std::size_t atoms = set == PairSet::triangle ? na : na + nb;
   const std::size_t groups = (na + hist::kGroupAtoms - 1) / hist::kGroupAtoms;
   return bins * sizeof(FastBin) + atoms * sizeof(PackedAtom) + groups * sizeof(GroupGeometry) + (1 << 16);
+}
+
+template <int W>
+void launch_fast(bool triangle, int blocks, const FastArgs& args) {
+  const std::size_t smem = fast_shared_bytes(W);
+  const auto kernel = triangle ? fast_histogram_kernel<true, W> : fast_histogram_kernel<false, W>;
+  NS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+  kernel<<<blocks, kThreads, smem>>>(args);
+  NS_CUDA_CHECK_LAUNCH();
 }
 
 void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
@@ -298,13 +335,14 @@ void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet se
   args.scratch_stride = static_cast<long long>(nj);
   args.bins = d_bins.data();
   args.nbins = layout.bins;
-  args.window = window;
   args.overflow = reinterpret_cast<unsigned*>(d_counters.data() + 1);
-  const std::size_t smem = fast_shared_bytes(window);
-  const auto kernel = triangle ? fast_histogram_kernel<true> : fast_histogram_kernel<false>;
-  NS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-  kernel<<<blocks, kThreads, smem>>>(args);
-  NS_CUDA_CHECK_LAUNCH();
+  static_assert(sizeof(kRingSizes) / sizeof(int) == 3, "one launch branch per ring size");
+  if (window == kRingSizes[0])
+    launch_fast<kRingSizes[0]>(triangle, blocks, args);
+  else if (window == kRingSizes[1])
+    launch_fast<kRingSizes[1]>(triangle, blocks, args);
+  else
+    launch_fast<kRingSizes[2]>(triangle, blocks, args);
   NS_CUDA_CHECK(cudaDeviceSynchronize());
   if (d_counters.download()[1] != 0) fail("pair_histogram_cuda: a pair distance fell beyond the last bin");
   add_fast_bins(d_bins.download(), a.w[0] * (triangle ? a.w[0] : b.w[0]), hist);

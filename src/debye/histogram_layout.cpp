@@ -83,21 +83,13 @@ void bisect(std::vector<Point>& pts, std::size_t lo, std::size_t hi, std::size_t
   }
 }
 
-// Atom positions in bin units relative to the origin, split into
-// hi (multiple of h) + lo.
-struct Splitter {
+// Atom positions in bin units relative to the origin (float64: the kernel
+// computes distances in float64, histogram_pair_math.hpp).
+struct Packer {
   double origin[3];
   double inv_width;
-  double h;
   PackedAtom pack(double x, double y, double z, std::int32_t key) const {
-    const double p[3] = {(x - origin[0]) * inv_width, (y - origin[1]) * inv_width, (z - origin[2]) * inv_width};
-    float hi[3], lo[3];
-    for (int d = 0; d < 3; ++d) {
-      const double q = std::nearbyint(p[d] / h) * h;
-      hi[d] = float(q);  // |q/h| ≤ 1024: exact
-      lo[d] = float(p[d] - q);
-    }
-    return {hi[0], hi[1], hi[2], key, lo[0], lo[1], lo[2], 0.f};
+    return {(x - origin[0]) * inv_width, (y - origin[1]) * inv_width, (z - origin[2]) * inv_width, key, 0};
   }
 };
 
@@ -126,11 +118,9 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
   if (diag_bins + 2 > hist::kMaxFastBins)
     fail("make_fast_layout: ", diag_bins, " bins exceed the fast path's ", hist::kMaxFastBins);
 
-  Splitter split;
+  Packer split;
   for (int d = 0; d < 3; ++d) split.origin[d] = 0.5 * (box.lo[d] + box.hi[d]);
   split.inv_width = 1.0 / bin_width;
-  // Smallest power of two h with diagonal ≤ kHiSteps·h (histogram_pair_math.hpp).
-  split.h = std::ldexp(1.0, std::ilogb(std::max(diag_bins, 1.0) / hist::kHiSteps) + 1);
 
   // i atoms ordered so that runs of kGroupAtoms are compact groups.
   std::vector<Point> pts(a.size());
@@ -143,10 +133,12 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
 #pragma omp single
   bisect(pts, 0, pts.size(), hist::kGroupAtoms);
 
-  // Groups: centre of their box, radius (+1 bin for the float rounding of D
-  // on the device), and shells sized so that a shell's pairs fit the window:
-  // width + 2·rho + 8 ≤ W. A group too wide for a window with shells of at
-  // least W/8 (loose atoms, odd pieces at a surface) is halved again.
+  // Groups: centre of their box, radius (+1 bin of margin), and shells sized
+  // so that a shell's pairs fit the window: width + 2·rho + 8 ≤ W (the
+  // kernel does not check it per pair, histogram_pair_math.hpp). A group too
+  // wide for a window with shells of at least W/8 (loose atoms, odd pieces
+  // at a surface), or too wide for the shells that kMaxShells allows, is
+  // halved again.
   Box jbox;
   if (triangle) {
     jbox.include(a);
@@ -163,9 +155,9 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
     Box g;
     for (std::size_t s = first; s < last; ++s) g.include(pts[s].p[0], pts[s].p[1], pts[s].p[2]);
     GroupGeometry geo{};
-    geo.cx = float(0.5 * (g.lo[0] + g.hi[0]));
-    geo.cy = float(0.5 * (g.lo[1] + g.hi[1]));
-    geo.cz = float(0.5 * (g.lo[2] + g.hi[2]));
+    geo.cx = 0.5 * (g.lo[0] + g.hi[0]);
+    geo.cy = 0.5 * (g.lo[1] + g.hi[1]);
+    geo.cz = 0.5 * (g.lo[2] + g.hi[2]);
     const double c[3] = {geo.cx, geo.cy, geo.cz};
     double rho = 0;
     for (std::size_t s = first; s < last; ++s) {
@@ -175,27 +167,28 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
     }
     rho += 1.0;
     const double d_max = jbox.farthest(c) + 2.0;
-    // Still too wide at one atom per group is impossible (rho = 1 bin); a
-    // window below 2·rho + 8 + W/8 would leave pairs to the global bins
-    // (correct, slower).
     double width = std::max(w - 2.0 * rho - 8.0, w / 8.0);
     int nshell = int(std::ceil(d_max / width)) + 1;
     if (nshell > hist::kMaxShells) {
       width = d_max / (hist::kMaxShells - 2);
       nshell = hist::kMaxShells;
     }
-    geo.rho = float(rho);
-    geo.shell_width = float(width);
-    geo.inv_shell_width = float(1.0 / width);
+    geo.rho = rho;
+    geo.shell_width = width;
+    geo.inv_shell_width = 1.0 / width;
     geo.nshell = nshell;
     geo.first = std::int32_t(first);
     geo.count = std::int32_t(last - first);
-    geo.j_first = triangle ? std::int32_t(first) : 0;
+    geo.j_first = triangle ? std::int32_t(last) : 0;  // the group's own pairs are taken apart
     return geo;
   };
+  const auto fits = [&](const GroupGeometry& geo) { return geo.shell_width + 2.0 * geo.rho + 8.0 <= w; };
   const auto emit = [&](auto&& self, std::size_t first, std::size_t last, std::size_t size) -> void {
     const GroupGeometry geo = geometry(first, last);
-    if (geo.rho <= rho_fits || last - first == 1) {
+    if ((geo.rho <= rho_fits && fits(geo)) || last - first == 1) {
+      if (!fits(geo))
+        fail("make_fast_layout: a window of ", window_bins, " bins cannot hold the shells of ", diag_bins,
+             " bins of distances (", hist::kMaxShells, " shells at most)");
       out.groups.push_back(geo);
       return;
     }

@@ -1,5 +1,5 @@
 // Host side of the fast pair-histogram path (histogram_pair_math.hpp): atoms
-// split into hi/lo parts in bin units, the i atoms ordered (k-d bisection)
+// in bin units (float64), the i atoms ordered (k-d bisection)
 // and cut into compact groups with their shell geometry, and the conversion of the
 // kernel's integer bins into PairHistogram moments. Used by the CUDA path
 // and by the host emulation test, so both see the same layout.
@@ -31,7 +31,8 @@ struct FastHistogramLayout {
   const std::vector<hist::PackedAtom>& j_atoms() const { return triangle ? a : b; }
 };
 
-// Requires histogram_bins_needed(...) ≤ hist::kMaxFastBins and window_bins ≥ 1024.
+// Requires histogram_bins_needed(...) ≤ hist::kMaxFastBins and window_bins ≥ 1024;
+// fails where no grouping puts every pair of a shell in the window.
 FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width,
                                      int window_bins);
 

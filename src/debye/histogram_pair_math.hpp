@@ -6,39 +6,66 @@
 // checked in CI without a GPU.
 //
 // Units: everything here is in bins (lengths divided by Δr), so the bin of a
-// distance ρ is floor(ρ) and δ' = ρ − floor(ρ) ∈ [0, 1).
+// distance r is floor(r) and δ' = r − floor(r) ∈ [0, 1).
 //
-// Distances without float64 (one float64 op costs 2 float ops on an H100,
-// a conversion 8): each coordinate (relative to the block's box centre) is
-// split into hi + lo, hi a multiple of a power-of-two grid h with
-// |hi_j − hi_i| ≤ 2047 h for every pair (h ≥ box diagonal / 2046). Then
-//   d_hi = hi_j − hi_i is exact, S = Σ d_hi² is exact (Σ of three squares of
-//   11-bit integers times h² stays below 2^24 h²),
-//   T = Σ d_lo (2 d_hi + d_lo) carries the rest (d = d_hi + d_lo),
-// and r² = S + T with an absolute error of a few ulp(T) ≈ 2^-23·2r·|d_lo|.
-// r itself is ρ0 = R·rsqrt(R) refined by one Newton step whose residual
-// fma(−ρ0, ρ0, S) + T is formed without cancellation error (S − ρ0² is
-// exact in one fma), so |r − r_true| ≲ 2^-22·|d_lo| ≤ 2^-22·√3·h ≤ 8e-10
-// of the box diagonal (h < 2·diagonal/2046). Measured on the host
-// (test_debye_histogram_gpu_math.cpp, every pair of 400 atoms): 5.6e-9 Å in
-// a 40 Å ball (bound 1.3e-8 Å), 1.1e-7 Å in a 530 Å ball (bound 2.1e-7 Å);
-// a 10⁶-atom CoO sphere is 264 Å across (bound 1.1e-7 Å). These errors are
-// not coherent over a crystal shell: they follow the low bits of each
-// pair's coordinates, not r.
+// Issue budget. The kernel is bound by instruction issue (one warp
+// instruction per scheduler per clock), so a pair must cost few SASS
+// instructions; float64 ops take one issue slot like float ops (the FP64
+// pipe, half the FP32 rate on an H100/H200, runs beside the FP32 and
+// integer pipes). The old float hi/lo distance (16 float ops for r², 11
+// for a Newton step and the floor, a rare bin-crossing branch) cost 72 SASS
+// instructions per pair; this one costs 28 (histogram_cuda.cu's header):
+//   r² = |x_j − x_i|² + 2^-100   3 DADD, 3 DFMA (the 2^-100 keeps r² > 0
+//                                 for coincident atoms; r changes by
+//                                 ≤ 2^-50 bin)
+//   y  = rsqrt.approx.ftz.f64(r²) one MUFU: 1/√ of r²'s upper word,
+//                                 rounded to 20 mantissa bits
+//   ρ0 = r²·y, ρ1 = ρ0 + (r² − ρ0²)·y/2     one Newton step: DMUL, 2 DFMA,
+//                                 and y/2 as an integer add on y's upper word
+//   m  = RD(ρ1·2^-1042 + magic)   one DFMA.RM to a subnormal, magic =
+//                                 (slot0 − base)·2^-1042 per window: m's
+//                                 upper word is the pair's ring slot
+//                                 (unwrapped), its lower word
+//                                 floor(δ'·2^32) — no floor, no bin
+//                                 crossing case, no range branch;
+// then integer ops on the lower word give the two ring words (below) and a
+// wrap of the slot gives the shared-memory address.
 //
-// A pair's record: δ' quantised down to 2^-20 bin (q1, read back as the
-// midpoint (q1 + ½)·2^-20: error ≤ 2^-21 bin = 4.8e-10 Å at Δr = 1e-3) and
-// (δ' − ½)² quantised down to 2^-12 bin² (q2 ≤ 1024, midpoint, error ≤
-// 2^-13 bin²; it enters I(Q) only through ½Q²Σδ², so at Δr = 1e-3 Å this
-// is ≤ 9e-9 of a pair's term at Q = 12 Å⁻¹, below the Taylor remainder). The ring buffer in shared memory keeps two
-// 32-bit words per bin, A = [count : 11 | Σq2 : 21] and B = Σq1, so a pair
-// costs two native 32-bit shared atomics (a 64-bit shared atomic add is a
-// compare-and-swap loop on sm_90). Capacity, each word on its own: the
-// thread whose add finds A's count at kDrainAt or above (B at kDrainSum1 or
-// above) moves that word to the global bins (atomic exchange with zero)
-// before its next add; each thread has at most one such add pending, so
-// count ≤ kDrainAt + kMaxAdders = 2047 and Σq2 ≤ 2047·1024 < 2^21 (no carry
-// into the count), and B ≤ 2^31 + (kMaxAdders + 1)·2^20 < 2^32.
+// Precision. y = (1 + ε)/r with |ε| ≤ 2^-17 assumed (the PTX semantics are
+// "1/√ of the upper word": 2^-21 from truncating r², 2^-21 from rounding
+// the result; 2^-17 leaves a factor 16 for the hardware table). One Newton
+// step leaves ρ1 = r·(1 − (3/2)ε² + O(ε³)), and the float64 roundings add
+// ≤ 4·2^-53·r, so
+//   |ρ1 − r| ≤ (1.5·2^-34 + 2^-50)·r_max + 2^-50   (bins),
+// and δ' is truncated to 2^-32 bin on top of that (test_histogram_compare.hpp,
+// fast_distance_error_bins). For the 264 Å CoO sphere at Δr = 1e-3 Å that
+// is 2.3e-11 Å; the old float path's bound was 1.1e-7 Å. The host
+// emulation models the MUFU by its PTX semantics (rsqrt_hi).
+//
+// A pair's record: δ' quantised down to 2^-20 bin (q1 = floor(δ'·2^20), read
+// back as the midpoint (q1 + ½)·2^-20: error ≤ 2^-21 bin = 4.8e-10 Å at
+// Δr = 1e-3) and (δ' − ½)² quantised down to 2^-12 bin² (q2 ≤ 1024,
+// midpoint, error ≤ 2^-13 bin²; it enters I(Q) only through ½Q²Σδ², so at
+// Δr = 1e-3 Å this is ≤ 9e-9 of a pair's term at Q = 12 Å⁻¹, below the
+// Taylor remainder). From the lower word L = floor(δ'·2^32):
+//   q1 = L >> 12;  c = L − 2^31 (signed: (δ' − ½)·2^32);
+//   q2 = hi32(c·c) >> 20 = floor((δ' − ½)²·2^12)   (IMAD.HI, exact).
+// The ring buffer in shared memory keeps two 32-bit words per bin,
+// A = [count : 11 | Σq2 : 21] and B = Σq1, so a pair costs two native 32-bit
+// shared atomics (a 64-bit shared atomic add is a compare-and-swap loop on
+// sm_90). Capacity, each word on its own: the thread whose add finds A's
+// count at kDrainAt or above (B at kDrainSum1 or above) moves that word to
+// the global bins (atomic exchange with zero) before its next add; each
+// thread has at most one such add pending, so count ≤ kDrainAt + kMaxAdders
+// = 2047 and Σq2 ≤ 2047·1024 < 2^21 (no carry into the count), and
+// B ≤ 2^31 + (kMaxAdders + 1)·2^20 < 2^32. (Draining B only together with A
+// would save the check of B's old value, but two words cannot be exchanged
+// at once, and a thread delayed between the two exchanges would let B grow
+// without bound in principle.)
+//
+// Window. The kernel does not test whether a pair's bin lies in the ring:
+// the layout guarantees it (window_base, histogram_layout.cpp), and
+// make_fast_layout refuses geometries where it cannot.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -61,146 +88,146 @@ constexpr std::uint32_t kMaxAdders = 1024;  // threads of a block (kernel assert
 constexpr std::uint32_t kDrainAt = kMaxCount - kMaxAdders;
 constexpr std::uint32_t kDrainSum1 = 1u << 31;
 constexpr int kMaxShells = 2048;  // distance shells per group
-constexpr int kHiSteps = 2046;    // box diagonal ≤ kHiSteps·h keeps S exact
-// floor() by a round-down add: 1.5·2^23 + x lands in [2^23, 2^24), where
-// floats are the integers, for 0 ≤ x < 2^22; hence the bin limit.
-constexpr float kMagic = 12582912.0f;
+// The fast path's reach (bins): ρ1·2^32 stays below 2^54 (exact on the
+// host); rings hold W ≤ 2^19 bins, so a pair's window offset (below) is
+// below 2^20.
 constexpr int kMaxFastBins = (1 << 22) - 64;
+constexpr double kTinyR2 = 0x1p-100;  // keeps r² > 0
+// Distance error bound (above): |ρ1 − r| ≤ kRelError·r_max + kAbsError bins,
+// plus the 2^-32 truncation of δ'.
+constexpr double kRelError = 1.5 * 0x1p-34 + 0x1p-50;
+constexpr double kAbsError = 0x1p-50 + 0x1p-32;
 
 static_assert(std::uint64_t(kMaxCount) * (1u << (kQ2Bits - 2)) < (std::uint64_t(1) << kCountShift),
               "Σq2 would carry into the count ((δ' − ½)² ≤ ¼, so q2 ≤ 2^(kQ2Bits−2))");
 static_assert(std::uint64_t(kDrainSum1) + std::uint64_t(kMaxAdders + 1) * (1u << kQ1Bits) < (std::uint64_t(1) << 32),
               "Σq1 word overflow");
 
-// An atom as the fast path reads it: hi parts (exact multiples of h), key
-// (index for the triangle mask), lo parts. 32 bytes, two 16-byte loads.
+// An atom as the fast path reads it: position in bins relative to the
+// layout's origin, key (index for the triangle mask). 32 bytes.
 struct alignas(16) PackedAtom {
-  float hx, hy, hz;
+  double x, y, z;
   std::int32_t key;
-  float lx, ly, lz;
-  float pad;
+  std::int32_t pad;
 };
 
-// One i group (bin units): centre c, radius rho (every atom within rho of c),
-// and the shells of j atoms by D = |x_j − c|: shell s holds D ∈ [s·w, (s+1)·w).
+// One i group (bin units): centre c, radius rho (every atom within rho − 1
+// of c), and the shells of j atoms by D = |x_j − c|: shell s holds
+// D ∈ [s·w, (s+1)·w).
 struct GroupGeometry {
-  float cx, cy, cz, rho;
-  float shell_width, inv_shell_width;
+  double cx, cy, cz, rho;
+  double shell_width, inv_shell_width;
   std::int32_t nshell;
-  std::int32_t first;  // first atom (index into the sorted a list)
-  std::int32_t count;  // atoms, ≤ kGroupAtoms
-  std::int32_t j_first;  // first j atom (triangle: the group's first atom; rectangle: 0)
-  std::int32_t pad[2];
+  std::int32_t first;    // first atom (index into the sorted a list)
+  std::int32_t count;    // atoms, ≤ kGroupAtoms
+  std::int32_t j_first;  // first j atom (triangle: past the group's own atoms; rectangle: 0)
 };
 
-NS_HIST_HD float hist_rsqrt(float x) {
-#ifdef __CUDA_ARCH__
-  return rsqrtf(x);
-#else
-  return 1.f / std::sqrt(x);
-#endif
-}
-
-NS_HIST_HD std::uint32_t float_bits(float x) {
-#ifdef __CUDA_ARCH__
-  return __float_as_uint(x);
-#else
-  std::uint32_t u;
+NS_HIST_HD std::uint64_t double_bits(double x) {
+  std::uint64_t u;
   std::memcpy(&u, &x, sizeof u);
   return u;
-#endif
 }
 
-NS_HIST_HD float hist_fma(float a, float b, float c) {
+NS_HIST_HD double bits_double(std::uint64_t u) {
+  double x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
+
+NS_HIST_HD double hist_fma(double a, double b, double c) {
 #ifdef __CUDA_ARCH__
-  return __fmaf_rn(a, b, c);
+  return __fma_rn(a, b, c);
 #else
   return std::fma(a, b, c);
 #endif
 }
 
-// floor(x) for 0 ≤ x < 2^22, and the same as an int.
-NS_HIST_HD float floor_small(float x, int& k) {
+// rsqrt.approx.ftz.f64: 1/√ of x's upper word (1.11.20), its result in the
+// upper word. The host takes the PTX semantics literally (exact 1/√ of the
+// truncated input, rounded to 20 mantissa bits).
+NS_HIST_HD double rsqrt_hi(double x) {
 #ifdef __CUDA_ARCH__
-  const float m = __fadd_rd(x, kMagic);
-  k = __float_as_int(m) - __float_as_int(kMagic);
-  return m - kMagic;
+  double y;
+  asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+  return y;
 #else
-  const float f = std::floor(x);
-  k = int(f);
-  return f;
+  const double t = bits_double(double_bits(x) & 0xffffffff00000000ull);
+  const double y = 1.0 / std::sqrt(t);
+  return bits_double((double_bits(y) + 0x80000000ull) & 0xffffffff00000000ull);
 #endif
 }
 
-// floor(x·scale) for 0 ≤ x·scale < 2^22 (both exact: one round-down fma).
-NS_HIST_HD std::uint32_t floor_scaled(float x, float scale) {
+// y/2 for a normal y whose lower word is zero: one integer add on the upper word.
+NS_HIST_HD double half_of_hi(double y) {
 #ifdef __CUDA_ARCH__
-  return __float_as_uint(__fmaf_rd(x, scale, kMagic)) - __float_as_uint(kMagic);
+  return __hiloint2double(__double2hiint(y) - 0x00100000, 0);
 #else
-  return std::uint32_t(std::floor(double(x) * double(scale)));
+  return 0.5 * y;
 #endif
 }
 
-// A pair's distance as bin + u, u ∈ [0, 1).
-struct PairBin {
-  int bin;
-  float u;
-};
-
-NS_HIST_HD PairBin pair_bin(const PackedAtom& i, const PackedAtom& j) {
-  const float dhx = j.hx - i.hx, dhy = j.hy - i.hy, dhz = j.hz - i.hz;  // exact
-  const float dlx = j.lx - i.lx, dly = j.ly - i.ly, dlz = j.lz - i.lz;
-  const float s = hist_fma(dhx, dhx, hist_fma(dhy, dhy, dhz * dhz));  // exact
-  const float tx = hist_fma(2.f, dhx, dlx), ty = hist_fma(2.f, dhy, dly), tz = hist_fma(2.f, dhz, dlz);
-  const float t = hist_fma(dlx, tx, hist_fma(dly, ty, dlz * tz));
-  const float r2 = s + t;
-  PairBin out;
-  if (r2 < 1.f) {
-    // r < 1 bin (coincident atoms; rsqrt's Newton step would divide by ~0):
-    // bin 0, and float r is good to 2^-24 bin here.
-    out.bin = 0;
-    out.u = r2 > 0.f ? std::sqrt(r2) : 0.f;
-    if (out.u >= 1.f) out.u = 0x1.fffffep-1f;
-    return out;
-  }
-  const float y = hist_rsqrt(r2);
-  const float rho0 = r2 * y;
-  const float res = hist_fma(-rho0, rho0, s) + t;  // r² − ρ0², S − ρ0² exact in the fma
-  const float corr = res * (0.5f * y);
-  int k;
-  const float kf = floor_small(rho0, k);
-  float u = (rho0 - kf) + corr;  // rho0 − kf is exact
-  // 0 ≤ u < 1 as one unsigned compare of the bits (negative floats, −0
-  // included, have the sign bit set); else the correction crossed a bin
-  // edge (rare).
-  if (!(float_bits(u) < 0x3f800000u)) {
-    const float f = std::floor(u);
-    k += int(f);
-    u -= f;
-    if (u >= 1.f) u = 0x1.fffffep-1f;
-  }
-  out.bin = k;
-  out.u = u;
-  return out;
+// The window offset of a pair as a fixed-point number in a double's bits:
+// RD(ρ·2^-1042 + magic) with magic = (slot0 − base)·2^-1042 is a subnormal
+// (the value is below 2^20·2^-1042 = 2^-1022) on the grid 2^-1074, so its
+// bits are floor((ρ − base + slot0)·2^32): the upper word is the unwrapped
+// ring slot of the pair's bin, the lower word floor(δ'·2^32). One DFMA.RM
+// (float64 subnormals run at full speed); no float→int conversion.
+NS_HIST_HD double window_magic(int base, int slot0) {
+#ifdef __CUDA_ARCH__
+  return ldexp(double(slot0 - base), -1042);
+#else
+  return std::ldexp(double(slot0 - base), -1042);
+#endif
 }
 
-struct PairQuanta {
-  std::uint32_t q1, q2;
-};
-
-NS_HIST_HD PairQuanta quantise(float u) {
-  const float c = u - 0.5f;
-  return {floor_scaled(u, float(1u << kQ1Bits)), floor_scaled(c * c, float(1u << kQ2Bits))};
+NS_HIST_HD std::uint64_t magic_floor_bits(double rho, double magic) {
+#ifdef __CUDA_ARCH__
+  return std::uint64_t(__double_as_longlong(__fma_rd(rho, 0x1p-1042, magic)));
+#else
+  const auto shift = std::int64_t(std::ldexp(magic, 1042)) * (std::int64_t(1) << 32);
+  return std::uint64_t(shift + std::int64_t(std::floor(std::ldexp(rho, 32))));
+#endif
 }
 
-// The words a pair adds to its bin, their fields, and when a word must be
-// drained (capacity above).
-NS_HIST_HD std::uint32_t word_a(PairQuanta q) { return (1u << kCountShift) | q.q2; }
-NS_HIST_HD std::uint32_t word_b(PairQuanta q) { return q.q1; }
+// A pair in the window: upper word bin − base + slot0 ∈ [0, 2W) (the ring
+// slot before the wrap), lower word floor(δ'·2^32), for magic =
+// window_magic(base, slot0).
+struct PairFix {
+  std::uint32_t hi, lo;
+};
+
+NS_HIST_HD PairFix pair_fix(const PackedAtom& i, const PackedAtom& j, double magic) {
+  const double dx = j.x - i.x, dy = j.y - i.y, dz = j.z - i.z;
+  const double r2 = hist_fma(dx, dx, hist_fma(dy, dy, hist_fma(dz, dz, kTinyR2)));
+  const double y = rsqrt_hi(r2);
+  const double rho0 = r2 * y;
+  const double rho1 = hist_fma(hist_fma(-rho0, rho0, r2), half_of_hi(y), rho0);
+  const std::uint64_t m = magic_floor_bits(rho1, magic);
+  return {std::uint32_t(m >> 32), std::uint32_t(m)};
+}
+
+// The ring words a pair adds (lower word L = floor(δ'·2^32)), their fields,
+// and when a word must be drained (capacity above).
+NS_HIST_HD std::uint32_t word_b(std::uint32_t lo) { return lo >> (32 - kQ1Bits); }
+NS_HIST_HD std::uint32_t word_a(std::uint32_t lo) {
+  const auto c = std::int32_t(lo ^ 0x80000000u);  // (δ' − ½)·2^32
+#ifdef __CUDA_ARCH__
+  const auto c2 = std::uint32_t(__mulhi(c, c));
+#else
+  const auto c2 = std::uint32_t((std::int64_t(c) * c) >> 32);
+#endif
+  return (1u << kCountShift) + (c2 >> (32 - kQ2Bits));
+}
 NS_HIST_HD std::uint32_t word_count(std::uint32_t a) { return a >> kCountShift; }
 NS_HIST_HD std::uint32_t word_sum2(std::uint32_t a) { return a & ((1u << kCountShift) - 1); }
 NS_HIST_HD bool must_drain_a(std::uint32_t old) { return old >= (kDrainAt << kCountShift); }
 NS_HIST_HD bool must_drain_b(std::uint32_t old) { return old >= kDrainSum1; }
+
+// Unwrapped ring position (bin − base + slot0 ∈ [0, 2W)) to the ring slot.
+NS_HIST_HD std::uint32_t wrap_slot(std::uint32_t s, std::uint32_t window) {
+  return s < window ? s : s - window;
+}
 
 // Ring slot of the bin base + idx (0 ≤ idx < W) when bin `base` sits in
 // slot base_slot: a ring of any size W without a modulo per pair.
@@ -209,36 +236,31 @@ NS_HIST_HD int ring_slot(int idx, int base_slot, int window) {
   return s >= window ? s - window : s;
 }
 
-// Shell of a j atom at distance D (bins) from the group centre.
-NS_HIST_HD int shell_of(const GroupGeometry& g, float d) {
+// Distance D (bins) of a j atom from the group centre, correctly rounded on
+// host and device alike, so both passes and the emulation agree.
+NS_HIST_HD double centre_distance(const GroupGeometry& g, const PackedAtom& a) {
+  const double x = a.x - g.cx, y = a.y - g.cy, z = a.z - g.cz;
+  const double d2 = hist_fma(x, x, hist_fma(y, y, z * z));
 #ifdef __CUDA_ARCH__
-  int s = int(__fmul_rn(d, g.inv_shell_width));
+  return __dsqrt_rn(d2);
 #else
-  int s = int(d * g.inv_shell_width);
+  return std::sqrt(d2);
 #endif
+}
+
+// Shell of a j atom at distance D (bins) from the group centre.
+NS_HIST_HD int shell_of(const GroupGeometry& g, double d) {
+  int s = int(d * g.inv_shell_width);
   s = s < 0 ? 0 : s;
   return s < g.nshell ? s : g.nshell - 1;
 }
 
-// The kernel computes this twice per j atom (counting, then scattering)
-// and both must give the same shell, so every operation is explicit (no
-// contraction left to the compiler).
-NS_HIST_HD float centre_distance(const GroupGeometry& g, const PackedAtom& a) {
-#ifdef __CUDA_ARCH__
-  const float x = __fsub_rn(__fadd_rn(a.hx, a.lx), g.cx), y = __fsub_rn(__fadd_rn(a.hy, a.ly), g.cy),
-              z = __fsub_rn(__fadd_rn(a.hz, a.lz), g.cz);
-  return __fsqrt_rn(__fmaf_rn(x, x, __fmaf_rn(y, y, __fmul_rn(z, z))));
-#else
-  const float x = (a.hx + a.lx) - g.cx, y = (a.hy + a.ly) - g.cy, z = (a.hz + a.lz) - g.cz;
-  return std::sqrt(std::fma(x, x, std::fma(y, y, z * z)));
-#endif
-}
-
 // First bin of the window while shell s is processed: every pair of the
 // shell lies in [base, base + W) when shell_width + 2·rho + 8 ≤ W (a pair
-// at r = D ± rho, D within a rounding of the shell); non-decreasing in s.
+// at r = D ± (rho − 1), D within a rounding of the shell, r within 2^-20 of
+// ρ1); non-decreasing in s.
 NS_HIST_HD int window_base(const GroupGeometry& g, int s) {
-  const int b = int(std::floor(float(s) * g.shell_width - g.rho)) - 2;
+  const int b = int(std::floor(double(s) * g.shell_width - g.rho)) - 2;
   return b > 0 ? b : 0;
 }
 
