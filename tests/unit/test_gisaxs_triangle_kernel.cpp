@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <numbers>
 #include <random>
+#include <utility>
 
 #include "core/quadrature.hpp"
 #include "gisaxs/mesh/triangle_kernel.hpp"
@@ -112,7 +113,8 @@ std::complex<double> lagrange(double pa, double pb, double pc) {
 TEST(GisaxsTriangleKernel, FastPathsMatchQuadrature) {
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> base(-6, 6), unit(-1, 1);
-  double worst_near[2] = {0, 0}, worst_far[2] = {0, 0}, worst_three[2] = {0, 0};
+  double worst_tier[2][4] = {}, worst_three[2] = {0, 0};
+  static_assert(SeriesTiers<float>::count <= 4 && SeriesTiers<double>::count <= 4);
   int three_cases = 0;
   for (int k = 0; k < 600; ++k) {
     const double pa = base(rng);
@@ -124,23 +126,31 @@ TEST(GisaxsTriangleKernel, FastPathsMatchQuadrature) {
       const double r = std::max(std::abs(a), std::abs(b));
       if (r >= limit) a *= 0.999 * limit / r, b *= 0.999 * limit / r;
     };
-    {
-      double a = y1, b = y2;
-      clamp_reach(SeriesTiers<float>::near_reach, a, b);
-      const auto want = quadrature(pa, pa + a, pa + b);
-      worst_near[0] = std::max(worst_near[0], std::abs(anchored<float, SeriesTiers<float>::near_terms>(pa, pa + a, pa + b) - want) / std::abs(want));
-      a = y1, b = y2;
-      clamp_reach(SeriesTiers<double>::near_reach, a, b);
-      const auto want64 = quadrature(pa, pa + a, pa + b);
-      worst_near[1] = std::max(worst_near[1], std::abs(anchored<double, SeriesTiers<double>::near_terms>(pa, pa + a, pa + b) - want64) / std::abs(want64));
-    }
-    {
-      double a = y1, b = y2;
-      clamp_reach(SeriesTiers<float>::far_reach, a, b);
-      const auto want = quadrature(pa, pa + a, pa + b);
-      worst_far[0] = std::max(worst_far[0], std::abs(anchored<float, SeriesTiers<float>::far_terms>(pa, pa + a, pa + b) - want) / std::abs(want));
-      worst_far[1] = std::max(worst_far[1], std::abs(anchored<double, SeriesTiers<double>::far_terms>(pa, pa + a, pa + b) - want) / std::abs(want));
-    }
+    // Every tier up to its reach (the first tier for small reaches too).
+    [&]<int... I>(std::integer_sequence<int, I...>) {
+      (
+          [&] {
+            double a = y1, b = y2;
+            clamp_reach(SeriesTiers<float>::reach[I], a, b);
+            const auto want = quadrature(pa, pa + a, pa + b);
+            worst_tier[0][I] = std::max(worst_tier[0][I],
+                                        std::abs(anchored<float, SeriesTiers<float>::terms[I]>(pa, pa + a, pa + b) - want) /
+                                            std::abs(want));
+          }(),
+          ...);
+    }(std::make_integer_sequence<int, SeriesTiers<float>::count>());
+    [&]<int... I>(std::integer_sequence<int, I...>) {
+      (
+          [&] {
+            double a = y1, b = y2;
+            clamp_reach(SeriesTiers<double>::reach[I], a, b);
+            const auto want = quadrature(pa, pa + a, pa + b);
+            worst_tier[1][I] = std::max(worst_tier[1][I],
+                                        std::abs(anchored<double, SeriesTiers<double>::terms[I]>(pa, pa + a, pa + b) - want) /
+                                            std::abs(want));
+          }(),
+          ...);
+    }(std::make_integer_sequence<int, SeriesTiers<double>::count>());
     {
       // Three-point: phases spread over up to 12 rad, every gap ≥ δ.
       const double a = 6 * unit(rng), b = 6 * unit(rng);
@@ -151,14 +161,19 @@ TEST(GisaxsTriangleKernel, FastPathsMatchQuadrature) {
       worst_three[1] = std::max(worst_three[1], std::abs(lagrange<double>(pa, pa + a, pa + b) - want));
     }
   }
-  std::printf("fast paths vs quadrature (float / double): near %.2e / %.2e, far %.2e / %.2e (relative), "
-              "three-point %.2e / %.2e (absolute, %d cases)\n",
-              worst_near[0], worst_near[1], worst_far[0], worst_far[1], worst_three[0], worst_three[1], three_cases);
+  for (int i = 0; i < SeriesTiers<float>::count; ++i) {
+    std::printf("float tier K = %d (reach < %.2f): %.2e relative\n", SeriesTiers<float>::terms[i],
+                SeriesTiers<float>::reach[i], worst_tier[0][i]);
+    EXPECT_LE(worst_tier[0][i], 1e-6) << "float tier " << i;
+  }
+  for (int i = 0; i < SeriesTiers<double>::count; ++i) {
+    std::printf("double tier K = %d (reach < %.2f): %.2e relative\n", SeriesTiers<double>::terms[i],
+                SeriesTiers<double>::reach[i], worst_tier[1][i]);
+    EXPECT_LE(worst_tier[1][i], 1e-13) << "double tier " << i;
+  }
+  std::printf("three-point vs quadrature (float / double): %.2e / %.2e (absolute, %d cases)\n", worst_three[0],
+              worst_three[1], three_cases);
   EXPECT_GT(three_cases, 200);
-  EXPECT_LE(worst_near[0], 1e-6);
-  EXPECT_LE(worst_far[0], 1e-6);
-  EXPECT_LE(worst_near[1], 1e-13);
-  EXPECT_LE(worst_far[1], 1e-13);
   // Absolute (|e| ≤ 1/2; for spans up to 12 rad it falls to ~0.01, and the
   // rounding bound 2ε/δ² = 8ε is absolute): float 8 ε₃₂ (5e-7) plus the float
   // rounding of y (ε₃₂ · 12 rad, derivative ≤ 1/2), double 8 ε₆₄ and the
@@ -167,10 +182,11 @@ TEST(GisaxsTriangleKernel, FastPathsMatchQuadrature) {
   EXPECT_LE(worst_three[1], 1e-14);
 }
 
-// exp(iπh) of the GPU's float vertex phases (exp_i_pi) against float64
-// sin/cos over |h| ≤ 1e4 half-turns (|q·v| ≤ 3e4 rad) and at the quadrant
-// boundaries. Bound: r = h − j/2 rounded to float (≤ 2^-27 · π = 2.3e-8),
-// the polynomials (≤ 5.4e-9) and float rounding (≤ 2 ε₃₂ = 1.2e-7): 2e-7.
+// exp(iπh) of the GPU's float vertex phases (exp_i_half_pi of t = 2h)
+// against float64 sin/cos over |h| ≤ 1e4 half-turns (|q·v| ≤ 3e4 rad) and
+// at the quadrant boundaries. Bound: r = t − j rounded to float (≤ 2^-26 ·
+// π/2 = 2.3e-8), the polynomials (≤ 5.4e-9) and float rounding (≤ 2 ε₃₂ =
+// 1.2e-7): 2e-7.
 TEST(GisaxsTriangleKernel, FloatExpOfHalfTurnsMatchesFloat64) {
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> wide(-1e4, 1e4), narrow(-2, 2);
@@ -179,10 +195,10 @@ TEST(GisaxsTriangleKernel, FloatExpOfHalfTurnsMatchesFloat64) {
     double h = k % 2 ? wide(rng) : narrow(rng);
     if (k % 10 == 0) h = 0.25 * std::round(4 * h);       // quadrant boundaries
     if (k % 10 == 1) h = 0.25 * std::round(4 * h) + 1.25e-1;  // mid-quadrant
-    const ExpPhase<float> e = exp_i_pi(h);
+    const ExpPhase<float> e = exp_i_half_pi(2 * h);
     const double p = std::numbers::pi * std::remainder(h, 2.0);  // exact reduction
     worst = std::max({worst, std::abs(double(e.c) - std::cos(p)), std::abs(double(e.s) - std::sin(p))});
   }
-  std::printf("exp_i_pi vs float64: %.2e\n", worst);
+  std::printf("exp_i_half_pi vs float64: %.2e\n", worst);
   EXPECT_LE(worst, 2e-7);
 }

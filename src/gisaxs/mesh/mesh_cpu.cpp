@@ -73,8 +73,8 @@ void block_sums(const MeshTiles& m, const Vec3* q, double* acc_re, double* acc_i
         w[j] = qx[j] * nx + qy[j] * ny + qz[j] * nz;
         reach = std::max(reach, std::max(std::abs(y1[j]), std::abs(y2[j])));
       }
-      // The series tiers where the whole block is in reach (E_a times the
-      // series), the branch-free general kernel otherwise.
+      // The first series tier whose reach covers the whole block (E_a times
+      // the series), else the three-point or the branch-free general form.
       auto series = [&]<int K>() {
 #pragma omp simd
         for (int j = 0; j < kBlock; ++j) {
@@ -84,14 +84,7 @@ void block_sums(const MeshTiles& m, const Vec3* q, double* acc_re, double* acc_i
           sum_im[j] += cos_p[a][j] * fi + sin_p[a][j] * fr;
         }
       };
-      if (reach < Real(SeriesTiers<Real>::near_reach)) {
-        series.template operator()<SeriesTiers<Real>::near_terms>();
-        continue;
-      }
-      if (reach < Real(SeriesTiers<Real>::far_reach)) {
-        series.template operator()<SeriesTiers<Real>::far_terms>();
-        continue;
-      }
+      if (with_series_tier<Real>([&](Real bound) { return reach < bound; }, series)) continue;
       Real gap = Real(kSeriesSwitch);
 #pragma omp simd reduction(min : gap)
       for (int j = 0; j < kBlock; ++j)

@@ -17,6 +17,12 @@
 // output through float64 atomics, each already multiplied by the q-only
 // factor exp(i q·c)(−i/|q|²) (the sum is linear).
 //
+// SASS (sm_90, float, 2 threads and 2 q per thread, per triangle and 2 q):
+// 89 instructions for K = 7, 97 / 105 / 113 for K = 8 / 9 / 10 (were 90
+// for K = 7 and 115 for K = 10); per vertex and 2 q ≈ 61 (was 70: no
+// float64 constant 2, one 128-bit store for both q, stepped pointers, and
+// the loop now unrolled by 2).
+//
 // Hyperblocks: q go in blocks (h_q points) sized from the memory budget
 // (device_memory_budget: the user's cap or half the free memory), the mesh
 // stays resident when it fits in half the budget, otherwise it goes in
@@ -84,15 +90,16 @@ struct DeviceMesh {
   double cx, cy, cz;
 };
 
-// exp(i p_v) for p_v = π h: float via the float64 reduction of
-// triangle_kernel.hpp (exp_i_pi), double via sincospi (exact reduction).
+// exp(i p_v) for p_v = π t/2: float via the float64 reduction of
+// triangle_kernel.hpp (exp_i_half_pi), double via sincospi (exact
+// reduction; t/2 is exact).
 template <class Real>
-__device__ __forceinline__ ExpPhase<Real> exp_of_half_turns(double h) {
+__device__ __forceinline__ ExpPhase<Real> exp_of_quarter_turns(double t) {
   if constexpr (sizeof(Real) == 4) {
-    return exp_i_pi(h);
+    return exp_i_half_pi(t);
   } else {
     double s, c;
-    sincospi(h, &s, &c);
+    sincospi(0.5 * t, &s, &c);
     return {c, s};
   }
 }
@@ -117,24 +124,51 @@ std::size_t shared_bytes(int threads, int lanes, int qs) {
          2 * std::size_t(kTileVertices) * (std::size_t(threads / lanes) * qs) * sizeof(Real);
 }
 
+// Whether every reach of a warp's lanes is below a tier's bound (uniform
+// over the warp). float: the warp's largest reach by one integer max
+// reduction of the bit patterns (reach ≥ +0, where the order of the bits is
+// that of the values), then one compare per tier instead of a vote per
+// tier. double (the reduction is 32-bit only), or before sm_80: a vote per
+// tier.
+template <class Real>
+struct WarpReach {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  static constexpr bool kReduce = sizeof(Real) == 4;
+#else
+  static constexpr bool kReduce = false;
+#endif
+  Real value;  // the warp's largest reach (kReduce) or this lane's
+  __device__ explicit WarpReach(Real reach) : value(reach) {
+    if constexpr (kReduce) value = __uint_as_float(__reduce_max_sync(0xffffffffu, __float_as_uint(reach)));
+  }
+  __device__ bool operator()(Real bound) const {
+    if constexpr (kReduce)
+      return value < bound;
+    else
+      return __all_sync(0xffffffffu, value < bound);
+  }
+};
+
 // kBlend: the branch-free form of the general triangle kernel (both series
 // and direct forms, then a select) instead of the branching one, for warps
 // whose lanes need different paths; the autotuner tries both.
 //
-// Per triangle and q the kernel takes, warp-uniformly (__all_sync over the
-// warp's lanes and the thread's kQs q), the first of
-//   1. the anchored series (triangle_kernel.hpp) with the near tier's K,
-//      where every reach max(|y1|, |y2|) < R_near;
-//   2. the same with the far tier's K, where every reach < R_far;
-//   3. the three-point Lagrange form, where every pairwise phase difference
+// Per triangle and q the kernel takes, warp-uniformly (over the warp's
+// lanes and the thread's kQs q), the first of
+//   1. the anchored series (triangle_kernel.hpp) of the first tier
+//      (K, R_max) with every reach max(|y1|, |y2|) < R_max (float: K = 7,
+//      8, 9, 10 up to 0.45, 0.63, 0.84, 1; double: 14, 16, 18 up to 0.5,
+//      0.8, 1), by one warp max reduction (WarpReach);
+//   2. the three-point Lagrange form, where every pairwise phase difference
 //      is ≥ δ;
-//   4. the general sorted kernel (triangle_integral[_blend]) per lane.
+//   3. the general sorted kernel (triangle_integral[_blend]) per lane.
 // On smooth meshes fine enough that most triangle·q phase spans are ≲ 1
-// (HipGISAXS's 91,752-triangle ellipsoid on 90 × 800 × 800 q: 63 % of warp
-// triangles take 1, 37 % take 2, 0.1 % the others), no lane sorts and none
-// diverges; coarse meshes take 3 where the phases are far apart. y1, y2 and
-// q·N come from the triangle's edges and normal in Real (3 FMA each), so
-// per vertex and q only exp(i p) is stored (8 bytes in float, was 12).
+// (HipGISAXS's 91,752-triangle ellipsoid on 90 × 800 × 800 q, 2 q per
+// thread: 57 % of warp triangles take K = 7, 27 % K = 8, 14 % K = 9, 2 %
+// K = 10, 0.2 % the others), no lane sorts and none diverges; coarse meshes
+// take 2 where the phases are far apart. y1, y2 and q·N come from the
+// triangle's edges and normal in Real (3 FMA each), so per vertex and q
+// only exp(i p) is stored (8 bytes in float, was 12).
 //
 // kLanes: threads per q. The shared memory per q (the tile's exp(i p))
 // caps the q resident on an SM (≈ 900 in float); with kLanes threads per q
@@ -160,7 +194,6 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
   // exp(i p) as one (cos, sin) pair, first in shared memory (16-byte
   // aligned): one 64-bit (float) or 128-bit (double) load per corner.
   using Pair = std::conditional_t<sizeof(Real) == 4, float2, double2>;
-  using Tiers = SeriesTiers<Real>;
   extern __shared__ __align__(16) unsigned char smem[];
   // nt: thread columns per part; nc = nt · kQs: q per block (shared columns)
   const int threads = blockDim.x, nt = threads / kLanes, nc = nt * kQs;
@@ -168,12 +201,26 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
   Pair* s_exp = reinterpret_cast<Pair*>(smem);
   TileTriangle<Real>* s_triangle = reinterpret_cast<TileTriangle<Real>*>(s_exp + kTileVertices * nc);
   const std::uint32_t row_bytes = std::uint32_t(nc * sizeof(Pair));
-  // This thread's column of exp(i p), as a byte address to add rows to.
-  const unsigned char* my_exp = reinterpret_cast<const unsigned char*>(s_exp + tid);
+  // A row holds a vertex's exp(i p) for the block's q: in float with 2 q
+  // per thread, a thread's two side by side (one 128-bit load or store for
+  // both, conflict-free), otherwise q j of thread tid in column j·nt + tid
+  // (side by side, two 128-bit double pairs would meet in the same banks).
+  constexpr bool kSideBySide = sizeof(Real) == 4 && kQs == 2;
+  // This thread's first column of exp(i p), as a byte address to add rows to.
+  unsigned char* const my_exp = reinterpret_cast<unsigned char*>(s_exp + (kSideBySide ? kQs * tid : tid));
+  auto load_exp = [&](const unsigned char* row, Pair (&e)[kQs]) {
+    if constexpr (kSideBySide) {
+      const float4 v = *reinterpret_cast<const float4*>(row);
+      e[0] = Pair{v.x, v.y}, e[1] = Pair{v.z, v.w};
+    } else {
+#pragma unroll
+      for (int j = 0; j < kQs; ++j) e[j] = *reinterpret_cast<const Pair*>(row + j * nt * sizeof(Pair));
+    }
+  };
 
   static_assert(kLanes == 1 || kLanes == 2 || kLanes == 4);
   static_assert(kQs == 1 || kQs == 2);
-  // q/π in float64 for the vertex phases (half-turns), q in Real for the
+  // 2q/π in float64 for the vertex phases (quarter turns), q in Real for the
   // triangle phases y and q·N.
   double hx[kQs], hy[kQs], hz[kQs], acc_re[kQs], acc_im[kQs];
   Real fx[kQs], fy[kQs], fz[kQs];
@@ -182,7 +229,8 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
     const std::size_t i = std::size_t(blockIdx.x) * nc + j * nt + tid;
     double qx = 0, qy = 0, qz = 0;
     if (i < nq) qx = q[3 * i], qy = q[3 * i + 1], qz = q[3 * i + 2];
-    hx[j] = qx * std::numbers::inv_pi, hy[j] = qy * std::numbers::inv_pi, hz[j] = qz * std::numbers::inv_pi;
+    constexpr double kQuarterTurns = 2 * std::numbers::inv_pi;  // per radian
+    hx[j] = qx * kQuarterTurns, hy[j] = qy * kQuarterTurns, hz[j] = qz * kQuarterTurns;
     fx[j] = Real(qx), fy[j] = Real(qy), fz[j] = Real(qz);
     acc_re[j] = 0, acc_im[j] = 0;
   }
@@ -207,12 +255,20 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
     }
     // Vertex phases from the vertices in global memory (one address per
     // warp, cached); the barrier below puts them before the triangles.
-    for (int k = part; k < int(r.vertex_count); k += kLanes) {
-      const double vx = vertex[3 * k], vy = vertex[3 * k + 1], vz = vertex[3 * k + 2];
+    // (Pointers stepped rather than indices scaled: fewer address
+    // instructions per vertex.)
+    const double* v = vertex + 3 * part;
+    unsigned char* row = my_exp + part * row_bytes;
+    for (int k = part; k < int(r.vertex_count); k += kLanes, v += 3 * kLanes, row += kLanes * row_bytes) {
+      const double vx = v[0], vy = v[1], vz = v[2];
+      ExpPhase<Real> e[kQs];
 #pragma unroll
-      for (int j = 0; j < kQs; ++j) {
-        const ExpPhase<Real> e = exp_of_half_turns<Real>(hx[j] * vx + hy[j] * vy + hz[j] * vz);
-        s_exp[k * nc + j * nt + tid] = Pair{e.c, e.s};
+      for (int j = 0; j < kQs; ++j) e[j] = exp_of_quarter_turns<Real>(hx[j] * vx + hy[j] * vy + hz[j] * vz);
+      if constexpr (kSideBySide) {
+        *reinterpret_cast<float4*>(row) = float4{e[0].c, e[0].s, e[1].c, e[1].s};
+      } else {
+#pragma unroll
+        for (int j = 0; j < kQs; ++j) *reinterpret_cast<Pair*>(row + j * nt * sizeof(Pair)) = Pair{e[j].c, e[j].s};
       }
     }
     __syncthreads();
@@ -232,8 +288,7 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
       }
       const unsigned char* row_a = my_exp + tri.row_a;
       Pair ea[kQs];
-#pragma unroll
-      for (int j = 0; j < kQs; ++j) ea[j] = *reinterpret_cast<const Pair*>(row_a + j * nt * sizeof(Pair));
+      load_exp(row_a, ea);
       // The anchored series (w e/E_a), then times E_a.
       auto add_anchored = [&](const Real (&fr)[kQs], const Real (&fi)[kQs]) {
 #pragma unroll
@@ -244,24 +299,23 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
           sum_im[j] = fma(ea[j].x, fi[j], fma(ea[j].y, fr[j], sum_im[j]));
         }
       };
-      Real fr[kQs], fi[kQs];
-      if (__all_sync(0xffffffffu, reach < Real(Tiers::near_reach))) {
+      // The first series tier whose bound covers the warp's largest reach.
+      const WarpReach<Real> warp_reach(reach);
+      auto series = [&]<int K>() {
+        Real fr[kQs], fi[kQs];
 #pragma unroll
-        for (int j = 0; j < kQs; ++j) anchored_series<Real, Tiers::near_terms>(y1[j], y2[j], w[j], fr[j], fi[j]);
+        for (int j = 0; j < kQs; ++j) anchored_series<Real, K>(y1[j], y2[j], w[j], fr[j], fi[j]);
         add_anchored(fr, fi);
-      } else if (__all_sync(0xffffffffu, reach < Real(Tiers::far_reach))) {
-#pragma unroll
-        for (int j = 0; j < kQs; ++j) anchored_series<Real, Tiers::far_terms>(y1[j], y2[j], w[j], fr[j], fi[j]);
-        add_anchored(fr, fi);
-      } else {
+      };
+      if (!with_series_tier<Real>(warp_reach, series)) {
         const unsigned char* row_b = my_exp + ((tri.corners >> 8) & 0xff) * row_bytes;
         const unsigned char* row_c = my_exp + ((tri.corners >> 16) & 0xff) * row_bytes;
         Pair eb[kQs], ec[kQs];
+        load_exp(row_b, eb);
+        load_exp(row_c, ec);
         Real gap = Real(kSeriesSwitch);
 #pragma unroll
         for (int j = 0; j < kQs; ++j) {
-          eb[j] = *reinterpret_cast<const Pair*>(row_b + j * nt * sizeof(Pair));
-          ec[j] = *reinterpret_cast<const Pair*>(row_c + j * nt * sizeof(Pair));
           gap = min(gap, min(min(abs(y1[j]), abs(y2[j])), abs(y2[j] - y1[j])));
         }
         if (__all_sync(0xffffffffu, gap >= Real(kSeriesSwitch))) {

@@ -34,7 +34,8 @@ struct MeshTiles {
   }
 };
 
-// Triangles in Morton order of their centroids, cut greedily into tiles.
+// Tiles grown as compact patches from seeds in Morton order of the
+// triangle centroids (mesh_tiles.cpp).
 MeshTiles make_mesh_tiles(const TriangleMesh& mesh);
 
 // A contiguous run of tiles [first, first + count).

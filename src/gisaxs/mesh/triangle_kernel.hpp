@@ -78,19 +78,21 @@ NS_MESH_HD Real reciprocal(Real x) {
   return Real(1) / x;
 }
 
-// exp(iπh) in float for a float64 phase h in half-turns (|h| < 2^50): the
-// GPU's per-vertex·q sincos. h is reduced in float64 by the nearest
-// multiple j/2 of a quarter turn (2h + 1.5·2^52 rounds 2h to the integer j,
-// which the low word then holds; r = h − j/2 ∈ [−1/4, 1/4] is exact by
-// Sterbenz), r is rounded to float (≤ 2^-27 half-turns = 2.3e-8 rad, no
-// worse than reducing by whole turns), then the minimax polynomials of
-// CUDA's sincospif on [−1/4, 1/4] (errors ≤ 5.4e-9 for sin, 1.1e-9 for cos)
-// and the quadrant j mod 4 by swaps and sign flips: no special cases, as
-// the phase is finite and |r| ≤ 1/4.
-NS_MESH_HD ExpPhase<float> exp_i_pi(double h) {
+// exp(iπt/2) in float for a float64 phase t in quarter turns (|t| < 2^51):
+// the GPU's per-vertex·q sincos. t is reduced in float64 by the nearest
+// integer j (t + 1.5·2^52 rounds t to j, which the low word then holds;
+// r = t − j ∈ [−1/2, 1/2] is exact by Sterbenz), r is rounded to float
+// (≤ 2^-26 quarter turns = 2.3e-8 rad, no worse than reducing by whole
+// turns), then the minimax polynomials of CUDA's sincospif on [−1/4, 1/4]
+// half-turns, rescaled to quarter turns by powers of 2 (so bit for bit
+// the same values; errors ≤ 5.4e-9 for sin, 1.1e-9 for cos), and the
+// quadrant j mod 4 by swaps and sign flips: no special cases, as the phase
+// is finite and |r| ≤ 1/2. Quarter turns rather than half-turns save the
+// doubling (a float64 constant per vertex in registers).
+NS_MESH_HD ExpPhase<float> exp_i_half_pi(double t) {
   constexpr double kRound = 6755399441055744.0;  // 1.5 · 2^52
-  const double shifted = h * 2.0 + kRound;
-  const double r = h - 0.5 * (shifted - kRound);
+  const double shifted = t + kRound;
+  const double r = t - (shifted - kRound);
 #if defined(__CUDA_ARCH__)
   const std::uint32_t j = std::uint32_t(__double2loint(shifted));
 #else
@@ -98,8 +100,8 @@ NS_MESH_HD ExpPhase<float> exp_i_pi(double h) {
 #endif
   const float x = float(r), x2 = x * x;
   const float sin_r =
-      std::fmaf(x, 0x1.921fb6p+1f, x * x2 * (-0x1.4abbecp+2f + x2 * (0x1.466b2p+1f + x2 * -0x1.2f5992p-1f)));
-  const float cos_r = 1.0f + x2 * (-0x1.3bd3ccp+2f + x2 * (0x1.03c19ep+2f + x2 * (-0x1.55a5cp+0f + x2 * 0x1.d09c24p-3f)));
+      std::fmaf(x, 0x1.921fb6p+0f, x * x2 * (-0x1.4abbecp-1f + x2 * (0x1.466b2p-4f + x2 * -0x1.2f5992p-8f)));
+  const float cos_r = 1.0f + x2 * (-0x1.3bd3ccp+0f + x2 * (0x1.03c19ep-2f + x2 * (-0x1.55a5cp-6f + x2 * 0x1.d09c24p-11f)));
   const bool swap = (j & 1) != 0;
   const std::uint32_t sin_sign = (j & 2) << 30, cos_sign = ((j + 1) & 2) << 30;
 #if defined(__CUDA_ARCH__)
@@ -223,22 +225,47 @@ NS_MESH_HD void triangle_integral(Real p0, ExpPhase<Real> e0, Real p1, ExpPhase<
 // (GPU) or block of q (CPU), chosen so that T_K(R_max) < 1e-8 × 0.46
 // (float) or < 1e-17 × 0.46 (double): relative to |e| itself, which is
 // ≥ 0.4597 for R ≤ 1 (minimum over y1, y2 ∈ [−1, 1], by quadrature):
-//   float:  K = 7,  R < 0.45 (T = 4.4e-9);  K = 10, R < 1 (T = 2.1e-9)
-//   double: K = 14, R < 0.5 (T = 1.4e-18);  K = 18, R < 1 (T = 4.1e-19)
+//   float:  K = 7, R < 0.45 (T = 4.4e-9);  K = 8, R < 0.63 (4.2e-9);
+//           K = 9, R < 0.84 (4.3e-9);      K = 10, R < 1 (2.1e-9)
+//   double: K = 14, R < 0.5 (T = 1.4e-18); K = 16, R < 0.8 (3.5e-18);
+//           K = 18, R < 1 (4.1e-19)
+// (the first tier whose bound holds is taken: each term costs 3
+// operations per q, so the tiers track the reach closely).
 // For R ≤ 1 no term exceeds 1/2 (terms (k+1) R^k/(k+2)!), so rounding stays
 // at a few ε. No sort, no branch, and the factor q·N rides in for free.
 template <class Real>
 struct SeriesTiers;
 template <>
 struct SeriesTiers<float> {
-  static constexpr int near_terms = 7, far_terms = 10;
-  static constexpr double near_reach = 0.45, far_reach = 1.0;
+  static constexpr int count = 4;
+  static constexpr int terms[count] = {7, 8, 9, 10};
+  static constexpr double reach[count] = {0.45, 0.63, 0.84, 1.0};
 };
 template <>
 struct SeriesTiers<double> {
-  static constexpr int near_terms = 14, far_terms = 18;
-  static constexpr double near_reach = 0.5, far_reach = 1.0;
+  static constexpr int count = 3;
+  static constexpr int terms[count] = {14, 16, 18};
+  static constexpr double reach[count] = {0.5, 0.8, 1.0};
 };
+
+// Runs f.template operator()<K>() for the first tier (from tier I on) whose
+// bound R_max satisfies below(R_max) (every reach of the warp or block is
+// < R_max; the caller's test, uniform over the lanes), and says whether one
+// did.
+template <class Real, int I = 0, class Below, class F>
+NS_MESH_HD bool with_series_tier(const Below& below, F&& f) {
+  if constexpr (I < SeriesTiers<Real>::count) {
+    constexpr int terms = SeriesTiers<Real>::terms[I];
+    constexpr double bound = SeriesTiers<Real>::reach[I];
+    if (below(Real(bound))) {
+      f.template operator()<terms>();
+      return true;
+    }
+    return with_series_tier<Real, I + 1>(below, f);
+  } else {
+    return false;
+  }
+}
 
 // scale · Σ_{k=0..K} i^k h_k(y1, y2)/(k+2)! = scale · e[x_a, x_b, x_c]/E_a
 // for max(|y1|, |y2|) below the tier's reach (any corner order).
