@@ -30,6 +30,28 @@
 //    (10 float64, 1 MUFU, 2 ATOMS, 2 ISETP + branch, ~8 integer, the
 //    j loads and loop); the float hi/lo version it replaces took 144 per
 //    two pairs = 72 per pair. 57-58 registers (was 56), no spills.
+//  - Shared-memory pipe. Nsight Compute on the 1e6-atom benchmark (Co
+//    triangle, H200) puts the L1/TEX pipe at 81.5 %, the limiter (issue
+//    0.58 per scheduler). Per j atom a warp does 64 pairs: 2 broadcast LDS
+//    and 4 ATOMS; the ATOMS dominate. Host model (BankConflictModel in
+//    tests/unit/test_debye_histogram_gpu_math.cpp: lanes on one bank
+//    serialise, same-address lanes too) on the Co sublattice: 3.81
+//    wavefronts per ATOMS at R = 120 Å (4.6 at 25 Å), against 3.53 for 32
+//    uniformly random slots, the floor of any lane→pair mapping whose 32
+//    addresses are unrelated; 4 j atoms per warp step (lanes mixed over j)
+//    gives 4.13 (more pairs at one crystal distance share a step). So
+//    remapping lanes can win at most ~8 %, and halving the pipe's work
+//    needs one ATOMS per pair: count, Σq1 and Σq2 in one 32-bit word. A
+//    pair carries ~31 bits (1 + 20 + 10); with exact carry-out accounting
+//    (the thread whose add wraps a field adds 2^bits to the global bin, no
+//    drain margin) and fields wide enough that wraps stay rare (~1 in 256
+//    adds), δ keeps ~8 bits: its error grows from 2^-21 to ~2^-9 bin, i.e.
+//    from 5.7e-9 to 2.3e-5 of a pair's term at QΔr = 0.012, far above the
+//    Taylor remainder (3.5e-8 measured, docs/debye.md). Not done: a
+//    precision decision for the issue, not a speed-up to take silently.
+//    (Nsight's "shared store" line, 2.6e8 requests at 6.1 wavefronts, is
+//    the j staging, 32-byte STS.128 at 8 wavefronts each, and the flush
+//    stores, not the ~7.8e9 ATOMS of that launch.)
 // Other blocks (weights differ within a or b) take the generic kernel: one
 // float64 record per bin, three global float64 atomics per pair.
 #include <algorithm>

@@ -38,8 +38,8 @@
 // ≤ 4·2^-53·r, so
 //   |ρ1 − r| ≤ (1.5·2^-34 + 2^-50)·r_max + 2^-50   (bins),
 // and δ' is truncated to 2^-32 bin on top of that (test_histogram_compare.hpp,
-// fast_distance_error_bins). For the 264 Å CoO sphere at Δr = 1e-3 Å that
-// is 2.3e-11 Å; the old float path's bound was 1.1e-7 Å. The host
+// fast_distance_error_bins). Across 264 Å that is 2.3e-8 Å (r_max = 2.64e5
+// bins at Δr = 1e-3 Å); the old float path's bound was 1.1e-7 Å. The host
 // emulation models the MUFU by its PTX semantics (rsqrt_hi).
 //
 // A pair's record: δ' quantised down to 2^-20 bin (q1 = floor(δ'·2^20), read
