@@ -2,11 +2,14 @@
 // takes kBlock q at a time; per tile it computes exp(i q·v) of all kBlock q
 // (one sincos per vertex·q, float64 argument reduction), then runs the
 // triangle kernel over the tile with the q of the block in SIMD lanes: the
-// phases relative to corner a from the triangle's edges, the anchored
-// series of a tier where the whole block is within its reach, else the
-// three-point form where every gap is ≥ δ, else the branch-free general form
-// (the GPU kernel's paths, with the block of q in place of the warp),
-// summing in `Real` over one tile and in float64 over tiles.
+// phases relative to corner a from the triangle's edges, then the GPU
+// kernel's paths chosen per q (not per block, so that a q's value does not
+// depend on which q share its block: an MPI rank's slab of a grid gives
+// the same bits as one process): the anchored series of the widest tier
+// where the q is within its reach, else the three-point form where every
+// gap is ≥ δ, else the branch-free general form. A block computes only the
+// paths its q need and selects per lane. Sums in `Real` over one tile and
+// in float64 over tiles.
 // No floating-point traps are relied on here: without trapping math GCC may
 // evaluate both arms of the kernel's selects and vectorise over the q lanes.
 #pragma GCC optimize("no-trapping-math")
@@ -59,54 +62,58 @@ void block_sums(const MeshTiles& m, const Vec3* q, double* acc_re, double* acc_i
       const int a = c & 0xff, b = (c >> 8) & 0xff, d = (c >> 16) & 0xff;
       const Real nx = Real(m.normal_xyz[3 * g]), ny = Real(m.normal_xyz[3 * g + 1]), nz = Real(m.normal_xyz[3 * g + 2]);
       // Phases relative to corner a from the edges b − a, c − a (as on the
-      // GPU), and the block's reach for the series tiers (triangle_kernel.hpp).
+      // GPU), and each q's path (triangle_kernel.hpp).
       const Real e1x = Real(v[3 * b] - v[3 * a]), e1y = Real(v[3 * b + 1] - v[3 * a + 1]),
                  e1z = Real(v[3 * b + 2] - v[3 * a + 2]);
       const Real e2x = Real(v[3 * d] - v[3 * a]), e2y = Real(v[3 * d + 1] - v[3 * a + 1]),
                  e2z = Real(v[3 * d + 2] - v[3 * a + 2]);
       alignas(64) Real y1[kBlock], y2[kBlock], w[kBlock];
-      Real reach = 0;
-#pragma omp simd reduction(max : reach)
+      // Per q: 0 = series, 1 = three-point, 2 = general (see the header).
+      alignas(64) int path[kBlock];
+      constexpr int kTier = SeriesTiers<Real>::count - 1;
+      constexpr Real kReach = Real(SeriesTiers<Real>::reach[kTier]);
+      int need_series = 0, need_three = 0, need_general = 0;
+#pragma omp simd reduction(+ : need_series, need_three, need_general)
       for (int j = 0; j < kBlock; ++j) {
         y1[j] = qx[j] * e1x + qy[j] * e1y + qz[j] * e1z;
         y2[j] = qx[j] * e2x + qy[j] * e2y + qz[j] * e2z;
         w[j] = qx[j] * nx + qy[j] * ny + qz[j] * nz;
-        reach = std::max(reach, std::max(std::abs(y1[j]), std::abs(y2[j])));
+        const Real reach = std::max(std::abs(y1[j]), std::abs(y2[j]));
+        const Real gap = std::min(std::min(std::abs(y1[j]), std::abs(y2[j])), std::abs(y2[j] - y1[j]));
+        path[j] = reach < kReach ? 0 : (gap >= Real(kSeriesSwitch) ? 1 : 2);
+        need_series += path[j] == 0;
+        need_three += path[j] == 1;
+        need_general += path[j] == 2;
       }
-      // The first series tier whose reach covers the whole block (E_a times
-      // the series), else the three-point or the branch-free general form.
-      auto series = [&]<int K>() {
+      if (need_series) {
 #pragma omp simd
         for (int j = 0; j < kBlock; ++j) {
           Real fr, fi;
-          anchored_series<Real, K>(y1[j], y2[j], w[j], fr, fi);
-          sum_re[j] += cos_p[a][j] * fr - sin_p[a][j] * fi;
-          sum_im[j] += cos_p[a][j] * fi + sin_p[a][j] * fr;
+          anchored_series<Real, SeriesTiers<Real>::terms[kTier]>(y1[j], y2[j], w[j], fr, fi);
+          const Real re = cos_p[a][j] * fr - sin_p[a][j] * fi, im = cos_p[a][j] * fi + sin_p[a][j] * fr;
+          sum_re[j] += path[j] == 0 ? re : Real(0);
+          sum_im[j] += path[j] == 0 ? im : Real(0);
         }
-      };
-      if (with_series_tier<Real>([&](Real bound) { return reach < bound; }, series)) continue;
-      Real gap = Real(kSeriesSwitch);
-#pragma omp simd reduction(min : gap)
-      for (int j = 0; j < kBlock; ++j)
-        gap = std::min(gap, std::min(std::min(std::abs(y1[j]), std::abs(y2[j])), std::abs(y2[j] - y1[j])));
-      if (gap >= Real(kSeriesSwitch)) {
+      }
+      if (need_three) {
 #pragma omp simd
         for (int j = 0; j < kBlock; ++j) {
           Real re, im;
           three_point<Real>(y1[j], y2[j], {cos_p[a][j], sin_p[a][j]}, {cos_p[b][j], sin_p[b][j]},
                             {cos_p[d][j], sin_p[d][j]}, w[j], re, im);
-          sum_re[j] += re;
-          sum_im[j] += im;
+          sum_re[j] += path[j] == 1 ? re : Real(0);
+          sum_im[j] += path[j] == 1 ? im : Real(0);
         }
-        continue;
       }
+      if (need_general) {
 #pragma omp simd
-      for (int j = 0; j < kBlock; ++j) {
-        Real re, im;
-        triangle_integral_blend<Real>(Real(0), {cos_p[a][j], sin_p[a][j]}, y1[j], {cos_p[b][j], sin_p[b][j]}, y2[j],
-                                      {cos_p[d][j], sin_p[d][j]}, re, im);
-        sum_re[j] += w[j] * re;
-        sum_im[j] += w[j] * im;
+        for (int j = 0; j < kBlock; ++j) {
+          Real re, im;
+          triangle_integral_blend<Real>(Real(0), {cos_p[a][j], sin_p[a][j]}, y1[j], {cos_p[b][j], sin_p[b][j]},
+                                        y2[j], {cos_p[d][j], sin_p[d][j]}, re, im);
+          sum_re[j] += path[j] == 2 ? w[j] * re : Real(0);
+          sum_im[j] += path[j] == 2 ? w[j] * im : Real(0);
+        }
       }
     }
     for (int j = 0; j < kBlock; ++j) {
