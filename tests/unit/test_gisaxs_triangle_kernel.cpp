@@ -126,31 +126,25 @@ TEST(GisaxsTriangleKernel, FastPathsMatchQuadrature) {
       const double r = std::max(std::abs(a), std::abs(b));
       if (r >= limit) a *= 0.999 * limit / r, b *= 0.999 * limit / r;
     };
-    // Every tier up to its reach (the first tier for small reaches too).
-    [&]<int... I>(std::integer_sequence<int, I...>) {
-      (
-          [&] {
-            double a = y1, b = y2;
-            clamp_reach(SeriesTiers<float>::reach[I], a, b);
-            const auto want = quadrature(pa, pa + a, pa + b);
-            worst_tier[0][I] = std::max(worst_tier[0][I],
-                                        std::abs(anchored<float, SeriesTiers<float>::terms[I]>(pa, pa + a, pa + b) - want) /
-                                            std::abs(want));
-          }(),
-          ...);
-    }(std::make_integer_sequence<int, SeriesTiers<float>::count>());
-    [&]<int... I>(std::integer_sequence<int, I...>) {
-      (
-          [&] {
-            double a = y1, b = y2;
-            clamp_reach(SeriesTiers<double>::reach[I], a, b);
-            const auto want = quadrature(pa, pa + a, pa + b);
-            worst_tier[1][I] = std::max(worst_tier[1][I],
-                                        std::abs(anchored<double, SeriesTiers<double>::terms[I]>(pa, pa + a, pa + b) - want) /
-                                            std::abs(want));
-          }(),
-          ...);
-    }(std::make_integer_sequence<int, SeriesTiers<double>::count>());
+    // Every tier up to its reach (the first tier for small reaches too), in
+    // float (row 0) and double (row 1).
+    const auto tiers = [&]<class Real>(int row) {
+      [&]<int... I>(std::integer_sequence<int, I...>) {
+        (
+            [&] {
+              double a = y1, b = y2;
+              clamp_reach(SeriesTiers<Real>::reach[I], a, b);
+              const auto want = quadrature(pa, pa + a, pa + b);
+              worst_tier[row][I] =
+                  std::max(worst_tier[row][I],
+                           std::abs(anchored<Real, SeriesTiers<Real>::terms[I]>(pa, pa + a, pa + b) - want) /
+                               std::abs(want));
+            }(),
+            ...);
+      }(std::make_integer_sequence<int, SeriesTiers<Real>::count>());
+    };
+    tiers.template operator()<float>(0);
+    tiers.template operator()<double>(1);
     {
       // Three-point: phases spread over up to 12 rad, every gap ≥ δ.
       const double a = 6 * unit(rng), b = 6 * unit(rng);
