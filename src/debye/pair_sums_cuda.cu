@@ -311,6 +311,7 @@ __global__ void __launch_bounds__(32 * C, C <= 8 ? 2 : 1)
     tile_i[t] = i < na ? a[i] : Atom4<double>{0, 0, 0, 0};
   }
   for (int t = threadIdx.x; t < C * K; t += kThreads) (&warp_total[0][0])[t] = 0;
+  __syncthreads();  // other warps zero parts of this warp's totals (and an empty j run has no barrier below)
 
   for (int jt = item.j_begin; jt < item.j_end; ++jt) {
     __syncthreads();  // the previous slab's builds are done with tile_j
