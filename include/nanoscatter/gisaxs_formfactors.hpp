@@ -98,6 +98,8 @@ std::unique_ptr<FormFactor> make_tetrahedron(double base_edge, double height, do
 // Regular icosahedron of edge L resting on one face (a corner of the bottom
 // face on +x).
 std::unique_ptr<FormFactor> make_icosahedron(double edge);
+// Its twelve corners (no validation; the mesh tests triangulate them).
+std::vector<Vec3> icosahedron_corners(double edge);
 
 // ---- general polyhedra (J. Wuttke, J. Appl. Cryst. 54 (2021) 580;
 // arXiv:1703.00255): face/edge sums from the divergence theorem, with power

@@ -13,8 +13,7 @@
 
 namespace nanoscatter::gisaxs {
 
-std::unique_ptr<FormFactor> make_icosahedron(double edge) {
-  detail::require_length(edge, "edge");
+std::vector<Vec3> icosahedron_corners(double edge) {
   const double phi = std::numbers::phi, root3 = std::sqrt(3.0);
   const double z1 = edge * phi * phi / (2 * root3);
   const double z2 = edge / (2 * root3 * phi);
@@ -31,6 +30,12 @@ std::unique_ptr<FormFactor> make_icosahedron(double edge) {
   ring(inner, -z2, 60);
   ring(inner, z2, 0);
   ring(outer, z1, 60);
+  return points;
+}
+
+std::unique_ptr<FormFactor> make_icosahedron(double edge) {
+  detail::require_length(edge, "edge");
+  const std::vector<Vec3> points = icosahedron_corners(edge);
   return Polyhedron::convex_hull(points, detail::describe_shape("icosahedron", {{"edge", edge}}));
 }
 
