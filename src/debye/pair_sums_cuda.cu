@@ -364,41 +364,40 @@ __global__ void __launch_bounds__(32 * C, C <= 8 ? 2 : 1)
     if (chunk * K + k < qp.nq) atomicAdd(out + chunk * K + k, warp_total[warp][k]);
 }
 
-template <bool Triangle, int K, int C>
-void launch_slab(const Atom4<double>* a, int na, const Atom4<double>* b, int nb,
-                 const std::vector<PairWorkItem>& items, const QChunkParams& qp, double* out) {
+// Launch `kernel` over the work items (blockIdx.x, in launches of at most
+// kMaxItemsPerLaunch) × blocks_y, with `shared` bytes of dynamic shared
+// memory; the kernel's arguments after the items pointer are `rest`.
+// Shared memory over L1: both kernels read their atoms from shared memory
+// only, and their shared arrays must fit 2–3 blocks per SM.
+template <class Kernel, class... Rest>
+void launch_items(Kernel kernel, const std::vector<PairWorkItem>& items, unsigned blocks_y, unsigned threads,
+                  std::size_t shared, const Atom4<double>* a, int na, const Atom4<double>* b, int nb,
+                  Rest... rest) {
   DeviceBuffer<PairWorkItem> d_items(items);
-  const int nchunks = (qp.nq + K - 1) / K;
-  const unsigned blocks_y = static_cast<unsigned>((nchunks + C - 1) / C);
-  const std::size_t shared = slab_cache_bytes(C);
-  auto kernel = exact_slab_kernel<Triangle, K, C>;
   NS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   NS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                      cudaSharedmemCarveoutMaxShared));
   for (std::size_t first = 0; first < items.size(); first += kMaxItemsPerLaunch) {
     const auto count = static_cast<unsigned>(std::min<std::size_t>(kMaxItemsPerLaunch, items.size() - first));
-    kernel<<<dim3(count, blocks_y), 32 * C, shared>>>(a, na, b, nb, d_items.data() + first, qp, nchunks, out);
+    kernel<<<dim3(count, blocks_y), threads, shared>>>(a, na, b, nb, d_items.data() + first, rest...);
     NS_CUDA_CHECK_LAUNCH();
   }
+}
+
+template <bool Triangle, int K, int C>
+void launch_slab(const Atom4<double>* a, int na, const Atom4<double>* b, int nb,
+                 const std::vector<PairWorkItem>& items, const QChunkParams& qp, double* out) {
+  const int nchunks = (qp.nq + K - 1) / K;
+  launch_items(exact_slab_kernel<Triangle, K, C>, items, static_cast<unsigned>((nchunks + C - 1) / C), 32 * C,
+               slab_cache_bytes(C), a, na, b, nb, qp, nchunks, out);
 }
 
 template <class Real, bool Uniform, bool Triangle, int K>
 void launch_all(const Atom4<double>* a, int na, const Atom4<double>* b, int nb,
                 const std::vector<PairWorkItem>& items, const QChunkParams& qp, double* out) {
-  DeviceBuffer<PairWorkItem> d_items(items);
-  const unsigned q_chunks = static_cast<unsigned>((qp.nq + K - 1) / K);
-  const std::size_t shared = std::size_t(K) * kTile * sizeof(double);
-  auto kernel = exact_pair_kernel<Real, Uniform, Triangle, K>;
-  NS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-  // Shared memory over L1: the kernel reads its atoms from shared memory only,
-  // and K·kTile doubles per block must fit 2–3 blocks per SM.
-  NS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                     cudaSharedmemCarveoutMaxShared));
-  for (std::size_t first = 0; first < items.size(); first += kMaxItemsPerLaunch) {
-    const auto count = static_cast<unsigned>(std::min<std::size_t>(kMaxItemsPerLaunch, items.size() - first));
-    kernel<<<dim3(count, q_chunks), kTile, shared>>>(a, na, b, nb, d_items.data() + first, qp, out);
-    NS_CUDA_CHECK_LAUNCH();
-  }
+  // Dynamic shared memory: the float64 totals, K·kTile doubles.
+  launch_items(exact_pair_kernel<Real, Uniform, Triangle, K>, items, static_cast<unsigned>((qp.nq + K - 1) / K),
+               kTile, std::size_t(K) * kTile * sizeof(double), a, na, b, nb, qp, out);
 }
 
 template <class Real>
