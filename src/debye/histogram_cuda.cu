@@ -9,7 +9,7 @@
 // SMs), and a 10⁶-atom CoO particle (264 Å across) has 2.6·10⁵ bins at
 // Δr = 10⁻³ Å, far more than shared memory holds, so:
 //  - the i atoms are ordered by k-d bisection and cut into compact groups of
-//    64 (centre c, radius ρ); one block (1024 threads, ~225 KB of shared
+//    64 (centre c, radius ρ); one block (1024 threads, ~226 KB of shared
 //    memory, one per SM, persistent over groups) takes a group;
 //  - pass 1 buckets the j atoms by D = |x_j − c| into shells (counting sort
 //    into a per-block global scratch list);
@@ -17,41 +17,46 @@
 //    memory (two 32-bit words per bin, ~24k bins) that covers
 //    [D − ρ, D + width + ρ]: bins that fall below the window are flushed to
 //    the global histogram with integer atomics (exact, so the result does
-//    not depend on the order) and zeroed. Each warp holds the group's 64 i
-//    atoms (two per lane) and takes j atoms of the shell from shared memory;
-//    in a triangle the group's own pairs (j > i) are taken first, at bin 0,
-//    so the shells hold only later atoms and full groups need no per-pair
-//    test. Per pair: a float64 distance with one Newton step, a subnormal
-//    fixed-point trick for bin and δ, two 32-bit shared atomics and one
-//    rare-drain branch (histogram_pair_math.hpp gives the arithmetic, the
-//    precision and the capacity argument).
-//    SASS (sm_90, CUDA 13, kernel <false, 24576>, full-group loop unrolled
-//    over two j atoms): 113 instructions per four pairs = 28.3 per pair
-//    (10 float64, 1 MUFU, 2 ATOMS, 2 ISETP + branch, ~8 integer, the
-//    j loads and loop); the float hi/lo version it replaces took 144 per
-//    two pairs = 72 per pair. 57-58 registers (was 56), no spills.
-//  - Shared-memory pipe. Nsight Compute on the 1e6-atom benchmark (Co
-//    triangle, H200) puts the L1/TEX pipe at 81.5 %, the limiter (issue
-//    0.58 per scheduler). Per j atom a warp does 64 pairs: 2 broadcast LDS
-//    and 4 ATOMS; the ATOMS dominate. Host model (BankConflictModel in
-//    tests/unit/test_debye_histogram_gpu_math.cpp: lanes on one bank
-//    serialise, same-address lanes too) on the Co sublattice: 3.81
-//    wavefronts per ATOMS at R = 120 Å (4.6 at 25 Å), against 3.53 for 32
-//    uniformly random slots, the floor of any lane→pair mapping whose 32
-//    addresses are unrelated; 4 j atoms per warp step (lanes mixed over j)
-//    gives 4.13 (more pairs at one crystal distance share a step). So
-//    remapping lanes can win at most ~8 %, and halving the pipe's work
-//    needs one ATOMS per pair: count, Σq1 and Σq2 in one 32-bit word. A
-//    pair carries ~31 bits (1 + 20 + 10); with exact carry-out accounting
-//    (the thread whose add wraps a field adds 2^bits to the global bin, no
-//    drain margin) and fields wide enough that wraps stay rare (~1 in 256
-//    adds), δ keeps ~8 bits: its error grows from 2^-21 to ~2^-9 bin, i.e.
-//    from 5.7e-9 to 2.3e-5 of a pair's term at QΔr = 0.012, far above the
-//    Taylor remainder (3.5e-8 measured, docs/debye.md). Not done: a
-//    precision decision for the issue, not a speed-up to take silently.
-//    (Nsight's "shared store" line, 2.6e8 requests at 6.1 wavefronts, is
-//    the j staging, 32-byte STS.128 at 8 wavefronts each, and the flush
-//    stores, not the ~7.8e9 ATOMS of that launch.)
+//    not depend on the order) and zeroed. The group's atoms and the staged
+//    j atoms are kept relative to c (hist::Centred). In far shells (every
+//    pair at r ≥ kMmaGap bins) of full groups, r² comes from the float64
+//    tensor cores: one DMMA (m8n8k4) gives the 64 r² of 8 i × 8 j atoms,
+//    a warp pair covers the group against a tile of 8 j atoms. Near shells,
+//    short groups and the last n mod 8 atoms of a batch take the direct
+//    difference, each warp on one j atom, two i atoms per lane. In a
+//    triangle the group's own pairs (j > i) are taken first, at bin 0, so
+//    the shells hold only later atoms. Per pair: rsqrt seed and one Newton
+//    step in float64, one DADD.RM onto a fixed-point grid for bin and δ,
+//    two 32-bit shared atomics and one rare-drain branch
+//    (histogram_pair_math.hpp gives the arithmetic, the precision and the
+//    capacity argument).
+//    SASS (sm_90, CUDA 13, kernel <false, 24576>, DMMA loop): 21
+//    instructions per pair (MUFU, DMUL, 2 DFMA, DADD.RM, ~9 integer, 2 ATOMS,
+//    2 ISETP + branch and its reconvergence) plus ~2.5 per pair for the
+//    DMMA, its three LDS and the loop; the direct path it replaces in far
+//    shells took 28.3 (3 DADD + 3 DFMA for r², and a DFMA.RM against a
+//    constant rebuilt with two MOVs per pair). 60 registers, no spills.
+//  - Where the time goes (Nsight Compute, H200, 1e6-atom CoO, Co triangle):
+//    the L1/TEX data pipe is the limiter, 86 % busy, issue 55 % per
+//    scheduler, 30 warp instructions per 32 pairs over the whole kernel.
+//    The two ATOMS per pair take 8.8 wavefronts per 32 pairs (4.05 each: in
+//    a crystal, lanes often share a bin, and lanes on one address
+//    serialise; 3.53 for random slots), 83 % of the pipe's work. Host
+//    model: BankConflictModel in tests/unit/test_debye_histogram_gpu_math.cpp.
+//    Two ATOMS per pair at ≥ 3.5 wavefronts cap this design near 9e11
+//    pairs/s at full clock and 100 % of the pipe.
+//  - Tried and measured, not kept (bench/results/2026-11-21-debye-histogram-dmma.md):
+//    * one packed 32-bit word per pair ([count : 5 | Σq1 : 18 | Σq2 : 9],
+//      δ to 2^-14 bin) with exact carry accounting into a second word per
+//      bin: 2.0 ATOMS and 5.6 wavefronts per 32 pairs, the pipe at 54 %,
+//      but 38 warp instructions per 32 pairs (carry detection, and the
+//      second word's add runs in ~93 % of warp steps because ~8 % of lanes
+//      carry): issue-bound, 10 % slower than two words, and coarser;
+//    * DMMA tiles strided through the group and the batch: 5 % fewer
+//      wavefronts per ATOMS (3.85), but the permuted staging cost more
+//      (5 % slower).
+//    (Nsight's "shared store" line is the j staging, 32-byte STS.128 at
+//    8 wavefronts each, and the flush stores.)
 // Other blocks (weights differ within a or b) take the generic kernel: one
 // float64 record per bin, three global float64 atomics per pair.
 #include <algorithm>
@@ -69,6 +74,7 @@
 namespace nanoscatter::debye {
 namespace {
 
+using hist::Centred;
 using hist::GroupGeometry;
 using hist::PackedAtom;
 using ull = unsigned long long;
@@ -78,8 +84,10 @@ using ull = unsigned long long;
 constexpr int kThreads = 1024;  // 32 warps: latency of the shared atomics and the MUFU hidden
 constexpr int kWarps = kThreads / 32;
 constexpr int kStage = 512;  // j atoms staged in shared memory per batch
+constexpr int kMmaTiles = 4;  // i tiles of 8 atoms per warp: a warp pair covers the group
 static_assert(hist::kGroupAtoms == 64, "a warp holds the group: two i atoms per lane");
-static_assert(kStage <= kThreads, "one staged atom per thread");
+static_assert(2 * kMmaTiles * 8 == hist::kGroupAtoms, "two warps' DMMA tiles cover a group");
+static_assert(kStage <= kThreads && kStage % 8 == 0, "one staged atom per thread, whole j tiles");
 static_assert(kThreads <= int(hist::kMaxAdders), "ring capacity assumes at most kMaxAdders threads");
 
 // Ring sizes (bins) the kernel is built for, largest first: a compile-time
@@ -102,21 +110,36 @@ struct FastArgs {
 };
 
 std::size_t fast_shared_bytes(int window) {
-  return std::size_t(window) * 2 * sizeof(unsigned) + kStage * sizeof(PackedAtom) +
+  return std::size_t(window) * 2 * sizeof(unsigned) + (kStage + hist::kGroupAtoms) * sizeof(Centred) +
          (2 * hist::kMaxShells + 1) * sizeof(int);
 }
 
-// Ring words of bin k to the global bins (k < nbins, else an overflow).
-__device__ __forceinline__ void words_to_global(const FastArgs& p, int k, unsigned a, unsigned b) {
+// Integer moments of bin k to the global bins (k < nbins, else an overflow).
+__device__ __forceinline__ void bin_to_global(const FastArgs& p, int k, const FastBin& c) {
   if (k >= p.nbins) {
     atomicAdd(p.overflow, 1u);
     return;
   }
-  if (a) {
-    atomicAdd(reinterpret_cast<ull*>(&p.bins[k].count), ull(hist::word_count(a)));
-    if (hist::word_sum2(a)) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum2), ull(hist::word_sum2(a)));
-  }
-  if (b) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum1), ull(b));
+  if (c.count) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].count), ull(c.count));
+  if (c.sum1) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum1), ull(c.sum1));
+  if (c.sum2) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum2), ull(c.sum2));
+}
+
+// The window while a shell is processed: bin base sits in ring slot
+// base_slot; magic = hist::window_magic(base, base_slot).
+struct Window {
+  double magic;
+  int base, base_slot;
+};
+
+// A pair's bin (the rare paths need it; the common one needs only the slot).
+__device__ __forceinline__ int pair_bin(const hist::PairFix& f, const Window& win) {
+  return win.base + int(f.hi) - win.base_slot;
+}
+
+// Ring words of bin k (A = [count | Σq2], B = Σq1) as global integer moments.
+__device__ __forceinline__ FastBin ring_words(unsigned a, unsigned b) {
+  return FastBin{hist::word_count(a), b, hist::word_sum2(a)};
 }
 
 // Bins [lo, hi) ⊂ [base, base + W) of the ring (words A at ring[0, W),
@@ -130,30 +153,39 @@ __device__ void flush_bins(unsigned* ring, int base, int base_slot, int lo, int 
     if ((a | b) == 0) continue;
     ring[slot] = 0;
     ring[W + slot] = 0;
-    words_to_global(p, k, a, b);
+    bin_to_global(p, k, ring_words(a, b));
   }
 }
 
-// The window while a shell is processed: bin base sits in ring slot
-// base_slot; magic = hist::window_magic(base, base_slot).
-struct Window {
-  double magic;
-  int base, base_slot;
-};
-
-// One pair into the ring: no range check (the layout keeps every pair of a
-// shell in the window) and no branch but the rare drain, which moves both
-// words of the bin (draining a word early only helps its capacity).
+// One pair into the ring from its r² (bins²): no range check (the layout
+// keeps every pair of a shell in the window) and no branch but the rare
+// drain, which moves both words of the bin (draining a word early only
+// helps its capacity).
 template <int W>
-__device__ __forceinline__ void add_pair(const PackedAtom& ai, const PackedAtom& aj, const Window& win,
-                                         unsigned* ring, const FastArgs& p) {
-  const hist::PairFix f = hist::pair_fix(ai, aj, win.magic);
+__device__ __forceinline__ void add_r2(double r2, const Window& win, unsigned* ring, const FastArgs& p) {
+  const hist::PairFix f = hist::pair_fix_r2(r2, win.magic);
   const unsigned slot = min(f.hi, f.hi - unsigned(W));  // hist::wrap_slot as one unsigned min
   const unsigned old_a = atomicAdd(&ring[slot], hist::word_a(f.lo));
   const unsigned old_b = atomicAdd(&ring[W + slot], hist::word_b(f.lo));
-  if (hist::must_drain_a(old_a) || hist::must_drain_b(old_b))
-    words_to_global(p, win.base + int(f.hi) - win.base_slot, atomicExch(&ring[slot], 0u),
-                    atomicExch(&ring[W + slot], 0u));
+  if (hist::must_drain_a(old_a) || hist::must_drain_b(old_b)) {
+    const unsigned a = atomicExch(&ring[slot], 0u), b = atomicExch(&ring[W + slot], 0u);
+    bin_to_global(p, pair_bin(f, win), ring_words(a, b));
+  }
+}
+
+// r² of the 8×8 pairs of an i tile (rows) and a j tile (columns) on the
+// float64 tensor cores: A = (−2v, |v|²) per i atom, B = (u, 1) per j atom,
+// C = |u|² per column (hist::Centred). Lane l holds A[l/4][l%4],
+// B[l%4][l/4] and C, D at [l/4][2(l%4)] and [l/4][2(l%4) + 1].
+__device__ __forceinline__ void dmma_r2(double& d0, double& d1, double a, double b, double c0, double c1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%4,%5};"
+      : "=d"(d0), "=d"(d1)
+      : "d"(a), "d"(b), "d"(c0), "d"(c1));
+#else
+  d0 = d1 = 0;  // not reached: the kernel takes the scalar path below sm_80
+  (void)a, (void)b, (void)c0, (void)c1;
+#endif
 }
 
 // Exclusive scan of counts[0, n) into starts[0, n] (starts[n] = total);
@@ -190,20 +222,46 @@ __device__ void scan_shells(int* counts, int* starts, int n, int* warp_sums) {
   if (lo < hi && hi == n) starts[n] = prefix;
 }
 
-// The staged j atoms [0, n) against the warp's i atoms. Full groups (the
-// usual case) have no per-pair test at all; a short group's padding lanes
-// skip their pairs.
+// Staged j atoms [from, n) against the group's i atoms, one j atom per warp
+// and step, two i atoms per lane, r² by direct difference. Full groups have
+// no per-pair test; a short group's padding lanes skip their pairs.
 template <bool Full, int W>
-__device__ __forceinline__ void pair_batch(const PackedAtom* stage, int n, const PackedAtom& ai0,
-                                           const PackedAtom& ai1, bool has0, bool has1, const Window& win,
-                                           unsigned* ring, const FastArgs& p) {
-  const int warp = threadIdx.x >> 5;
+__device__ __forceinline__ void pair_batch(const Centred* stage, int from, int n, const Centred* igroup, bool has0,
+                                           bool has1, const Window& win, unsigned* ring, const FastArgs& p) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (from + warp >= n) return;
+  const Centred ai0 = igroup[lane], ai1 = igroup[lane + 32];
 #pragma unroll 2
-  for (int jj = warp; jj < n; jj += kWarps) {
-    const PackedAtom aj = stage[jj];
-    if (Full || has0) add_pair<W>(ai0, aj, win, ring, p);
-    if (Full || has1) add_pair<W>(ai1, aj, win, ring, p);
+  for (int jj = from + warp; jj < n; jj += kWarps) {
+    const Centred aj = stage[jj];
+    if (Full || has0) add_r2<W>(hist::centred_r2(ai0, aj), win, ring, p);
+    if (Full || has1) add_r2<W>(hist::centred_r2(ai1, aj), win, ring, p);
   }
+}
+
+// Staged j atoms [0, n) of a far shell against a full group: whole j tiles
+// of 8 on the tensor cores (a warp pair per tile, each warp its four i
+// tiles: fa, fc), the last n mod 8 atoms by pair_batch.
+template <int W>
+__device__ __forceinline__ void mma_batch(const Centred* stage, int n, const Centred* igroup,
+                                          const double (&fa)[kMmaTiles], const Window& win, unsigned* ring,
+                                          const FastArgs& p) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, t = lane & 3;
+  const int tiles = n >> 3;
+  for (int jt = warp >> 1; jt < tiles; jt += kWarps / 2) {
+    __syncwarp();  // the DMMA needs the whole warp
+    const double bt = (&stage[8 * jt + (lane >> 2)].x)[t];  // x, y, z (and n2, replaced by 1)
+    const double b = t == 3 ? 1.0 : bt;
+    const double c0 = stage[8 * jt + 2 * t].n2, c1 = stage[8 * jt + 2 * t + 1].n2;
+#pragma unroll
+    for (int m = 0; m < kMmaTiles; ++m) {
+      double d0, d1;
+      dmma_r2(d0, d1, fa[m], b, c0, c1);
+      add_r2<W>(d0, win, ring, p);
+      add_r2<W>(d1, win, ring, p);
+    }
+  }
+  pair_batch<true, W>(stage, tiles * 8, n, igroup, true, true, win, ring, p);
 }
 
 template <bool Triangle, int W>
@@ -211,8 +269,9 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ int group_id;
   __shared__ int warp_sums[kWarps];
-  PackedAtom* stage = reinterpret_cast<PackedAtom*>(smem);
-  unsigned* ring = reinterpret_cast<unsigned*>(stage + kStage);
+  Centred* stage = reinterpret_cast<Centred*>(smem);
+  Centred* igroup = stage + kStage;
+  unsigned* ring = reinterpret_cast<unsigned*>(igroup + hist::kGroupAtoms);
   int* shell_n = reinterpret_cast<int*>(ring + 2 * W);
   int* shell_at = shell_n + hist::kMaxShells;
   int* scratch = p.scratch + blockIdx.x * p.scratch_stride;
@@ -227,8 +286,10 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
     if (gi >= p.ngroups) break;
     const GroupGeometry g = p.groups[gi];
 
-    // Pass 1: counting sort of the j atoms by shell.
+    // Pass 1: counting sort of the j atoms by shell; the group's atoms
+    // relative to its centre.
     for (int s = tid; s < g.nshell; s += kThreads) shell_n[s] = 0;
+    if (tid < hist::kGroupAtoms) igroup[tid] = tid < g.count ? hist::centred(g, p.a[g.first + tid]) : Centred{};
     __syncthreads();
     for (int j = g.j_first + tid; j < p.nj; j += kThreads)
       atomicAdd(&shell_n[hist::shell_of(g, hist::centre_distance(g, p.j[j]))], 1);
@@ -244,17 +305,26 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
     // Pass 2: the window starts at bin 0 (the group's own pairs, r ≤ 2ρ)
     // and follows the shells outwards.
     const bool has0 = lane < g.count, has1 = lane + 32 < g.count;
-    const PackedAtom ai0 = has0 ? p.a[g.first + lane] : PackedAtom{};
-    const PackedAtom ai1 = has1 ? p.a[g.first + lane + 32] : PackedAtom{};
     Window win{hist::window_magic(0, 0), 0, 0};
     if (Triangle) {  // pairs within the group: j > i
       for (int jj = warp; jj < g.count; jj += kWarps) {
-        const PackedAtom aj = p.a[g.first + jj];
-        if (lane < jj) add_pair<W>(ai0, aj, win, ring, p);
-        if (lane + 32 < jj) add_pair<W>(ai1, aj, win, ring, p);
+        const Centred aj = igroup[jj];
+        if (lane < jj) add_r2<W>(hist::centred_r2(igroup[lane], aj), win, ring, p);
+        if (lane + 32 < jj) add_r2<W>(hist::centred_r2(igroup[lane + 32], aj), win, ring, p);
       }
     }
     const bool full = g.count == hist::kGroupAtoms;
+    // DMMA fragments of this warp's half of the group: i tile m holds atoms
+    // 32·half + 8m + row (row = lane / 4); component lane % 4 of (−2v, |v|²).
+    double fa[kMmaTiles];
+    {
+      const int half = warp & 1, t = lane & 3;
+#pragma unroll
+      for (int m = 0; m < kMmaTiles; ++m) {
+        const Centred ci = igroup[32 * half + 8 * m + (lane >> 2)];
+        fa[m] = t == 3 ? ci.n2 : -2.0 * (t == 0 ? ci.x : t == 1 ? ci.y : ci.z);
+      }
+    }
     for (int s = 0; s < g.nshell; ++s) {
       const int begin = shell_at[s], end = shell_at[s + 1];
       if (begin == end) continue;
@@ -267,19 +337,26 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
         win.magic = hist::window_magic(win.base, win.base_slot);
         __syncthreads();
       }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+      const bool mma = full && hist::mma_shell(g, s);
+#else
+      const bool mma = false;
+#endif
       // Batches of kStage j atoms; each thread fetches its atom of the next
       // batch while the block works on this one (hides the L2 latency).
       PackedAtom next{};
       if (tid < min(kStage, end - begin)) next = p.j[scratch[begin + tid]];
       for (int b0 = begin; b0 < end; b0 += kStage) {
         const int n = min(kStage, end - b0);
-        if (tid < n) stage[tid] = next;
+        if (tid < n) stage[tid] = hist::centred(g, next);
         __syncthreads();
         if (tid < min(kStage, end - b0 - kStage)) next = p.j[scratch[b0 + kStage + tid]];
-        if (full)
-          pair_batch<true, W>(stage, n, ai0, ai1, has0, has1, win, ring, p);
+        if (mma)
+          mma_batch<W>(stage, n, igroup, fa, win, ring, p);
+        else if (full)
+          pair_batch<true, W>(stage, 0, n, igroup, has0, has1, win, ring, p);
         else
-          pair_batch<false, W>(stage, n, ai0, ai1, has0, has1, win, ring, p);
+          pair_batch<false, W>(stage, 0, n, igroup, has0, has1, win, ring, p);
         __syncthreads();
       }
     }

@@ -8,24 +8,27 @@
 // Units: everything here is in bins (lengths divided by Δr), so the bin of a
 // distance r is floor(r) and δ' = r − floor(r) ∈ [0, 1).
 //
-// Issue budget. The kernel is bound by instruction issue (one warp
-// instruction per scheduler per clock), so a pair must cost few SASS
-// instructions; float64 ops take one issue slot like float ops (the FP64
-// pipe, half the FP32 rate on an H100/H200, runs beside the FP32 and
-// integer pipes). The old float hi/lo distance (16 float ops for r², 11
-// for a Newton step and the floor, a rare bin-crossing branch) cost 72 SASS
-// instructions per pair; this one costs 28 (histogram_cuda.cu's header):
+// Issue budget. A pair must cost few SASS instructions (the kernel is
+// bound by the shared-memory pipe, and just behind it by instruction
+// issue); float64 ops take one issue slot like float ops (the FP64 pipe,
+// half the FP32 rate on an H100/H200, runs beside the FP32 and integer
+// pipes). The old float hi/lo distance (16 float ops for r², 11 for a
+// Newton step and the floor, a rare bin-crossing branch) cost 72 SASS
+// instructions per pair; this one costs 21 with r² from the tensor cores,
+// 27 with the direct difference (histogram_cuda.cu's header):
 //   r² = |x_j − x_i|² + 2^-100   3 DADD, 3 DFMA (the 2^-100 keeps r² > 0
 //                                 for coincident atoms; r changes by
-//                                 ≤ 2^-50 bin)
+//                                 ≤ 2^-50 bin), or in far shells one DMMA
+//                                 per 64 pairs (Centred, below)
 //   y  = rsqrt.approx.ftz.f64(r²) one MUFU: 1/√ of r²'s upper word,
 //                                 rounded to 20 mantissa bits
 //   ρ0 = r²·y, ρ1 = ρ0 + (r² − ρ0²)·y/2     one Newton step: DMUL, 2 DFMA,
 //                                 and y/2 as an integer add on y's upper word
-//   m  = RD(ρ1·2^-1042 + magic)   one DFMA.RM to a subnormal, magic =
-//                                 (slot0 − base)·2^-1042 per window: m's
-//                                 upper word is the pair's ring slot
-//                                 (unwrapped), its lower word
+//   m  = RD(ρ1 + magic)           one DADD.RM onto the 2^-32 grid of
+//                                 [2^20, 2^21), magic = 2^20 + slot0 −
+//                                 base per window: m's upper word is the
+//                                 pair's ring slot (unwrapped, plus
+//                                 kMagicHi), its lower word
 //                                 floor(δ'·2^32) — no floor, no bin
 //                                 crossing case, no range branch;
 // then integer ops on the lower word give the two ring words (below) and a
@@ -37,6 +40,7 @@
 // step leaves ρ1 = r·(1 − (3/2)ε² + O(ε³)), and the float64 roundings add
 // ≤ 4·2^-53·r, so
 //   |ρ1 − r| ≤ (1.5·2^-34 + 2^-50)·r_max + 2^-50   (bins),
+// plus ≤ 2^-28 bin where r² comes from the tensor cores (Centred, below),
 // and δ' is truncated to 2^-32 bin on top of that (test_histogram_compare.hpp,
 // fast_distance_error_bins). Across 264 Å that is 2.3e-8 Å (r_max = 2.64e5
 // bins at Δr = 1e-3 Å); the old float path's bound was 1.1e-7 Å. The host
@@ -96,7 +100,9 @@ constexpr double kTinyR2 = 0x1p-100;  // keeps r² > 0
 // Distance error bound (above): |ρ1 − r| ≤ kRelError·r_max + kAbsError bins,
 // plus the 2^-32 truncation of δ'.
 constexpr double kRelError = 1.5 * 0x1p-34 + 0x1p-50;
-constexpr double kAbsError = 0x1p-50 + 0x1p-32;
+constexpr double kAbsError = 0x1p-50 + 0x1p-32 + 0x1p-28;  // the last term: the DMMA's r² (Centred)
+// Shells whose nearest pair is at least this far (bins) take the DMMA r².
+constexpr double kMmaGap = 1024.0;
 
 static_assert(std::uint64_t(kMaxCount) * (1u << (kQ2Bits - 2)) < (std::uint64_t(1) << kCountShift),
               "Σq2 would carry into the count ((δ' − ½)² ≤ ¼, so q2 ≤ 2^(kQ2Bits−2))");
@@ -168,24 +174,22 @@ NS_HIST_HD double half_of_hi(double y) {
 }
 
 // The window offset of a pair as a fixed-point number in a double's bits:
-// RD(ρ·2^-1042 + magic) with magic = (slot0 − base)·2^-1042 is a subnormal
-// (the value is below 2^20·2^-1042 = 2^-1022) on the grid 2^-1074, so its
-// bits are floor((ρ − base + slot0)·2^32): the upper word is the unwrapped
-// ring slot of the pair's bin, the lower word floor(δ'·2^32). One DFMA.RM
-// (float64 subnormals run at full speed); no float→int conversion.
-NS_HIST_HD double window_magic(int base, int slot0) {
-#ifdef __CUDA_ARCH__
-  return ldexp(double(slot0 - base), -1042);
-#else
-  return std::ldexp(double(slot0 - base), -1042);
-#endif
-}
+// RD(ρ + magic) with magic = 2^20 + (slot0 − base) lies in [2^20, 2^21)
+// (the layout keeps ρ − base + slot0 in [0, 2W), 2W ≤ 2^20), where the
+// grid of a double is 2^-32, so its mantissa is floor((ρ − base +
+// slot0)·2^32): the upper word is 2^20's exponent bits (kMagicHi) plus the
+// unwrapped ring slot of the pair's bin, the lower word floor(δ'·2^32).
+// One DADD.RM; no float→int conversion, no constant to keep in registers.
+constexpr std::uint32_t kMagicHi = 0x41300000u;  // upper word of 2^20
 
+NS_HIST_HD double window_magic(int base, int slot0) { return 0x1p20 + double(slot0 - base); }
+
+// floor((ρ + magic − 2^20)·2^32) as a 64-bit fixed-point number.
 NS_HIST_HD std::uint64_t magic_floor_bits(double rho, double magic) {
 #ifdef __CUDA_ARCH__
-  return std::uint64_t(__double_as_longlong(__fma_rd(rho, 0x1p-1042, magic)));
+  return std::uint64_t(__double_as_longlong(__dadd_rd(rho, magic))) - (std::uint64_t(kMagicHi) << 32);
 #else
-  const auto shift = std::int64_t(std::ldexp(magic, 1042)) * (std::int64_t(1) << 32);
+  const auto shift = std::int64_t(magic - 0x1p20) * (std::int64_t(1) << 32);
   return std::uint64_t(shift + std::int64_t(std::floor(std::ldexp(rho, 32))));
 #endif
 }
@@ -197,14 +201,60 @@ struct PairFix {
   std::uint32_t hi, lo;
 };
 
-NS_HIST_HD PairFix pair_fix(const PackedAtom& i, const PackedAtom& j, double magic) {
-  const double dx = j.x - i.x, dy = j.y - i.y, dz = j.z - i.z;
-  const double r2 = hist_fma(dx, dx, hist_fma(dy, dy, hist_fma(dz, dz, kTinyR2)));
+// From r² (bins², > 0): one Newton step from the MUFU seed, then the
+// fixed-point trick.
+NS_HIST_HD PairFix pair_fix_r2(double r2, double magic) {
   const double y = rsqrt_hi(r2);
   const double rho0 = r2 * y;
   const double rho1 = hist_fma(hist_fma(-rho0, rho0, r2), half_of_hi(y), rho0);
+#ifdef __CUDA_ARCH__
+  const double m = __dadd_rd(rho1, magic);  // magic_floor_bits, one word at a time
+  return {std::uint32_t(__double2hiint(m)) - kMagicHi, std::uint32_t(__double2loint(m))};
+#else
   const std::uint64_t m = magic_floor_bits(rho1, magic);
   return {std::uint32_t(m >> 32), std::uint32_t(m)};
+#endif
+}
+
+NS_HIST_HD double pair_r2(const PackedAtom& i, const PackedAtom& j) {
+  const double dx = j.x - i.x, dy = j.y - i.y, dz = j.z - i.z;
+  return hist_fma(dx, dx, hist_fma(dy, dy, hist_fma(dz, dz, kTinyR2)));
+}
+
+NS_HIST_HD PairFix pair_fix(const PackedAtom& i, const PackedAtom& j, double magic) {
+  return pair_fix_r2(pair_r2(i, j), magic);
+}
+
+// An atom relative to its group's centre c (bins): u = x − c and n2 = |u|².
+// The kernel keeps a group's i atoms and the staged j atoms this way; for
+// far shells the tensor cores (DMMA, m8n8k4 float64) then give r² for 64
+// pairs per instruction as |u_j|² + (|v_i|² − 2 v_i·u_j) (A row (−2v, |v|²),
+// B column (u, 1), C = |u_j|²), instead of 3 DADD + 3 DFMA per pair.
+// Precision: the roundings of u, v (2^-53 relative) and of the DMMA's four
+// products and sums (≤ 5 roundings of terms ≤ (D + ρ)²) move r by at most
+// ~2^-51·(D + ρ)²/(2(D − ρ)) bins; mma_shell keeps D − ρ ≥ kMmaGap = 1024,
+// so with ρ < 2^14 (groups fit a window ≤ 2^15) and D < 2^22 this is below
+// 2^-29 bins, inside the 2^-28 that kAbsError allows for it. Near shells,
+// where r → 0 and the expansion cancels, take the direct difference
+// (centred_r2, with kTinyR2).
+struct Centred {
+  double x, y, z, n2;
+};
+
+NS_HIST_HD Centred centred(const GroupGeometry& g, const PackedAtom& a) {
+  const double x = a.x - g.cx, y = a.y - g.cy, z = a.z - g.cz;
+  return {x, y, z, hist_fma(x, x, hist_fma(y, y, z * z))};
+}
+
+NS_HIST_HD double centred_r2(const Centred& i, const Centred& j) {
+  const double dx = j.x - i.x, dy = j.y - i.y, dz = j.z - i.z;
+  return hist_fma(dx, dx, hist_fma(dy, dy, hist_fma(dz, dz, kTinyR2)));
+}
+
+// The DMMA's r² in one summation order (the host emulation's model; the
+// tensor core's own order differs in the last bits, within the bound above).
+NS_HIST_HD double expanded_r2(const Centred& i, const Centred& j) {
+  return hist_fma(-2.0 * i.x, j.x, hist_fma(-2.0 * i.y, j.y, hist_fma(-2.0 * i.z, j.z, i.n2))) + j.n2;
 }
 
 // The ring words a pair adds (lower word L = floor(δ'·2^32)), their fields,
@@ -253,6 +303,12 @@ NS_HIST_HD int shell_of(const GroupGeometry& g, double d) {
   int s = int(d * g.inv_shell_width);
   s = s < 0 ? 0 : s;
   return s < g.nshell ? s : g.nshell - 1;
+}
+
+// Whether shell s is far enough from the group for the expanded r²
+// (every pair at r ≥ s·w − (ρ − 1) ≥ kMmaGap).
+NS_HIST_HD bool mma_shell(const GroupGeometry& g, int s) {
+  return double(s) * g.shell_width - g.rho >= kMmaGap;
 }
 
 // First bin of the window while shell s is processed: every pair of the

@@ -34,20 +34,24 @@ namespace {
 constexpr int kWindow = 24576;  // the ring of an H100/H200 (histogram_cuda.cu)
 
 struct EmulationStats {
-  double ring_pairs = 0, outside_pairs = 0;
+  double ring_pairs = 0, outside_pairs = 0, mma_pairs = 0;  // mma_pairs: by the expanded (DMMA) r²
   int drains = 0;
   std::uint64_t max_ring_count = 0;
   bool fields_exact = true;  // every word leaving the ring equalled the shadow sums
 };
 
 // Serial emulation of fast_histogram_kernel (same shells in the same order,
-// same window bases, flushes and drains; the kernel drains a bin's words
-// when word A's count reaches hist::kDrainAt or word B reaches
-// hist::kDrainSum1, smaller thresholds exercise the path). The kernel has no
-// per-pair window check; the emulation counts pairs outside the window
-// (the layout must make that zero) and leaves them out.
+// same window bases, flushes and drains; the group's atoms and the staged j
+// atoms relative to the group centre; batches of 512 j atoms whose whole
+// tiles of 8 take the expanded r² (the DMMA's, in one summation order) in
+// far shells of full groups, and the direct difference elsewhere). The
+// kernel drains a bin's words when word A's count reaches hist::kDrainAt
+// or word B reaches hist::kDrainSum1; smaller thresholds exercise the path.
+// The kernel has no per-pair window check; the emulation counts pairs
+// outside the window (the layout must make that zero) and leaves them out.
 PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width, int window,
                            std::uint32_t drain_at, EmulationStats& st, std::uint32_t drain_sum1 = hist::kDrainSum1) {
+  constexpr int kStage = 512;  // histogram_cuda.cu
   const FastHistogramLayout layout = make_fast_layout(a, b, set, bin_width, window);
   const auto& J = layout.j_atoms();
   std::vector<FastBin> bins(std::size_t(layout.bins), FastBin{0, 0, 0});
@@ -74,9 +78,11 @@ PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, 
     std::vector<std::vector<int>> shells(std::size_t(g.nshell));
     for (int j = g.j_first; j < int(J.size()); ++j)
       shells[std::size_t(hist::shell_of(g, hist::centre_distance(g, J[std::size_t(j)])))].push_back(j);
+    std::vector<hist::Centred> igroup(std::size_t(g.count));
+    for (int t = 0; t < g.count; ++t) igroup[std::size_t(t)] = hist::centred(g, layout.a[std::size_t(g.first + t)]);
     int base = 0, base_slot = 0;
-    const auto add = [&](const hist::PackedAtom& ai, const hist::PackedAtom& aj) {
-      const hist::PairFix f = hist::pair_fix(ai, aj, hist::window_magic(base, base_slot));
+    const auto add = [&](double r2) {
+      const hist::PairFix f = hist::pair_fix_r2(r2, hist::window_magic(base, base_slot));
       const int bin = base + int(f.hi) - base_slot;
       if (f.hi >= 2 * std::uint32_t(window) || bin < base || bin >= base + window) {
         st.outside_pairs += 1;
@@ -98,8 +104,8 @@ PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, 
     };
     if (layout.triangle)  // the group's own pairs, window at bin 0
       for (int t = 0; t < g.count; ++t)
-        for (int u = t + 1; u < g.count; ++u)
-          add(layout.a[std::size_t(g.first + t)], layout.a[std::size_t(g.first + u)]);
+        for (int u = t + 1; u < g.count; ++u) add(hist::centred_r2(igroup[std::size_t(t)], igroup[std::size_t(u)]));
+    const bool full = g.count == hist::kGroupAtoms;
     for (int s = 0; s < g.nshell; ++s) {
       const auto& list = shells[std::size_t(s)];
       if (list.empty()) continue;
@@ -110,8 +116,18 @@ PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, 
         base = next_base;
         base_slot = base % window;
       }
-      for (const int j : list)
-        for (int t = 0; t < g.count; ++t) add(layout.a[std::size_t(g.first + t)], J[std::size_t(j)]);
+      const bool mma = full && hist::mma_shell(g, s);
+      for (std::size_t b0 = 0; b0 < list.size(); b0 += kStage) {
+        const std::size_t n = std::min<std::size_t>(kStage, list.size() - b0);
+        const std::size_t tiled = mma ? n / 8 * 8 : 0;
+        for (std::size_t jj = 0; jj < n; ++jj) {
+          const hist::Centred cj = hist::centred(g, J[std::size_t(list[b0 + jj])]);
+          if (jj < tiled) st.mma_pairs += g.count;
+          for (int t = 0; t < g.count; ++t)
+            add(jj < tiled ? hist::expanded_r2(igroup[std::size_t(t)], cj)
+                           : hist::centred_r2(igroup[std::size_t(t)], cj));
+        }
+      }
     }
     for (int k = base; k < base + window; ++k) take(std::size_t(hist::ring_slot(k - base, base_slot, window)), k);
   }
@@ -128,8 +144,9 @@ void check_against_cpu(const char* name, const AtomBlock& a, const AtomBlock& b,
   cpu.bin_width = 1e-3;
   pair_histogram_cpu(a, set == PairSet::triangle ? a : b, set, cpu, 0);
   const PairHistogram emu = emulate_fast(a, b, set, cpu.bin_width, window, drain_at, st, drain_sum1);
-  std::printf("%s: %.0f pairs in the ring, %.0f outside the window, %d drains, max ring count %llu\n", name,
-              st.ring_pairs, st.outside_pairs, st.drains, (unsigned long long)st.max_ring_count);
+  std::printf("%s: %.0f pairs in the ring (%.0f by the expanded r²), %.0f outside the window, %d drains, "
+              "max ring count %llu\n",
+              name, st.ring_pairs, st.mma_pairs, st.outside_pairs, st.drains, (unsigned long long)st.max_ring_count);
   EXPECT_EQ(st.outside_pairs, 0.0) << "the layout let a pair fall outside its window";
   EXPECT_TRUE(st.fields_exact) << "a packed ring field overflowed";
   EXPECT_LE(st.max_ring_count, hist::kMaxCount);
@@ -140,27 +157,48 @@ void check_against_cpu(const char* name, const AtomBlock& a, const AtomBlock& b,
 
 // The kernel's distance (float64 with one Newton step from the MUFU seed,
 // emulated by its PTX semantics) against the CPU's on a particle of the
-// benchmark's size (530 Å across): every pair of 400 atoms spread over it.
+// benchmark's size (530 Å across): every pair of 400 atoms spread over it,
+// from r² by the direct difference of centred atoms (near shells) and, for
+// pairs that mma_shell would give the tensor cores (D − ρ ≥ kMmaGap), by
+// the expanded form |u|² + |v|² − 2u·v.
 TEST(DebyeHistogramGpuMath, DistanceErrorWithinBound) {
   const double dr = 1e-3;
   for (double radius : {20.0, 265.0}) {
     const AtomBlock a = test::uniform_ball(400, radius, 11, 1.0);
     const FastHistogramLayout layout = make_fast_layout(a, a, PairSet::triangle, dr, kWindow);
-    double worst = 0, worst_rel_r = 0;
+    std::vector<std::size_t> group_of(a.size());
+    for (std::size_t gi = 0; gi < layout.groups.size(); ++gi)
+      for (int k = 0; k < layout.groups[gi].count; ++k) group_of[std::size_t(layout.groups[gi].first + k)] = gi;
+    double worst = 0, worst_rel_r = 0, worst_expanded = 0;
+    std::size_t expanded = 0;
+    const auto error = [&](double r2, double r) {
+      const hist::PairFix f = hist::pair_fix_r2(r2, hist::window_magic(0, 0));
+      return std::abs(double(f.hi) + std::ldexp(double(f.lo), -32) - r);
+    };
     for (std::size_t s = 0; s < a.size(); ++s)
       for (std::size_t t = s + 1; t < a.size(); ++t) {
         const std::size_t i = layout.a_order[s], j = layout.a_order[t];
         const double dx = a.x[i] - a.x[j], dy = a.y[i] - a.y[j], dz = a.z[i] - a.z[j];
         const double r = std::sqrt(dx * dx + dy * dy + dz * dz) / dr;
-        const hist::PairFix f = hist::pair_fix(layout.a[s], layout.a[t], hist::window_magic(0, 0));
-        const double err = std::abs(double(f.hi) + std::ldexp(double(f.lo), -32) - r);
-        worst = std::max(worst, err);
-        worst_rel_r = std::max(worst_rel_r, err / r);
+        const hist::GroupGeometry& g = layout.groups[group_of[s]];
+        const hist::Centred ci = hist::centred(g, layout.a[s]), cj = hist::centred(g, layout.a[t]);
+        for (const double r2 : {hist::pair_r2(layout.a[s], layout.a[t]), hist::centred_r2(ci, cj)}) {
+          const double err = error(r2, r);
+          worst = std::max(worst, err);
+          worst_rel_r = std::max(worst_rel_r, err / r);
+        }
+        if (std::sqrt(cj.n2) - g.rho >= hist::kMmaGap) {
+          ++expanded;
+          worst_expanded = std::max(worst_expanded, error(hist::expanded_r2(ci, cj), r));
+        }
       }
     const double bound = test::fast_distance_error_bins(a, a, PairSet::triangle, dr);
-    std::printf("R = %.0f Å: max |r_float − r_double| = %.2e Å (bound %.2e Å), %.1e relative\n", radius, worst * dr,
-                bound * dr, worst_rel_r);
+    std::printf("R = %.0f Å: max |r_fast − r_double| = %.2e Å (bound %.2e Å), %.1e relative; expanded r² "
+                "(%zu pairs) %.2e Å\n",
+                radius, worst * dr, bound * dr, worst_rel_r, expanded, worst_expanded * dr);
     EXPECT_LE(worst, bound);
+    EXPECT_LE(worst_expanded, bound);
+    EXPECT_GT(expanded, 1000u);
   }
 }
 
@@ -242,11 +280,16 @@ namespace {
 // lane), the wavefronts it needs if lanes on one bank serialise ("serial":
 // same-address lanes counted separately, the rule for atomics) and if only
 // distinct addresses did ("merged"). bank = slot mod 32 (W is a multiple of
-// 32, so words A and B of a bin share a bank and cost the same). m = j
-// atoms per warp step: lane l pairs its i atoms with staged atom
-// c·m + (l + k) mod m at step k (m = 1 is the kernel: the warp on one j
-// atom); m = 0 draws every lane's slot uniformly at random (the floor of
-// any mapping whose 32 addresses are unrelated).
+// 32, so words A and B of a bin share a bank and cost the same). m = −1 is
+// the kernel's DMMA mapping (far shells: a result register of 8 i × 4 j
+// pairs per instruction, tiles of consecutive atoms), m = −2 the same with
+// rows and columns strided through the group and the batch (fewer lanes on
+// one address in a crystal; on an H200 the permuted staging cost more time
+// than the 5 % fewer wavefronts saved); m ≥ 1 j atoms per warp step: lane l pairs its i
+// atoms with staged atom c·m + (l + k) mod m at step k (m = 1 is the
+// kernel's scalar path, near shells: the warp on one j atom); m = 0 draws
+// every lane's slot uniformly at random (the floor of any mapping whose 32
+// addresses are unrelated).
 struct BankModel {
   double instructions = 0, serial = 0, merged = 0, pairs = 0;
 };
@@ -288,6 +331,30 @@ BankModel bank_model(const FastHistogramLayout& layout, int m, std::size_t group
       const int mm = std::max(m, 1);
       for (std::size_t b0 = 0; b0 < list.size(); b0 += 512) {
         const int n = int(std::min<std::size_t>(512, list.size() - b0));
+        const auto slot_of = [&](int i, int jj) {
+          const hist::PairFix f = hist::pair_fix(layout.a[std::size_t(g.first + i)],
+                                                 J[std::size_t(list[b0 + std::size_t(jj)])], magic);
+          return hist::wrap_slot(f.hi, std::uint32_t(W));
+        };
+        if (m < 0) {  // DMMA: lane l, i tile t of warp half h, result e; row l/4, column 2(l%4) + e
+          const bool strided = m == -2;  // -1: the kernel's tiles of consecutive atoms
+          const int tiles = n / 8;
+          for (int c = 0; c < tiles; ++c)
+            for (int h = 0; h < 2; ++h)
+              for (int t = 0; t < 4; ++t)
+                for (int e = 0; e < 2; ++e) {
+                  std::uint32_t slot[32];
+                  int active = 0;
+                  for (int l = 0; l < 32; ++l) {
+                    const int row = l / 4, col = 2 * (l % 4) + e;
+                    const int i = strided ? 32 * h + t + 4 * row : 32 * h + 8 * t + row;
+                    const int jj = strided ? c + col * tiles : 8 * c + col;
+                    if (i < g.count) slot[active++] = slot_of(i, jj);
+                  }
+                  if (active > 0) add_instruction(slot, active, bm);
+                }
+          continue;
+        }
         for (int c = 0; c * mm < n; ++c)
           for (int k = 0; k < mm; ++k)
             for (int h = 0; h < 2; ++h) {
@@ -296,10 +363,7 @@ BankModel bank_model(const FastHistogramLayout& layout, int m, std::size_t group
               for (int l = 0; l < 32; ++l) {
                 const int i = l + 32 * h, jj = c * mm + (l + k) % mm;
                 if (i >= g.count || jj >= n) continue;
-                const hist::PairFix f = hist::pair_fix(layout.a[std::size_t(g.first + i)],
-                                                       J[std::size_t(list[b0 + std::size_t(jj)])], magic);
-                slot[active++] = m == 0 ? std::uint32_t(rng() % std::uint32_t(W))
-                                        : hist::wrap_slot(f.hi, std::uint32_t(W));
+                slot[active++] = m == 0 ? std::uint32_t(rng() % std::uint32_t(W)) : slot_of(i, jj);
               }
               if (active > 0) add_instruction(slot, active, bm);
             }
@@ -337,7 +401,9 @@ double expected_max_bank_load() {
 // Ring-atomic bank conflicts on the Co sublattice of a CoO sphere (a
 // perfect crystal, the benchmark's case): a measurement, printed for the
 // kernel's header (on an H200, Nsight measured 3.83 wavefronts per ATOMS at
-// 1e6 atoms; this model gives 3.81 at R = 120 Å). Checked: the model's
+// 1e6 atoms with the one-j mapping, where this model gives 3.81 at
+// R = 120 Å, and 4.05 with the DMMA tiles, where it gives 4.18 at
+// R = 100 Å; strided tiles: model 3.91, Nsight 3.85). Checked: the model's
 // invariants (1 ≤ merged ≤ serial ≤ lanes) and its counting, on random
 // slots, against the exact expectation (3.53; 11,857 requests at the
 // default size give a standard error ≈ 0.007, bound 0.05).
@@ -349,11 +415,16 @@ TEST(DebyeHistogramGpuMath, BankConflictModel) {
   const AtomBlock co = test::rocksalt_block(radius, 0, 1.0);
   const FastHistogramLayout layout = make_fast_layout(co, co, PairSet::triangle, 1e-3, kWindow);
   const std::size_t stride = std::max<std::size_t>(1, layout.groups.size() / (env ? 24 : 4));
-  for (int m : {1, 4, 0}) {
+  for (int m : {-1, -2, 1, 4, 0}) {
     const BankModel bm = bank_model(layout, m, stride);
     std::printf("R = %.0f Å, %zu atoms, %s: %.2f serial / %.2f merged wavefronts per ATOMS, "
                 "%.2f per pair with two ATOMS (%.0f instructions, %.1f lanes)\n",
-                radius, co.size(), m == 1 ? "kernel (warp on one j)" : m == 0 ? "random slots" : "4 j atoms per step",
+                radius, co.size(),
+                m == -1  ? "DMMA tiles (far shells)"
+                : m == -2 ? "DMMA tiles, strided atoms"
+                : m == 1 ? "warp on one j (near shells)"
+                : m == 0 ? "random slots"
+                         : "4 j atoms per step",
                 bm.serial / bm.instructions, bm.merged / bm.instructions, 2 * bm.serial / bm.pairs, bm.instructions,
                 bm.pairs / bm.instructions);
     ASSERT_GT(bm.instructions, 0.0);
