@@ -30,7 +30,6 @@
 #include <complex>
 
 #include "debye/dispatch.hpp"
-#include "debye/histogram_intensity.hpp"
 #include "debye/pair_sums.hpp"
 #include "debye/species.hpp"
 #include "nanoscatter/debye.hpp"
@@ -88,9 +87,7 @@ DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
   std::vector<std::vector<double>> sums(npairs, std::vector<double>(nq, 0.0));
   double pairs_done = 0;
   if (o.method == DebyeMethod::histogram) {
-    for (std::size_t p = 0; p < npairs; ++p)
-      debye::histogram_sinc_sums(impl_->histograms[p], q, sums[p], debye::BinRule::taylor2,
-                                 o.threads);
+    for (std::size_t p = 0; p < npairs; ++p) debye::run_histogram_sums(o, impl_->histograms[p], q, sums[p]);
   } else {
     const debye::PairBlocks pieces =
         debye::make_pair_blocks(s, debye::exact_piece_atoms(o, impl_->atom_count));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "debye/histogram_intensity.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/progress.hpp"
 
@@ -146,6 +147,19 @@ std::size_t exact_piece_atoms(const DebyeOptions& options, std::size_t atoms) {
   // the float64 reduction order. float64 may cut finer for balance.
   if (options.precision == Precision::single) return piece;
   return piece_for_share(piece, atoms, options.share.count, gpu ? kMinPieceGpu : kMinPieceCpu);
+}
+
+void run_histogram_sums(const DebyeOptions& o, const PairHistogram& hist, std::span<const double> q,
+                        std::span<double> out) {
+  if (o.device == Device::gpu) {
+#if NANOSCATTER_HAVE_CUDA
+    histogram_sinc_sums_cuda(hist, q, out, BinRule::taylor2, o.max_device_memory);
+    return;
+#else
+    check_device(o.device);
+#endif
+  }
+  histogram_sinc_sums(hist, q, out, BinRule::taylor2, o.threads);
 }
 
 void run_exact(const DebyeOptions& o, const PairBlock& blk, std::span<const double> q,

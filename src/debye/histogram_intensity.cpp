@@ -7,16 +7,12 @@
 #include <vector>
 
 #include "core/simd_trig.hpp"
+#include "debye/sinc_taylor.hpp"
 #include "nanoscatter/error.hpp"
 
 namespace nanoscatter::debye {
 
 namespace {
-// Below u = Qr = 1e-2 the closed forms of h' and h'' lose digits to
-// cancellation (relative error ~ε/u²); the series used there instead are
-// truncated after u⁴, an error ≤ u⁶/6480 < 2e-16.
-constexpr double kSeriesBelow = 1e-2;
-
 struct Bins {
   std::vector<double> r, n, m1, m2;  // non-empty bins only
 };
@@ -45,7 +41,7 @@ void histogram_sinc_sums(const PairHistogram& hist, std::span<const double> q,
   const double* n = bins.n.data();
   const double* m1 = bins.m1.data();
   const double* m2 = bins.m2.data();
-  const bool taylor = rule == BinRule::taylor2;
+  const double t = rule == BinRule::taylor2 ? 1.0 : 0.0;
   const int nthreads = threads > 0 ? threads : omp_get_max_threads();
 #pragma omp parallel for num_threads(nthreads) schedule(dynamic, 4)
   for (std::size_t k = 0; k < q.size(); ++k) {
@@ -56,16 +52,7 @@ void histogram_sinc_sums(const PairHistogram& hist, std::span<const double> q,
       const double u = qk * r[b];
       double s, c;
       trig::sincos(u, s, c);
-      const bool series = u < kSeriesBelow;
-      const double us = series ? 1.0 : u;  // keeps the unused closed form finite
-      const double u2 = u * u;
-      // h = sinc u, h' = Q sinc'(u), h'' = Q² sinc''(u)
-      const double h = series ? 1 - u2 / 6 + u2 * u2 / 120 : s / us;
-      const double d1 = series ? u * (-1.0 / 3 + u2 / 30 - u2 * u2 / 840)
-                               : (us * c - s) / (us * us);
-      const double d2 = series ? -1.0 / 3 + u2 / 10 - u2 * u2 / 168
-                               : ((2 - u2) * s - 2 * us * c) / (us * us * us);
-      sum += taylor ? n[b] * h + qk * (m1[b] * d1 + 0.5 * qk * m2[b] * d2) : n[b] * h;
+      sum += sinc_taylor_term(qk, u, s, c, n[b], m1[b], m2[b], t);
     }
     out[k] += sum;
   }

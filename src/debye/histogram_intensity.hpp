@@ -10,6 +10,7 @@
 // |sinc'''(u)| ≤ 1/u + 3/u² + 6/u³ + 6/u⁴ ≤ 2.3/u). The bin-centre rule
 // (n_k h(r_k) only) errs by up to sup|h'|·Δr/2 ≤ QΔr/4 per pair instead.
 #pragma once
+#include <cstddef>
 #include <span>
 
 #include "debye/pair_sums.hpp"
@@ -25,5 +26,11 @@ enum class BinRule {
 // no division by Q left to do; Q = 0 gives Σ n).
 void histogram_sinc_sums(const PairHistogram& hist, std::span<const double> q,
                          std::span<double> out, BinRule rule = BinRule::taylor2, int threads = 0);
+#if NANOSCATTER_HAVE_CUDA
+// The same on the GPU (float64; max_device_memory as CudaDebyeOptions, 0:
+// half of the free memory).
+void histogram_sinc_sums_cuda(const PairHistogram& hist, std::span<const double> q, std::span<double> out,
+                              BinRule rule = BinRule::taylor2, std::size_t max_device_memory = 0);
+#endif
 
 }  // namespace nanoscatter::debye

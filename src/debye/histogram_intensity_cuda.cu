@@ -1,0 +1,104 @@
+// CUDA variant of histogram_sinc_sums (histogram_intensity.hpp): the same
+// per-bin term (sinc_taylor.hpp) in float64, with CUDA's sincos for the
+// CPU's trig::sincos (both within a few ulp). The plan runs it when the
+// device is the GPU: on the CPU this transform costs ~8 ns per bin·Q and
+// thread (SSE2), ~0.6 s for the 7.8e5 bins × 1456 Q of a disordered
+// 10⁶-atom CoO particle on 16 threads, half as long as its GPU histogram.
+//
+// Each thread takes one Q; a block takes 256 Q and one chunk of the
+// non-empty bins, staged through shared memory in tiles of 1024 bins. Chunks
+// are sized so that there are at least two blocks per SM. Each (chunk, Q)
+// partial sum is written out and the chunks are added on the host in
+// order, so the result does not depend on scheduling. Bins go up in pieces
+// of at most kPieceBins and half the device-memory budget (memory stays
+// bounded for any histogram).
+#include <algorithm>
+#include <vector>
+
+#include "core/device_buffer.cuh"
+#include "debye/histogram_intensity.hpp"
+#include "debye/sinc_taylor.hpp"
+#include "nanoscatter/error.hpp"
+
+namespace nanoscatter::debye {
+
+namespace {
+
+constexpr int kThreads = 256;      // Q per block
+constexpr int kTileBins = 1024;    // bins per shared-memory tile (32 KB)
+constexpr std::size_t kPieceBins = std::size_t(1) << 22;  // bins per upload (128 MB)
+
+struct BinRecord {
+  double r, n, m1, m2;
+};
+
+__global__ void __launch_bounds__(kThreads) sinc_sums_kernel(const BinRecord* __restrict__ bins, int nb,
+                                                             int chunk, const double* __restrict__ q, int nq,
+                                                             double t, double* __restrict__ partial) {
+  __shared__ BinRecord tile[kTileBins];
+  const int k = blockIdx.x * kThreads + threadIdx.x;
+  const double qk = k < nq ? q[k] : 0.0;
+  const int b0 = blockIdx.y * chunk, b1 = min(nb, b0 + chunk);
+  double sum = 0;
+  for (int base = b0; base < b1; base += kTileBins) {
+    const int count = min(kTileBins, b1 - base);
+    __syncthreads();
+    for (int i = threadIdx.x; i < count; i += kThreads) tile[i] = bins[base + i];
+    __syncthreads();
+    for (int i = 0; i < count; ++i) {
+      const BinRecord b = tile[i];
+      const double u = qk * b.r;
+      double s, c;
+      sincos(u, &s, &c);
+      sum += sinc_taylor_term(qk, u, s, c, b.n, b.m1, b.m2, t);
+    }
+  }
+  if (k < nq) partial[std::size_t(blockIdx.y) * nq + k] = sum;
+}
+
+int multiprocessor_count() {
+  int device = 0, sms = 0;
+  NS_CUDA_CHECK(cudaGetDevice(&device));
+  NS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
+}  // namespace
+
+void histogram_sinc_sums_cuda(const PairHistogram& hist, std::span<const double> q, std::span<double> out,
+                              BinRule rule, std::size_t max_device_memory) {
+  if (out.size() != q.size())
+    fail("histogram_sinc_sums_cuda: out has ", out.size(), " entries for ", q.size(), " Q points");
+  std::vector<BinRecord> bins;
+  for (std::size_t k = 0; k < hist.count.size(); ++k) {
+    if (hist.count[k] == 0 && hist.sum_d[k] == 0 && hist.sum_d2[k] == 0) continue;
+    bins.push_back({(double(k) + 0.5) * hist.bin_width, hist.count[k], hist.sum_d[k], hist.sum_d2[k]});
+  }
+  if (bins.empty() || q.empty()) return;
+  const int nq = int(q.size());
+  const int qblocks = (nq + kThreads - 1) / kThreads;
+  const double t = rule == BinRule::taylor2 ? 1.0 : 0.0;
+  DeviceBuffer<double> d_q(std::vector<double>(q.begin(), q.end()));
+  const int min_chunks = std::max(1, (2 * multiprocessor_count() + qblocks - 1) / qblocks);
+  // Half the budget for the bins of one piece (the partial sums are small).
+  const std::size_t piece_bins = std::clamp<std::size_t>(
+      device_memory_budget(max_device_memory) / (2 * sizeof(BinRecord)), kTileBins, kPieceBins);
+  for (std::size_t first = 0; first < bins.size(); first += piece_bins) {
+    const int nb = int(std::min(piece_bins, bins.size() - first));
+    DeviceBuffer<BinRecord> d_bins(nb);
+    d_bins.upload(bins.data() + first, std::size_t(nb));
+    // At least min_chunks chunks, each a whole number of tiles.
+    const int tiles = (nb + kTileBins - 1) / kTileBins;
+    const int chunk = kTileBins * std::max(1, tiles / min_chunks);
+    const int chunks = (nb + chunk - 1) / chunk;
+    DeviceBuffer<double> d_partial(std::size_t(chunks) * std::size_t(nq));
+    sinc_sums_kernel<<<dim3(unsigned(qblocks), unsigned(chunks)), kThreads>>>(d_bins.data(), nb, chunk, d_q.data(),
+                                                                             nq, t, d_partial.data());
+    NS_CUDA_CHECK_LAUNCH();
+    const std::vector<double> partial = d_partial.download();
+    for (int c = 0; c < chunks; ++c)
+      for (int k = 0; k < nq; ++k) out[std::size_t(k)] += partial[std::size_t(c) * std::size_t(nq) + std::size_t(k)];
+  }
+}
+
+}  // namespace nanoscatter::debye
