@@ -54,6 +54,15 @@ class DeviceBuffer {
   std::size_t n_ = 0;
 };
 
+// Streaming multiprocessors of the current device (at least 1): kernels size
+// persistent grids and work splits by it.
+inline int multiprocessor_count() {
+  int device = 0, count = 0;
+  NS_CUDA_CHECK(cudaGetDevice(&device));
+  NS_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  return count > 1 ? count : 1;
+}
+
 // Bytes of device memory an engine may use: the user's cap when set,
 // otherwise a fraction of what is free now (others may share the GPU).
 inline std::size_t device_memory_budget(std::size_t user_cap, double free_fraction = 0.5) {

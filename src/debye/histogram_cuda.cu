@@ -377,13 +377,6 @@ int fast_window_for_device() {
   return 0;
 }
 
-int multiprocessors() {
-  int device = 0, sms = 0;
-  NS_CUDA_CHECK(cudaGetDevice(&device));
-  NS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
-}
-
 // Device bytes of one fast call besides the per-block scratch lists.
 std::size_t fast_fixed_bytes(std::size_t bins, std::size_t na, std::size_t nb, PairSet set) {
   const std::size_t atoms = set == PairSet::triangle ? na : na + nb;
@@ -420,7 +413,7 @@ void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet se
   const std::size_t per_block = nj * sizeof(int);
   const std::size_t affordable = budget > fixed ? (budget - fixed) / per_block : 1;
   const int blocks = int(std::max<std::size_t>(
-      1, std::min({affordable, std::size_t(multiprocessors()), layout.groups.size()})));
+      1, std::min({affordable, std::size_t(multiprocessor_count()), layout.groups.size()})));
   DeviceBuffer<int> d_scratch(std::size_t(blocks) * nj);
 
   FastArgs args{};

@@ -56,13 +56,6 @@ __global__ void __launch_bounds__(kThreads) sinc_sums_kernel(const BinRecord* __
   if (k < nq) partial[std::size_t(blockIdx.y) * nq + k] = sum;
 }
 
-int multiprocessor_count() {
-  int device = 0, sms = 0;
-  NS_CUDA_CHECK(cudaGetDevice(&device));
-  NS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
-}
-
 }  // namespace
 
 void histogram_sinc_sums_cuda(const PairHistogram& hist, std::span<const double> q, std::span<double> out,

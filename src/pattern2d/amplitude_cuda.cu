@@ -197,13 +197,6 @@ PackedSpecies<Real> pack(const AtomGroups& g) {
   return p;
 }
 
-int sm_count() {
-  int device = 0, count = 0;
-  NS_CUDA_CHECK(cudaGetDevice(&device));
-  NS_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  return std::max(1, count);
-}
-
 // Launch one species' groups [0, n_groups) against n_pixels pixels.
 template <class Real>
 void launch(const Offset4<Real>* atoms, const Centre* centres, int n_groups, const double* q, int n_pixels,
@@ -257,7 +250,7 @@ void run(std::span<const AtomGroups> species, std::span<const Vec3> q, std::span
   }
   DeviceBuffer<double> d_q(3 * pixel_chunk);
   DeviceBuffer<double> d_out(2 * ns * pixel_chunk);
-  const int sms = sm_count();
+  const int sms = multiprocessor_count();
 
   for (std::size_t p0 = 0; p0 < np; p0 += pixel_chunk) {
     const std::size_t n = std::min(pixel_chunk, np - p0);

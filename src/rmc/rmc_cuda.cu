@@ -288,9 +288,7 @@ class CudaBackend final : public RmcBackend {
     const int n = plane_.size;
     if (std::size_t(n) * std::size_t(n) > (std::size_t(1) << 24) / 2)
       fail_at({"", 0, "--tile"}, "the GPU path handles models up to 2896×2896 sites, got ", n);
-    int device = 0, sms = 0;
-    NS_CUDA_CHECK(cudaGetDevice(&device));
-    NS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const int sms = multiprocessor_count();
     cluster_ = options.cluster_size > 0 ? options.cluster_size
                                         : std::clamp(int(sms / std::max<std::size_t>(1, tiles_)), 1, kMaxCluster);
     cluster_ = std::min(cluster_, n);
