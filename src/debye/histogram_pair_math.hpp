@@ -216,15 +216,6 @@ NS_HIST_HD PairFix pair_fix_r2(double r2, double magic) {
 #endif
 }
 
-NS_HIST_HD double pair_r2(const PackedAtom& i, const PackedAtom& j) {
-  const double dx = j.x - i.x, dy = j.y - i.y, dz = j.z - i.z;
-  return hist_fma(dx, dx, hist_fma(dy, dy, hist_fma(dz, dz, kTinyR2)));
-}
-
-NS_HIST_HD PairFix pair_fix(const PackedAtom& i, const PackedAtom& j, double magic) {
-  return pair_fix_r2(pair_r2(i, j), magic);
-}
-
 // An atom relative to its group's centre c (bins): u = x − c and n2 = |u|².
 // The kernel keeps a group's i atoms and the staged j atoms this way; for
 // far shells the tensor cores (DMMA, m8n8k4 float64) then give r² for 64

@@ -182,11 +182,9 @@ TEST(DebyeHistogramGpuMath, DistanceErrorWithinBound) {
         const double r = std::sqrt(dx * dx + dy * dy + dz * dz) / dr;
         const hist::GroupGeometry& g = layout.groups[group_of[s]];
         const hist::Centred ci = hist::centred(g, layout.a[s]), cj = hist::centred(g, layout.a[t]);
-        for (const double r2 : {hist::pair_r2(layout.a[s], layout.a[t]), hist::centred_r2(ci, cj)}) {
-          const double err = error(r2, r);
-          worst = std::max(worst, err);
-          worst_rel_r = std::max(worst_rel_r, err / r);
-        }
+        const double err = error(hist::centred_r2(ci, cj), r);
+        worst = std::max(worst, err);
+        worst_rel_r = std::max(worst_rel_r, err / r);
         if (std::sqrt(cj.n2) - g.rho >= hist::kMmaGap) {
           ++expanded;
           worst_expanded = std::max(worst_expanded, error(hist::expanded_r2(ci, cj), r));
@@ -332,8 +330,10 @@ BankModel bank_model(const FastHistogramLayout& layout, int m, std::size_t group
       for (std::size_t b0 = 0; b0 < list.size(); b0 += 512) {
         const int n = int(std::min<std::size_t>(512, list.size() - b0));
         const auto slot_of = [&](int i, int jj) {
-          const hist::PairFix f = hist::pair_fix(layout.a[std::size_t(g.first + i)],
-                                                 J[std::size_t(list[b0 + std::size_t(jj)])], magic);
+          const hist::PairFix f =
+              hist::pair_fix_r2(hist::centred_r2(hist::centred(g, layout.a[std::size_t(g.first + i)]),
+                                                 hist::centred(g, J[std::size_t(list[b0 + std::size_t(jj)])])),
+                                magic);
           return hist::wrap_slot(f.hi, std::uint32_t(W));
         };
         if (m < 0) {  // DMMA: lane l, i tile t of warp half h, result e; row l/4, column 2(l%4) + e
