@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <parallel/algorithm>
 #include <sstream>
+#include <utility>
 
 #include "nanoscatter/error.hpp"
 
@@ -61,7 +63,14 @@ void sort_spatially(AtomBlock& b) {
     lo[d] = *mn;
     hi[d] = *mx;
   }
-  std::vector<std::uint64_t> key(n);
+  // (key, index) pairs sorted as a whole: the index breaks ties, so this is
+  // the stable order by key, and the sort reads contiguous memory (an index
+  // sort comparing key[i] gathered at random was 3× slower). Keys, sort and
+  // gather run on all threads: this ordering is part of every Debye plan
+  // (~80 ms for 10⁶ atoms serially, more than the GPU histogram of 10⁵).
+  if (n > UINT32_MAX) fail("sort_spatially: more than 2^32 atoms of one species");
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> order(n);
+#pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < n; ++i) {
     std::uint64_t k = 0;
     for (int d = 0; d < 3; ++d) {
@@ -69,19 +78,18 @@ void sort_spatially(AtomBlock& b) {
       const double t = span > 0 ? ((*axes[d])[i] - lo[d]) / span : 0.0;
       k |= spread_bits(std::uint64_t(t * 2097151.0)) << d;  // 2^21 − 1 cells per axis
     }
-    key[i] = k;
+    order[i] = {k, std::uint32_t(i)};
   }
-  std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t i, std::size_t j) { return key[i] < key[j]; });
+  __gnu_parallel::sort(order.begin(), order.end());  // libstdc++'s OpenMP sort
   AtomBlock sorted;
-  for (auto* v : {&sorted.x, &sorted.y, &sorted.z, &sorted.w}) v->reserve(n);
-  for (std::size_t i : order) {
-    sorted.x.push_back(b.x[i]);
-    sorted.y.push_back(b.y[i]);
-    sorted.z.push_back(b.z[i]);
-    sorted.w.push_back(b.w[i]);
+  for (auto* v : {&sorted.x, &sorted.y, &sorted.z, &sorted.w}) v->resize(n);
+#pragma omp parallel for schedule(static)
+  for (std::size_t s = 0; s < n; ++s) {
+    const std::uint32_t i = order[s].second;
+    sorted.x[s] = b.x[i];
+    sorted.y[s] = b.y[i];
+    sorted.z[s] = b.z[i];
+    sorted.w[s] = b.w[i];
   }
   b = std::move(sorted);
 }
