@@ -58,18 +58,6 @@ CudaDebyeOptions cuda_options(const DebyeOptions& o) {
 }
 #endif
 
-void run_histogram(const DebyeOptions& o, const PairBlock& blk, PairHistogram& hist) {
-  if (o.device == Device::gpu) {
-#if NANOSCATTER_HAVE_CUDA
-    pair_histogram_cuda(*blk.a, *blk.b, blk.set, hist, cuda_options(o));
-    return;
-#else
-    check_device(o.device);
-#endif
-  }
-  pair_histogram_cpu(*blk.a, *blk.b, blk.set, hist, o.threads);
-}
-
 // Every pair distance is at most the diagonal of the atoms' bounding box.
 double max_distance_bound(const SpeciesBlocks& s) {
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -200,9 +188,25 @@ std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOp
   for (std::size_t b = 0; b < blocks.blocks.size(); ++b)
     if (owner[b] == options.share.index) mine += blocks.blocks[b].pairs;
   Progress progress("debye: pair histograms", std::uint64_t(mine), {.quiet = options.quiet});
+#if NANOSCATTER_HAVE_CUDA
+  if (options.device == Device::gpu) {
+    // Each block's host layout overlaps the device's work on the one before;
+    // progress counts a block when it is launched.
+    CudaHistogramQueue queue;
+    for (std::size_t b = 0; b < blocks.blocks.size(); ++b) {
+      if (owner[b] != options.share.index) continue;
+      const PairBlock& blk = blocks.blocks[b];
+      queue.add(*blk.a, *blk.b, blk.set, hist[blk.pair], cuda_options(options));
+      progress.advance(std::uint64_t(blk.pairs));
+    }
+    queue.finish();
+    return hist;
+  }
+#endif
   for (std::size_t b = 0; b < blocks.blocks.size(); ++b) {
     if (owner[b] != options.share.index) continue;
-    run_histogram(options, blocks.blocks[b], hist[blocks.blocks[b].pair]);
+    const PairBlock& blk = blocks.blocks[b];
+    pair_histogram_cpu(*blk.a, *blk.b, blk.set, hist[blk.pair], options.threads);
     progress.advance(std::uint64_t(blocks.blocks[b].pairs));
   }
   return hist;

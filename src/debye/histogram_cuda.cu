@@ -62,6 +62,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "core/device_buffer.cuh"
@@ -393,41 +394,66 @@ void launch_fast(bool triangle, int blocks, const FastArgs& args) {
   NS_CUDA_CHECK_LAUNCH();
 }
 
+// A launched fast histogram: its device buffers and where its bins go.
+struct FastRun {
+  DeviceBuffer<PackedAtom> d_a, d_b;
+  DeviceBuffer<GroupGeometry> d_groups;
+  DeviceBuffer<FastBin> d_bins;
+  DeviceBuffer<int> d_counters, d_scratch;
+  PairHistogram* hist = nullptr;
+  double weight = 0;
+};
+
+// Waits for the run and adds its bins to its histogram.
+void collect(FastRun& run) {
+  NS_CUDA_CHECK(cudaDeviceSynchronize());
+  if (run.d_counters.download()[1] != 0) fail("pair_histogram_cuda: a pair distance fell beyond the last bin");
+  add_fast_bins(run.d_bins.download(), run.weight, *run.hist);
+}
+
+// Lays the block out on the host, then collects `previous` (which the
+// device ran meanwhile) and launches this block in its place.
 void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
-                              int window, std::size_t budget) {
+                              int window, std::size_t budget, std::unique_ptr<FastRun>& previous) {
   const bool triangle = set == PairSet::triangle;
   const FastHistogramLayout layout = make_fast_layout(a, b, set, hist.bin_width, window);
+  if (previous) {
+    collect(*previous);
+    previous.reset();
+  }
   const auto& jatoms = layout.j_atoms();
   const std::size_t nj = jatoms.size();
   if (layout.a.empty() || nj == 0) return;
-  DeviceBuffer<PackedAtom> d_a(layout.a);
-  DeviceBuffer<PackedAtom> d_b;
-  if (!triangle) d_b = DeviceBuffer<PackedAtom>(layout.b);
-  DeviceBuffer<GroupGeometry> d_groups(layout.groups);
-  DeviceBuffer<FastBin> d_bins(std::size_t(layout.bins));
-  d_bins.zero();
-  DeviceBuffer<int> d_counters(2);  // next group, overflow
-  d_counters.zero();
+  auto run = std::make_unique<FastRun>();
+  run->d_a = DeviceBuffer<PackedAtom>(layout.a);
+  if (!triangle) run->d_b = DeviceBuffer<PackedAtom>(layout.b);
+  run->d_groups = DeviceBuffer<GroupGeometry>(layout.groups);
+  run->d_bins = DeviceBuffer<FastBin>(std::size_t(layout.bins));
+  run->d_bins.zero();
+  run->d_counters = DeviceBuffer<int>(2);  // next group, overflow
+  run->d_counters.zero();
+  run->hist = &hist;
+  run->weight = a.w[0] * (triangle ? a.w[0] : b.w[0]);
 
   const std::size_t fixed = fast_fixed_bytes(std::size_t(layout.bins), a.size(), b.size(), set);
   const std::size_t per_block = nj * sizeof(int);
   const std::size_t affordable = budget > fixed ? (budget - fixed) / per_block : 1;
   const int blocks = int(std::max<std::size_t>(
       1, std::min({affordable, std::size_t(multiprocessor_count()), layout.groups.size()})));
-  DeviceBuffer<int> d_scratch(std::size_t(blocks) * nj);
+  run->d_scratch = DeviceBuffer<int>(std::size_t(blocks) * nj);
 
   FastArgs args{};
-  args.a = d_a.data();
-  args.j = triangle ? d_a.data() : d_b.data();
+  args.a = run->d_a.data();
+  args.j = triangle ? run->d_a.data() : run->d_b.data();
   args.nj = int(nj);
-  args.groups = d_groups.data();
+  args.groups = run->d_groups.data();
   args.ngroups = int(layout.groups.size());
-  args.next_group = d_counters.data();
-  args.scratch = d_scratch.data();
+  args.next_group = run->d_counters.data();
+  args.scratch = run->d_scratch.data();
   args.scratch_stride = static_cast<long long>(nj);
-  args.bins = d_bins.data();
+  args.bins = run->d_bins.data();
   args.nbins = layout.bins;
-  args.overflow = reinterpret_cast<unsigned*>(d_counters.data() + 1);
+  args.overflow = reinterpret_cast<unsigned*>(run->d_counters.data() + 1);
   static_assert(sizeof(kRingSizes) / sizeof(int) == 3, "one launch branch per ring size");
   if (window == kRingSizes[0])
     launch_fast<kRingSizes[0]>(triangle, blocks, args);
@@ -435,9 +461,7 @@ void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet se
     launch_fast<kRingSizes[1]>(triangle, blocks, args);
   else
     launch_fast<kRingSizes[2]>(triangle, blocks, args);
-  NS_CUDA_CHECK(cudaDeviceSynchronize());
-  if (d_counters.download()[1] != 0) fail("pair_histogram_cuda: a pair distance fell beyond the last bin");
-  add_fast_bins(d_bins.download(), a.w[0] * (triangle ? a.w[0] : b.w[0]), hist);
+  previous = std::move(run);
 }
 
 // ---- generic path (weights differ within a block) ----------------------------
@@ -531,10 +555,10 @@ void generic_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet
   }
 }
 
-}  // namespace
-
-void pair_histogram_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
-                         const CudaDebyeOptions& options) {
+// One block into hist; a fast-path run may be left in `pending` (launched,
+// not collected), and a pending run from before is collected first.
+void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
+                     const CudaDebyeOptions& options, std::unique_ptr<FastRun>& pending) {
   if (!(hist.bin_width > 0)) fail("pair_histogram_cuda: bin width must be positive");
   const bool triangle = set == PairSet::triangle;
   if (a.size() == 0 || (!triangle && b.size() == 0)) return;
@@ -560,9 +584,13 @@ void pair_histogram_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, Pa
                  fast_fixed_bytes(bins, na, nb, s) + nj * sizeof(int) <= budget;
         },
         [&](const AtomBlock& pa, const AtomBlock& pb, PairSet s) {
-          fast_histogram_on_device(pa, pb, s, hist, window, budget);
+          fast_histogram_on_device(pa, pb, s, hist, window, budget, pending);
         });
     return;
+  }
+  if (pending) {
+    collect(*pending);
+    pending.reset();
   }
   const std::size_t bin_bytes = bins * sizeof(BinMoments);
   if (bin_bytes + (std::size_t(1) << 20) > budget)
@@ -579,6 +607,36 @@ void pair_histogram_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, Pa
       [&](const AtomBlock& pa, const AtomBlock& pb, PairSet s) {
         generic_histogram_on_device(pa, pb, s, hist, histogram_bins_needed(pa, pb, s, hist.bin_width));
       });
+}
+
+}  // namespace
+
+void pair_histogram_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
+                         const CudaDebyeOptions& options) {
+  CudaHistogramQueue queue;
+  queue.add(a, b, set, hist, options);
+  queue.finish();
+}
+
+struct CudaHistogramQueue::Pending {
+  std::unique_ptr<FastRun> run;
+};
+
+CudaHistogramQueue::CudaHistogramQueue() : pending_(std::make_unique<Pending>()) {}
+
+CudaHistogramQueue::~CudaHistogramQueue() {
+  if (pending_->run) cudaDeviceSynchronize();  // let the kernel end before its buffers go; no result
+}
+
+void CudaHistogramQueue::add(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
+                             const CudaDebyeOptions& options) {
+  histogram_block(a, b, set, hist, options, pending_->run);
+}
+
+void CudaHistogramQueue::finish() {
+  if (!pending_->run) return;
+  std::unique_ptr<FastRun> run = std::move(pending_->run);
+  collect(*run);
 }
 
 }  // namespace nanoscatter::debye

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <numeric>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "debye/histogram_intensity.hpp"
@@ -166,6 +167,52 @@ TEST(DebyeHistogramCuda, SincSumsMatchCpu) {
     }
     std::printf("sinc sums, cap %zu bytes: max |GPU − CPU| / Σ|terms| = %.2e\n", cap, worst);
     EXPECT_LT(worst, 1e-13) << "cap " << cap;
+  }
+}
+#endif
+
+#if NANOSCATTER_HAVE_CUDA
+// The queue overlaps each block's host layout with the device's previous
+// block: a fast block, a block of mixed weights (generic kernel: the queue
+// collects first), a rectangle, and two blocks into one histogram give the
+// histograms of separate calls, exactly on the fast path (same arithmetic,
+// integer bins).
+TEST(DebyeHistogramCuda, QueueGivesTheSameHistogramsAsSeparateCalls) {
+  SKIP_WITHOUT_GPU();
+  const AtomBlock co = test::rocksalt_block(15.0, 0, 1.0), o = test::rocksalt_block(15.0, 1, 0.5);
+  const AtomBlock mixed = test::random_ball(700, 15.0, {1.0, 0.0, 0.0}, 4, 0.5);
+  ASSERT_FALSE(uniform_weights(mixed));
+  const auto fresh = [] {
+    PairHistogram h;
+    h.bin_width = 1e-3;
+    return h;
+  };
+  PairHistogram q1 = fresh(), q2 = fresh(), q3 = fresh(), s1 = fresh(), s2 = fresh(), s3 = fresh();
+  const CudaDebyeOptions options;
+  {
+    CudaHistogramQueue queue;
+    queue.add(co, co, PairSet::triangle, q1, options);
+    queue.add(mixed, mixed, PairSet::triangle, q2, options);
+    queue.add(co, o, PairSet::rectangle, q3, options);
+    queue.add(o, o, PairSet::triangle, q3, options);  // a second block into the same histogram
+    queue.finish();
+  }
+  pair_histogram_cuda(co, co, PairSet::triangle, s1, options);
+  pair_histogram_cuda(mixed, mixed, PairSet::triangle, s2, options);
+  pair_histogram_cuda(co, o, PairSet::rectangle, s3, options);
+  pair_histogram_cuda(o, o, PairSet::triangle, s3, options);
+  for (const auto& [q, s] : {std::pair{&q1, &s1}, std::pair{&q3, &s3}}) {  // fast path: integer bins, exact
+    ASSERT_EQ(q->count.size(), s->count.size());
+    EXPECT_EQ(q->count, s->count);
+    EXPECT_EQ(q->sum_d, s->sum_d);
+    EXPECT_EQ(q->sum_d2, s->sum_d2);
+    EXPECT_GT(std::accumulate(q->count.begin(), q->count.end(), 0.0), 0.0);
+  }
+  // Generic kernel: float64 atomics in any order, so equal to rounding (as FallbackForMixedWeights).
+  ASSERT_EQ(q2.count.size(), s2.count.size());
+  for (std::size_t k = 0; k < q2.count.size(); ++k) {
+    EXPECT_NEAR(q2.count[k], s2.count[k], 1e-12 * (1 + s2.count[k]));
+    EXPECT_NEAR(q2.sum_d[k], s2.sum_d[k], 1e-12 * (1 + s2.count[k]) * q2.bin_width);
   }
 }
 #endif
