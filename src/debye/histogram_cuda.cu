@@ -555,6 +555,54 @@ void generic_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet
   }
 }
 
+// A block's atoms grouped by weight (in order of first appearance, each
+// group in the block's order), or nothing when there are more than
+// kMaxWeightClasses distinct weights.
+constexpr std::size_t kMaxWeightClasses = 8;
+
+std::vector<AtomBlock> weight_classes(const AtomBlock& block) {
+  std::vector<AtomBlock> classes;
+  for (std::size_t i = 0; i < block.size(); ++i) {
+    std::size_t c = 0;
+    while (c < classes.size() && classes[c].w[0] != block.w[i]) ++c;
+    if (c == classes.size()) {
+      if (classes.size() == kMaxWeightClasses) return {};
+      classes.emplace_back();
+    }
+    classes[c].x.push_back(block.x[i]);
+    classes[c].y.push_back(block.y[i]);
+    classes[c].z.push_back(block.z[i]);
+    classes[c].w.push_back(block.w[i]);
+  }
+  return classes;
+}
+
+void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
+                     const CudaDebyeOptions& options, std::unique_ptr<FastRun>& pending);
+
+// Blocks whose weights take a few values (partial occupancies of a few
+// sites, the usual case in a CIF) are cut into blocks of one weight each,
+// which the fast path takes (pairs counted, scaled by w_a·w_b): a triangle
+// into the classes' triangles and the rectangles between classes, a
+// rectangle into all class pairs. False when there are too many weights.
+bool histogram_by_weight_class(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
+                               const CudaDebyeOptions& options, std::unique_ptr<FastRun>& pending) {
+  const bool triangle = set == PairSet::triangle;
+  const std::vector<AtomBlock> ca = weight_classes(a);
+  const std::vector<AtomBlock> cb = triangle ? std::vector<AtomBlock>{} : weight_classes(b);
+  if (ca.empty() || (!triangle && cb.empty())) return false;
+  for (std::size_t i = 0; i < ca.size(); ++i) {
+    if (triangle) {
+      histogram_block(ca[i], ca[i], PairSet::triangle, hist, options, pending);
+      for (std::size_t j = i + 1; j < ca.size(); ++j)
+        histogram_block(ca[i], ca[j], PairSet::rectangle, hist, options, pending);
+    } else {
+      for (const AtomBlock& bj : cb) histogram_block(ca[i], bj, PairSet::rectangle, hist, options, pending);
+    }
+  }
+  return true;
+}
+
 // One block into hist; a fast-path run may be left in `pending` (launched,
 // not collected), and a pending run from before is collected first.
 void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
@@ -567,8 +615,10 @@ void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHi
   const std::size_t bins = histogram_bins_needed(a, b, set, hist.bin_width);
   const std::size_t budget = device_memory_budget(options.max_device_memory);
   const int window = fast_window_for_device();
-  const bool fast = window > 0 && uniform_weights(a) && (triangle || uniform_weights(b)) &&
-                    bins <= std::size_t(hist::kMaxFastBins);
+  const bool fast_bins = window > 0 && bins <= std::size_t(hist::kMaxFastBins);
+  const bool uniform = uniform_weights(a) && (triangle || uniform_weights(b));
+  if (fast_bins && !uniform && histogram_by_weight_class(a, b, set, hist, options, pending)) return;
+  const bool fast = fast_bins && uniform;
   if (fast) {
     // Global sums stay below 2^64: Σq1 ≤ pairs·2^20, pairs ≤ na·nb ≤ 2^43.
     constexpr double kMaxPairs = 8796093022208.0;  // 2^43

@@ -216,3 +216,23 @@ TEST(DebyeHistogramCuda, QueueGivesTheSameHistogramsAsSeparateCalls) {
   }
 }
 #endif
+
+#if NANOSCATTER_HAVE_CUDA
+// Partial occupancies on a few sites (three weights on the Co sites, two on
+// the O sites): the blocks are cut by weight and every piece takes the fast
+// path, against the CPU histogram with the fast path's bounds. Weights are
+// binary fractions, so the CPU's per-pair sums of w_i w_j stay exact and
+// the counts can be compared to 1e-9 as for one weight.
+TEST(DebyeHistogramCuda, FewWeightsTakeTheFastPathByClass) {
+  SKIP_WITHOUT_GPU();
+  AtomBlock co = test::rocksalt_block(18.0, 0, 1.0), o = test::rocksalt_block(18.0, 1, 0.25);
+  for (std::size_t i = 0; i < co.size(); ++i) co.w[i] = i % 3 == 0 ? 0.5 : i % 5 == 0 ? 0.75 : 1.0;
+  for (std::size_t i = 0; i < o.size(); i += 4) o.w[i] = 1.0;
+  ASSERT_FALSE(uniform_weights(co));
+  ASSERT_FALSE(uniform_weights(o));
+  test::check_fast_histogram("three weights, triangle", co, co, PairSet::triangle,
+                             cpu_histogram(co, co, PairSet::triangle), gpu_histogram(co, co, PairSet::triangle));
+  test::check_fast_histogram("three and two weights, rectangle", co, o, PairSet::rectangle,
+                             cpu_histogram(co, o, PairSet::rectangle), gpu_histogram(co, o, PairSet::rectangle));
+}
+#endif
