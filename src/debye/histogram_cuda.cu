@@ -242,7 +242,7 @@ __device__ __forceinline__ void pair_batch(const Centred* stage, int from, int n
 
 // Staged j atoms [0, n) of a far shell against a full group: whole j tiles
 // of 8 on the tensor cores (a warp pair per tile, each warp its four i
-// tiles: fa, fc), the last n mod 8 atoms by pair_batch.
+// tiles, A fragments fa), the last n mod 8 atoms by pair_batch.
 template <int W>
 __device__ __forceinline__ void mma_batch(const Centred* stage, int n, const Centred* igroup,
                                           const double (&fa)[kMmaTiles], const Window& win, unsigned* ring,
@@ -613,6 +613,7 @@ void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHi
   // Every distance is below the bounding-box diagonal: size the bins for it.
   hist.resize_for(block_bounds(a, triangle ? a : b).diagonal);
   const std::size_t bins = histogram_bins_needed(a, b, set, hist.bin_width);
+  // Measured while a pending block may still hold its buffers: conservative.
   const std::size_t budget = device_memory_budget(options.max_device_memory);
   const int window = fast_window_for_device();
   const bool fast_bins = window > 0 && bins <= std::size_t(hist::kMaxFastBins);
