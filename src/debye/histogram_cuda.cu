@@ -251,9 +251,12 @@ __device__ __forceinline__ void mma_batch(const Centred* stage, int n, const Cen
   const int tiles = n >> 3;
   for (int jt = warp >> 1; jt < tiles; jt += kWarps / 2) {
     __syncwarp();  // the DMMA needs the whole warp
-    const double bt = (&stage[8 * jt + (lane >> 2)].x)[t];  // x, y, z (and n2, replaced by 1)
+    // One load per lane: component t of atom lane/4 (x, y, z, n2). B takes
+    // x, y, z and 1 in place of n2; the columns' n2 (C) come from the lanes
+    // that loaded them (t = 3) by shuffle instead of two more shared loads.
+    const double bt = (&stage[8 * jt + (lane >> 2)].x)[t];
     const double b = t == 3 ? 1.0 : bt;
-    const double c0 = stage[8 * jt + 2 * t].n2, c1 = stage[8 * jt + 2 * t + 1].n2;
+    const double c0 = __shfl_sync(0xffffffffu, bt, 8 * t + 3), c1 = __shfl_sync(0xffffffffu, bt, 8 * t + 7);
 #pragma unroll
     for (int m = 0; m < kMmaTiles; ++m) {
       double d0, d1;
