@@ -87,7 +87,7 @@ DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
   std::vector<std::vector<double>> sums(npairs, std::vector<double>(nq, 0.0));
   double pairs_done = 0;
   if (o.method == DebyeMethod::histogram) {
-    for (std::size_t p = 0; p < npairs; ++p) debye::run_histogram_sums(o, impl_->histograms[p], q, sums[p]);
+    debye::run_histogram_sums(o, impl_->histograms, q, sums);
   } else {
     const debye::PairBlocks pieces =
         debye::make_pair_blocks(s, debye::exact_piece_atoms(o, impl_->atom_count));

@@ -137,17 +137,19 @@ std::size_t exact_piece_atoms(const DebyeOptions& options, std::size_t atoms) {
   return piece_for_share(piece, atoms, options.share.count, gpu ? kMinPieceGpu : kMinPieceCpu);
 }
 
-void run_histogram_sums(const DebyeOptions& o, const PairHistogram& hist, std::span<const double> q,
-                        std::span<double> out) {
+void run_histogram_sums(const DebyeOptions& o, const std::vector<PairHistogram>& hists, std::span<const double> q,
+                        std::vector<std::vector<double>>& out) {
   if (o.device == Device::gpu) {
 #if NANOSCATTER_HAVE_CUDA
-    histogram_sinc_sums_cuda(hist, q, out, BinRule::taylor2, o.max_device_memory);
+    std::vector<const PairHistogram*> list;
+    for (const auto& h : hists) list.push_back(&h);
+    histogram_sinc_sums_cuda(list, q, out, BinRule::taylor2, o.max_device_memory);
     return;
 #else
     check_device(o.device);
 #endif
   }
-  histogram_sinc_sums(hist, q, out, BinRule::taylor2, o.threads);
+  for (std::size_t p = 0; p < hists.size(); ++p) histogram_sinc_sums(hists[p], q, out[p], BinRule::taylor2, o.threads);
 }
 
 void run_exact(const DebyeOptions& o, const PairBlock& blk, std::span<const double> q,

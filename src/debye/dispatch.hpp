@@ -50,10 +50,10 @@ std::size_t exact_piece_atoms(const DebyeOptions& options, std::size_t atoms);
 void run_exact(const DebyeOptions& options, const PairBlock& block, std::span<const double> q,
                std::span<double> out);
 
-// out += the Taylor-corrected sinc sums of one histogram (histogram_intensity.hpp)
-// on options.device.
-void run_histogram_sums(const DebyeOptions& options, const PairHistogram& hist, std::span<const double> q,
-                        std::span<double> out);
+// out[p] += the Taylor-corrected sinc sums of hists[p] (histogram_intensity.hpp)
+// on options.device (one launch for all on the GPU).
+void run_histogram_sums(const DebyeOptions& options, const std::vector<PairHistogram>& hists,
+                        std::span<const double> q, std::vector<std::vector<double>>& out);
 
 // Histograms of every species pair (indexed by pair_index), bin width
 // options.bin_width, on options.device, with progress unless quiet; of the

@@ -12,6 +12,7 @@
 #pragma once
 #include <cstddef>
 #include <span>
+#include <vector>
 
 #include "debye/pair_sums.hpp"
 
@@ -31,6 +32,10 @@ void histogram_sinc_sums(const PairHistogram& hist, std::span<const double> q,
 // half of the free memory).
 void histogram_sinc_sums_cuda(const PairHistogram& hist, std::span<const double> q, std::span<double> out,
                               BinRule rule = BinRule::taylor2, std::size_t max_device_memory = 0);
+// Several histograms in one launch: out[h][k] += the sums of *hists[h] at q[k].
+void histogram_sinc_sums_cuda(const std::vector<const PairHistogram*>& hists, std::span<const double> q,
+                              std::vector<std::vector<double>>& out, BinRule rule = BinRule::taylor2,
+                              std::size_t max_device_memory = 0);
 #endif
 
 }  // namespace nanoscatter::debye

@@ -5,9 +5,10 @@
 // thread (SSE2), ~0.6 s for the 7.8e5 bins × 1456 Q of a disordered
 // 10⁶-atom CoO particle on 16 threads, half as long as its GPU histogram.
 //
-// Each thread takes one Q; a block takes 256 Q and one chunk of the
-// non-empty bins, staged through shared memory in tiles of 1024 bins. Chunks
-// are sized so that there are at least two blocks per SM. Each (chunk, Q)
+// Each thread takes one Q; a block takes 256 Q and one chunk of one
+// histogram's non-empty bins, staged through shared memory in tiles of 1024
+// bins; all histograms of a plan (one per species pair) go in one launch.
+// Chunks are sized so that there are at least two blocks per SM. Each (chunk, Q)
 // partial sum is written out and the chunks are added on the host in
 // order, so the result does not depend on scheduling. Bins go up in pieces
 // of at most kPieceBins and half the device-memory budget (memory stays
@@ -32,16 +33,22 @@ struct BinRecord {
   double r, n, m1, m2;
 };
 
-__global__ void __launch_bounds__(kThreads) sinc_sums_kernel(const BinRecord* __restrict__ bins, int nb,
-                                                             int chunk, const double* __restrict__ q, int nq,
-                                                             double t, double* __restrict__ partial) {
+// Bins [chunk.begin, chunk.end) of the piece (one histogram's, never two).
+struct Chunk {
+  int begin, end;
+};
+
+__global__ void __launch_bounds__(kThreads) sinc_sums_kernel(const BinRecord* __restrict__ bins,
+                                                             const Chunk* __restrict__ chunks,
+                                                             const double* __restrict__ q, int nq, double t,
+                                                             double* __restrict__ partial) {
   __shared__ BinRecord tile[kTileBins];
   const int k = blockIdx.x * kThreads + threadIdx.x;
   const double qk = k < nq ? q[k] : 0.0;
-  const int b0 = blockIdx.y * chunk, b1 = min(nb, b0 + chunk);
+  const Chunk c = chunks[blockIdx.y];
   double sum = 0;
-  for (int base = b0; base < b1; base += kTileBins) {
-    const int count = min(kTileBins, b1 - base);
+  for (int base = c.begin; base < c.end; base += kTileBins) {
+    const int count = min(kTileBins, c.end - base);
     __syncthreads();
     for (int i = threadIdx.x; i < count; i += kThreads) tile[i] = bins[base + i];
     __syncthreads();
@@ -58,40 +65,64 @@ __global__ void __launch_bounds__(kThreads) sinc_sums_kernel(const BinRecord* __
 
 }  // namespace
 
-void histogram_sinc_sums_cuda(const PairHistogram& hist, std::span<const double> q, std::span<double> out,
-                              BinRule rule, std::size_t max_device_memory) {
-  if (out.size() != q.size())
-    fail("histogram_sinc_sums_cuda: out has ", out.size(), " entries for ", q.size(), " Q points");
+void histogram_sinc_sums_cuda(const std::vector<const PairHistogram*>& hists, std::span<const double> q,
+                              std::vector<std::vector<double>>& out, BinRule rule, std::size_t max_device_memory) {
+  if (out.size() != hists.size())
+    fail("histogram_sinc_sums_cuda: ", out.size(), " outputs for ", hists.size(), " histograms");
+  for (const auto& o : out)
+    if (o.size() != q.size())
+      fail("histogram_sinc_sums_cuda: out has ", o.size(), " entries for ", q.size(), " Q points");
+  // Non-empty bins of every histogram, one after the other; ends[h] is one past histogram h's.
   std::vector<BinRecord> bins;
-  for (std::size_t k = 0; k < hist.count.size(); ++k) {
-    if (hist.count[k] == 0 && hist.sum_d[k] == 0 && hist.sum_d2[k] == 0) continue;
-    bins.push_back({(double(k) + 0.5) * hist.bin_width, hist.count[k], hist.sum_d[k], hist.sum_d2[k]});
+  std::vector<std::size_t> ends;
+  for (const PairHistogram* h : hists) {
+    for (std::size_t k = 0; k < h->count.size(); ++k) {
+      if (h->count[k] == 0 && h->sum_d[k] == 0 && h->sum_d2[k] == 0) continue;
+      bins.push_back({(double(k) + 0.5) * h->bin_width, h->count[k], h->sum_d[k], h->sum_d2[k]});
+    }
+    ends.push_back(bins.size());
   }
   if (bins.empty() || q.empty()) return;
   const int nq = int(q.size());
   const int qblocks = (nq + kThreads - 1) / kThreads;
   const double t = rule == BinRule::taylor2 ? 1.0 : 0.0;
   DeviceBuffer<double> d_q(std::vector<double>(q.begin(), q.end()));
-  const int min_chunks = std::max(1, (2 * multiprocessor_count() + qblocks - 1) / qblocks);
+  const std::size_t min_chunks = std::size_t(std::max(1, (2 * multiprocessor_count() + qblocks - 1) / qblocks));
   // Half the budget for the bins of one piece (the partial sums are small).
   const std::size_t piece_bins = std::clamp<std::size_t>(
       device_memory_budget(max_device_memory) / (2 * sizeof(BinRecord)), kTileBins, kPieceBins);
   for (std::size_t first = 0; first < bins.size(); first += piece_bins) {
-    const int nb = int(std::min(piece_bins, bins.size() - first));
-    DeviceBuffer<BinRecord> d_bins(nb);
-    d_bins.upload(bins.data() + first, std::size_t(nb));
-    // At least min_chunks chunks, each a whole number of tiles.
-    const int tiles = (nb + kTileBins - 1) / kTileBins;
-    const int chunk = kTileBins * std::max(1, tiles / min_chunks);
-    const int chunks = (nb + chunk - 1) / chunk;
-    DeviceBuffer<double> d_partial(std::size_t(chunks) * std::size_t(nq));
-    sinc_sums_kernel<<<dim3(unsigned(qblocks), unsigned(chunks)), kThreads>>>(d_bins.data(), nb, chunk, d_q.data(),
-                                                                             nq, t, d_partial.data());
+    const std::size_t last = std::min(bins.size(), first + piece_bins);
+    // Chunks of whole tiles, at least min_chunks of them, cut at histogram ends.
+    const std::size_t tiles = (last - first + kTileBins - 1) / kTileBins;
+    const std::size_t chunk = kTileBins * std::max<std::size_t>(1, tiles / min_chunks);
+    std::vector<Chunk> chunks;
+    std::vector<std::size_t> owner;  // histogram of each chunk
+    for (std::size_t h = 0, begin = 0; h < hists.size(); begin = ends[h], ++h)
+      for (std::size_t b = std::max(begin, first); b < std::min(ends[h], last); b += chunk) {
+        chunks.push_back({int(b - first), int(std::min({ends[h], last, b + chunk}) - first)});
+        owner.push_back(h);
+      }
+    DeviceBuffer<BinRecord> d_bins(last - first);
+    d_bins.upload(bins.data() + first, last - first);
+    DeviceBuffer<Chunk> d_chunks(chunks);
+    DeviceBuffer<double> d_partial(chunks.size() * std::size_t(nq));
+    sinc_sums_kernel<<<dim3(unsigned(qblocks), unsigned(chunks.size())), kThreads>>>(
+        d_bins.data(), d_chunks.data(), d_q.data(), nq, t, d_partial.data());
     NS_CUDA_CHECK_LAUNCH();
     const std::vector<double> partial = d_partial.download();
-    for (int c = 0; c < chunks; ++c)
-      for (int k = 0; k < nq; ++k) out[std::size_t(k)] += partial[std::size_t(c) * std::size_t(nq) + std::size_t(k)];
+    for (std::size_t c = 0; c < chunks.size(); ++c)
+      for (int k = 0; k < nq; ++k) out[owner[c]][std::size_t(k)] += partial[c * std::size_t(nq) + std::size_t(k)];
   }
+}
+
+void histogram_sinc_sums_cuda(const PairHistogram& hist, std::span<const double> q, std::span<double> out,
+                              BinRule rule, std::size_t max_device_memory) {
+  std::vector<std::vector<double>> sums(1, std::vector<double>(q.size(), 0.0));
+  histogram_sinc_sums_cuda({&hist}, q, sums, rule, max_device_memory);
+  if (out.size() != q.size())
+    fail("histogram_sinc_sums_cuda: out has ", out.size(), " entries for ", q.size(), " Q points");
+  for (std::size_t k = 0; k < q.size(); ++k) out[k] += sums[0][k];
 }
 
 }  // namespace nanoscatter::debye

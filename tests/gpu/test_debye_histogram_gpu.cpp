@@ -137,7 +137,8 @@ TEST(DebyeHistogramCuda, MemoryCapSplitsWithoutChangingTheResult) {
 // take the series branch at small Q) and Q from 0 to 25 Å⁻¹, with a memory
 // cap that cuts the bins into many pieces. Both are float64 with different
 // sin/cos (trig::sincos, CUDA's sincos: each within ~1e-15 absolute at
-// these phases) and summation orders: bound 1e-13 of Σ|terms| per Q.
+// these phases) and summation orders: bound 1e-13 of Σ|terms| per Q. Also
+// two histograms in one launch, each against its own CPU sums.
 TEST(DebyeHistogramCuda, SincSumsMatchCpu) {
   SKIP_WITHOUT_GPU();
   PairHistogram h;
@@ -167,6 +168,30 @@ TEST(DebyeHistogramCuda, SincSumsMatchCpu) {
     }
     std::printf("sinc sums, cap %zu bytes: max |GPU − CPU| / Σ|terms| = %.2e\n", cap, worst);
     EXPECT_LT(worst, 1e-13) << "cap " << cap;
+  }
+  // Several histograms in one launch (as a plan's species pairs): a second,
+  // shorter one with other moments; each against its own CPU sums.
+  PairHistogram h2 = h;
+  h2.count.resize(12000), h2.sum_d.resize(12000), h2.sum_d2.resize(12000);
+  for (std::size_t k = 0; k < h2.count.size(); ++k) h2.count[k] *= 0.5, h2.sum_d[k] *= -1;
+  for (const std::size_t cap : {std::size_t(0), std::size_t(1) << 16}) {
+    std::vector<std::vector<double>> gpu(2, std::vector<double>(q.size(), 0.0));
+    histogram_sinc_sums_cuda({&h, &h2}, q, gpu, BinRule::taylor2, cap);
+    int which = 0;
+    for (const PairHistogram* one : {&h, &h2}) {
+      std::vector<double> cpu(q.size(), 0.0);
+      histogram_sinc_sums(*one, q, cpu, BinRule::taylor2, 0);
+      double worst = 0;
+      for (std::size_t k = 0; k < q.size(); ++k) {
+        double scale = 0;
+        for (std::size_t b = 0; b < one->count.size(); ++b)
+          scale += one->count[b] + q[k] * std::abs(one->sum_d[b]) + q[k] * q[k] * one->sum_d2[b];
+        worst = std::max(worst, std::abs(gpu[std::size_t(which)][k] - cpu[k]) / scale);
+      }
+      std::printf("sinc sums, two histograms in one launch, cap %zu, histogram %d: %.2e\n", cap, which, worst);
+      EXPECT_LT(worst, 1e-13) << "histogram " << which << " cap " << cap;
+      ++which;
+    }
   }
 }
 #endif
