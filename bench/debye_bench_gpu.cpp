@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "debye/histogram_intensity.hpp"
@@ -36,6 +37,38 @@ Structure coo_sphere(double n_atoms) {
   lattice.elements = {"Co", "O"};
   const double radius = std::cbrt(3.0 * n_atoms / (4.0 * M_PI * kCoONumberDensity));
   return cut_crystal(make_lattice(lattice), Sphere{radius});
+}
+
+// Every atom moved by a Gaussian of σ per axis (a frozen thermal snapshot).
+Structure displaced(Structure s, double sigma) {
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> shift(0.0, sigma);
+  for (auto& a : s.atoms) a.position = {a.position.x + shift(rng), a.position.y + shift(rng), a.position.z + shift(rng)};
+  return s;
+}
+
+DebyeOptions gpu_histogram_options() {
+  DebyeOptions options;
+  options.device = Device::gpu;
+  options.method = DebyeMethod::histogram;
+  return options;
+}
+
+// A histogram plan of `particle` made and executed on 1456 Q, end to end,
+// reported in unique pairs per second against the target.
+void run_histogram_plan(benchmark::State& state, const Structure& particle, const std::string& what) {
+  const DebyeOptions options = gpu_histogram_options();
+  const auto q = uniform_q_grid(0.1, 12.0, kQPoints);
+  for (auto _ : state) {
+    const DebyePlan plan(particle, options);
+    benchmark::DoNotOptimize(plan.execute(q));
+  }
+  const double n = static_cast<double>(particle.atoms.size());
+  state.counters["atoms"] = n;
+  state.counters["throughput"] = benchmark::Counter(0.5 * n * (n - 1), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["floor"] = kHistogramTarget;
+  state.SetLabel("debye|histogram CoO " + what + " N=" + std::to_string(particle.atoms.size()) +
+                 " NQ=1456|pairs/s (vs target)");
 }
 
 void run_case(benchmark::State& state, DebyeMethod method, Precision precision) {
@@ -76,24 +109,7 @@ void BM_DebyeHistogramDisplaced(benchmark::State& state) {
     state.SkipWithError("no CUDA device");
     return;
   }
-  Structure particle = coo_sphere(static_cast<double>(state.range(0)));
-  std::mt19937_64 rng(7);
-  std::normal_distribution<double> shift(0.0, 0.05);
-  for (auto& a : particle.atoms) a.position = {a.position.x + shift(rng), a.position.y + shift(rng), a.position.z + shift(rng)};
-  DebyeOptions options;
-  options.device = Device::gpu;
-  options.method = DebyeMethod::histogram;
-  const auto q = uniform_q_grid(0.1, 12.0, kQPoints);
-  for (auto _ : state) {
-    const DebyePlan plan(particle, options);
-    benchmark::DoNotOptimize(plan.execute(q));
-  }
-  const double n = static_cast<double>(particle.atoms.size());
-  state.counters["atoms"] = n;
-  state.counters["throughput"] = benchmark::Counter(0.5 * n * (n - 1), benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["floor"] = kHistogramTarget;
-  state.SetLabel("debye|histogram CoO displaced 0.05 A N=" + std::to_string(particle.atoms.size()) +
-                 " NQ=1456|pairs/s (vs target)");
+  run_histogram_plan(state, displaced(coo_sphere(static_cast<double>(state.range(0))), 0.05), "displaced 0.05 A");
 }
 
 // A plan's execute() alone, the histograms already made (a fit that asks
@@ -105,18 +121,10 @@ void BM_DebyeHistogramExecute(benchmark::State& state) {
     state.SkipWithError("no CUDA device");
     return;
   }
-  Structure particle = coo_sphere(static_cast<double>(state.range(0)));
-  if (state.range(1)) {  // thermally displaced: every bin filled
-    std::mt19937_64 rng(7);
-    std::normal_distribution<double> shift(0.0, 0.05);
-    for (auto& a : particle.atoms)
-      a.position = {a.position.x + shift(rng), a.position.y + shift(rng), a.position.z + shift(rng)};
-  }
-  DebyeOptions options;
-  options.device = Device::gpu;
-  options.method = DebyeMethod::histogram;
+  const Structure crystal = coo_sphere(static_cast<double>(state.range(0)));
+  const Structure particle = state.range(1) ? displaced(crystal, 0.05) : crystal;  // displaced: every bin filled
   const auto q = uniform_q_grid(0.1, 12.0, kQPoints);
-  const DebyePlan plan(particle, options);
+  const DebyePlan plan(particle, gpu_histogram_options());
   for (auto _ : state) benchmark::DoNotOptimize(plan.execute(q));
   state.counters["throughput"] = benchmark::Counter(1.0, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["floor"] = 0;
@@ -143,20 +151,7 @@ void BM_DebyeHistogramOccupancy(benchmark::State& state) {
       a.occupancy = occ(rng);
     else if (a.element == "O" && k++ % 10 == 0)
       a.occupancy = 0.5;
-  DebyeOptions options;
-  options.device = Device::gpu;
-  options.method = DebyeMethod::histogram;
-  const auto q = uniform_q_grid(0.1, 12.0, kQPoints);
-  for (auto _ : state) {
-    const DebyePlan plan(particle, options);
-    benchmark::DoNotOptimize(plan.execute(q));
-  }
-  const double n = static_cast<double>(particle.atoms.size());
-  state.counters["atoms"] = n;
-  state.counters["throughput"] = benchmark::Counter(0.5 * n * (n - 1), benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["floor"] = kHistogramTarget;
-  state.SetLabel(std::string("debye|histogram CoO ") + (random ? "random occupancies" : "two O occupancies") +
-                 " N=" + std::to_string(particle.atoms.size()) + " NQ=1456|pairs/s (vs target)");
+  run_histogram_plan(state, particle, random ? "random occupancies" : "two O occupancies");
 }
 
 // The histogram → I(Q) transform alone (Taylor-corrected sinc sums,
