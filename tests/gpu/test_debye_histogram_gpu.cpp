@@ -233,6 +233,23 @@ TEST(DebyeHistogramCuda, QueueGivesTheSameHistogramsAsSeparateCalls) {
     EXPECT_EQ(q->sum_d2, s->sum_d2);
     EXPECT_GT(std::accumulate(q->count.begin(), q->count.end(), 0.0), 0.0);
   }
+  // And against the independent reference, the float64 CPU histogram (the
+  // separate calls share the queue's code; a queue of one has no overlap).
+  test::check_fast_histogram("queue, Co triangle", co, co, PairSet::triangle, cpu_histogram(co, co, PairSet::triangle),
+                             q1);
+  PairHistogram cpu3 = cpu_histogram(co, o, PairSet::rectangle);
+  cpu3.add(cpu_histogram(o, o, PairSet::triangle));
+  const double within_o = 0.5 * double(o.size()) * double(o.size() - 1) * o.w[0] * o.w[0];
+  const double across = double(co.size()) * double(o.size()) * co.w[0] * o.w[0];
+  EXPECT_NEAR(std::accumulate(q3.count.begin(), q3.count.end(), 0.0), within_o + across, 1e-12 * (within_o + across));
+  // Σw·r (binning-independent) of the two blocks: each pair's r is off by
+  // ≤ 2^-21 bin + the distance bound, far below 1e-9 relative.
+  const auto sum_wr = [](const PairHistogram& h) {
+    double s = 0;
+    for (std::size_t k = 0; k < h.count.size(); ++k) s += h.count[k] * ((double(k) + 0.5) * h.bin_width) + h.sum_d[k];
+    return s;
+  };
+  EXPECT_NEAR(sum_wr(q3), sum_wr(cpu3), 1e-9 * sum_wr(cpu3)) << "Σw·r of two blocks in one histogram";
   // Generic kernel: float64 atomics in any order, so equal to rounding (as FallbackForMixedWeights).
   ASSERT_EQ(q2.count.size(), s2.count.size());
   for (std::size_t k = 0; k < q2.count.size(); ++k) {
