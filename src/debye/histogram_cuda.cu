@@ -91,10 +91,10 @@ static_assert(2 * kMmaTiles * 8 == hist::kGroupAtoms, "two warps' DMMA tiles cov
 static_assert(kStage <= kThreads && kStage % 8 == 0, "one staged atom per thread, whole j tiles");
 static_assert(kThreads <= int(hist::kMaxAdders), "ring capacity assumes at most kMaxAdders threads");
 
-// Ring sizes (bins) the kernel is built for, largest first: a compile-time
-// W puts word B at a constant offset from word A and makes the wrap one
-// unsigned min. 24576 fills an H100/H200 (227 KB of shared memory per block).
-constexpr int kRingSizes[] = {24576, 16384, 8192};
+// Ring sizes (kernel bins, one word each) the kernel is built for, largest
+// first: a compile-time W makes the wrap one unsigned min. 49152 fills an
+// H100/H200 (227 KB of shared memory per block).
+constexpr int kRingSizes[] = {49152, 32768, 16384};
 
 struct FastArgs {
   const PackedAtom* a;  // i atoms (sorted)
@@ -111,19 +111,18 @@ struct FastArgs {
 };
 
 std::size_t fast_shared_bytes(int window) {
-  return std::size_t(window) * 2 * sizeof(unsigned) + (kStage + hist::kGroupAtoms) * sizeof(Centred) +
+  return std::size_t(window) * sizeof(unsigned) + (kStage + hist::kGroupAtoms) * sizeof(Centred) +
          (2 * hist::kMaxShells + 1) * sizeof(int);
 }
 
-// Integer moments of bin k to the global bins (k < nbins, else an overflow).
-__device__ __forceinline__ void bin_to_global(const FastArgs& p, int k, const FastBin& c) {
+// A ring word of kernel bin k to the global bins (k < nbins, else an overflow).
+__device__ __forceinline__ void word_to_global(const FastArgs& p, int k, unsigned word) {
   if (k >= p.nbins) {
     atomicAdd(p.overflow, 1u);
     return;
   }
-  if (c.count) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].count), ull(c.count));
-  if (c.sum1) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum1), ull(c.sum1));
-  if (c.sum2) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum2), ull(c.sum2));
+  atomicAdd(reinterpret_cast<ull*>(&p.bins[k].count), ull(hist::word_count(word)));
+  if (const unsigned sum = hist::word_sum(word)) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum), ull(sum));
 }
 
 // The window while a shell is processed: bin base sits in ring slot
@@ -138,40 +137,30 @@ __device__ __forceinline__ int pair_bin(const hist::PairFix& f, const Window& wi
   return win.base + int(f.hi) - win.base_slot;
 }
 
-// Ring words of bin k (A = [count | Σq2], B = Σq1) as global integer moments.
-__device__ __forceinline__ FastBin ring_words(unsigned a, unsigned b) {
-  return FastBin{hist::word_count(a), b, hist::word_sum2(a)};
-}
-
-// Bins [lo, hi) ⊂ [base, base + W) of the ring (words A at ring[0, W),
-// words B at ring[W, 2W)) to the global histogram, zeroed (block-wide; the
-// caller synchronises before the ring is used again).
+// Bins [lo, hi) ⊂ [base, base + W) of the ring to the global histogram,
+// zeroed (block-wide; the caller synchronises before the ring is used
+// again).
 template <int W>
 __device__ void flush_bins(unsigned* ring, int base, int base_slot, int lo, int hi, const FastArgs& p) {
   for (int k = lo + int(threadIdx.x); k < hi; k += kThreads) {
     const int slot = hist::ring_slot(k - base, base_slot, W);
-    const unsigned a = ring[slot], b = ring[W + slot];
-    if ((a | b) == 0) continue;
+    const unsigned word = ring[slot];
+    if (word == 0) continue;
     ring[slot] = 0;
-    ring[W + slot] = 0;
-    bin_to_global(p, k, ring_words(a, b));
+    word_to_global(p, k, word);
   }
 }
 
-// One pair into the ring from its r² (bins²): no range check (the layout
-// keeps every pair of a shell in the window) and no branch but the rare
-// drain, which moves both words of the bin (draining a word early only
-// helps its capacity).
+// One pair into the ring from its r² (kernel bins²): one shared atomic, no
+// range check (the layout keeps every pair of a shell in the window) and no
+// branch but the rare drain.
 template <int W>
 __device__ __forceinline__ void add_r2(double r2, const Window& win, unsigned* ring, const FastArgs& p) {
   const hist::PairFix f = hist::pair_fix_r2(r2, win.magic);
   const unsigned slot = min(f.hi, f.hi - unsigned(W));  // hist::wrap_slot as one unsigned min
-  const unsigned old_a = atomicAdd(&ring[slot], hist::word_a(f.lo));
-  const unsigned old_b = atomicAdd(&ring[W + slot], hist::word_b(f.lo));
-  if (hist::must_drain_a(old_a) || hist::must_drain_b(old_b)) {
-    const unsigned a = atomicExch(&ring[slot], 0u), b = atomicExch(&ring[W + slot], 0u);
-    bin_to_global(p, pair_bin(f, win), ring_words(a, b));
-  }
+  const unsigned word = hist::pair_word(f.lo);
+  const unsigned old = atomicAdd(&ring[slot], word);
+  if (hist::must_drain(old + word)) word_to_global(p, pair_bin(f, win), atomicExch(&ring[slot], 0u));
 }
 
 // r² of the 8×8 pairs of an i tile (rows) and a j tile (columns) on the
@@ -276,11 +265,11 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
   Centred* stage = reinterpret_cast<Centred*>(smem);
   Centred* igroup = stage + kStage;
   unsigned* ring = reinterpret_cast<unsigned*>(igroup + hist::kGroupAtoms);
-  int* shell_n = reinterpret_cast<int*>(ring + 2 * W);
+  int* shell_n = reinterpret_cast<int*>(ring + W);
   int* shell_at = shell_n + hist::kMaxShells;
   int* scratch = p.scratch + blockIdx.x * p.scratch_stride;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  for (int k = tid; k < 2 * W; k += kThreads) ring[k] = 0;
+  for (int k = tid; k < W; k += kThreads) ring[k] = 0;
 
   for (;;) {
     __syncthreads();
@@ -419,7 +408,7 @@ void collect(FastRun& run) {
 void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
                               int window, std::size_t budget, std::unique_ptr<FastRun>& previous) {
   const bool triangle = set == PairSet::triangle;
-  const FastHistogramLayout layout = make_fast_layout(a, b, set, hist.bin_width, window);
+  const FastHistogramLayout layout = make_fast_layout(a, b, set, hist.bin_width / hist::kSubBins, window);
   if (previous) {
     collect(*previous);
     previous.reset();
@@ -619,14 +608,15 @@ void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHi
   // Measured while a pending block may still hold its buffers: conservative.
   const std::size_t budget = device_memory_budget(options.max_device_memory);
   const int window = fast_window_for_device();
-  const bool fast_bins = window > 0 && bins <= std::size_t(hist::kMaxFastBins);
+  const std::size_t kernel_bins = hist::kSubBins * bins;
+  const bool fast_bins = window > 0 && kernel_bins <= std::size_t(hist::kMaxFastBins);
   const bool uniform = uniform_weights(a) && (triangle || uniform_weights(b));
   if (fast_bins && !uniform && histogram_by_weight_class(a, b, set, hist, options, pending)) return;
   const bool fast = fast_bins && uniform;
   if (fast) {
-    // Global sums stay below 2^64: Σq1 ≤ pairs·2^20, pairs ≤ na·nb ≤ 2^43.
+    // Global sums stay below 2^64: Σq ≤ pairs·2^10, pairs ≤ na·nb ≤ 2^43.
     constexpr double kMaxPairs = 8796093022208.0;  // 2^43
-    const std::size_t need = fast_fixed_bytes(bins, 0, 0, set);
+    const std::size_t need = fast_fixed_bytes(kernel_bins, 0, 0, set);
     if (need > budget)
       fail("pair_histogram_cuda: ", bins, " bins need ", need, " bytes of device memory, over the budget of ",
            budget, " bytes (raise the bin width)");
@@ -635,7 +625,7 @@ void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHi
         [&](std::size_t na, std::size_t nb, PairSet s) {
           const std::size_t nj = s == PairSet::triangle ? na : nb;
           return double(na) * double(nb) <= kMaxPairs &&
-                 fast_fixed_bytes(bins, na, nb, s) + nj * sizeof(int) <= budget;
+                 fast_fixed_bytes(kernel_bins, na, nb, s) + nj * sizeof(int) <= budget;
         },
         [&](const AtomBlock& pa, const AtomBlock& pb, PairSet s) {
           fast_histogram_on_device(pa, pb, s, hist, window, budget, pending);

@@ -217,19 +217,24 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
 }
 
 void add_fast_bins(const std::vector<FastBin>& bins, double weight, PairHistogram& hist) {
-  if (hist.count.size() < bins.size()) fail("add_fast_bins: histogram has fewer bins than the device result");
-  const double dr = hist.bin_width;
-  const double q1_unit = std::ldexp(1.0, -hist::kQ1Bits), q2_unit = std::ldexp(1.0, -hist::kQ2Bits);
-  for (std::size_t k = 0; k < bins.size(); ++k) {
-    const FastBin& f = bins[k];
+  const std::size_t sub = hist::kSubBins;
+  const double dr = hist.bin_width, q_unit = std::ldexp(1.0, -hist::kQBits);
+  for (std::size_t s = 0; s < bins.size(); ++s) {
+    const FastBin& f = bins[s];
     if (f.count == 0) continue;
+    const std::size_t k = s / sub;
+    if (k >= hist.count.size()) fail("add_fast_bins: histogram has fewer bins than the device result");
     const double n = double(f.count);
-    // δ' read as the midpoint of its quantum: Σδ' = (Σq1 + n/2)·2^-20;
-    // δ = (δ' − ½)·Δr; Σ(δ' − ½)² = (Σq2 + n/2)·2^-12.
-    const double sum_u = (double(f.sum1) + 0.5 * n) * q1_unit;
+    // Offsets e = δ' − ½ in the sub-bin, δ' read as the midpoint of its
+    // quantum: Σe = (Σq + n/2)·2^-10 − n/2. The sub-bin's centre sits at c
+    // bins from the bin's, so δ/Δr = c + e/kSubBins.
+    const double sum_e = (double(f.sum) + 0.5 * n) * q_unit - 0.5 * n;
+    const double mu = std::clamp(sum_e / n, -0.5, 0.5), spread = 0.5 - std::abs(mu);
+    const double sum_e2 = n * (mu * mu + spread * spread / 3);  // Σe² ∈ [nμ², n/4]: an even spread about μ
+    const double c = (double(s % sub) + 0.5) / double(sub) - 0.5, inv_sub = 1.0 / double(sub);
     hist.count[k] += weight * n;
-    hist.sum_d[k] += weight * dr * (sum_u - 0.5 * n);
-    hist.sum_d2[k] += weight * dr * dr * (double(f.sum2) + 0.5 * n) * q2_unit;
+    hist.sum_d[k] += weight * dr * (n * c + sum_e * inv_sub);
+    hist.sum_d2[k] += weight * dr * dr * (n * c * c + 2 * c * sum_e * inv_sub + sum_e2 * inv_sub * inv_sub);
   }
 }
 

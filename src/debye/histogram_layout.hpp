@@ -36,13 +36,18 @@ struct FastHistogramLayout {
 FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width,
                                      int window_bins);
 
-// Integer bin as the kernel accumulates it: pairs, Σq1, Σq2 (histogram_pair_math.hpp).
+// A kernel bin (a sub-bin of Δr/hist::kSubBins) as the kernel accumulates
+// it: pairs and Σq (histogram_pair_math.hpp).
 struct FastBin {
-  std::uint64_t count, sum1, sum2;
+  std::uint64_t count, sum;
 };
 
-// hist[k] += weight × (moments of bins[k]) about the bin centres, for
-// k < bins.size() (hist must hold that many bins).
+// hist[k] += weight × (moments about the bin centre) of kernel bins
+// kSubBins·k … kSubBins·k + kSubBins − 1 of `bins`: counts and Σδ from the
+// sums, Σδ² estimated from each sub-bin's count and mean (within
+// (3/64)·count·Δr², histogram_pair_math.hpp). The kernel bins must be those
+// of one run (the estimate is not additive over partial sums), and hist must
+// hold every bin they reach.
 void add_fast_bins(const std::vector<FastBin>& bins, double weight, PairHistogram& hist);
 
 }  // namespace nanoscatter::debye

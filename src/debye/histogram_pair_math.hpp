@@ -5,8 +5,9 @@
 // serial emulation of the kernel against histogram_cpu, so the algorithm is
 // checked in CI without a GPU.
 //
-// Units: everything here is in bins (lengths divided by Δr), so the bin of a
-// distance r is floor(r) and δ' = r − floor(r) ∈ [0, 1).
+// Units: everything here is in kernel bins, the sub-bins below (lengths
+// divided by Δr/kSubBins), so the kernel bin of a distance r is floor(r)
+// and δ' = r − floor(r) ∈ [0, 1).
 //
 // Issue budget. A pair must cost few SASS instructions (the kernel is
 // bound by the shared-memory pipe, and just behind it by instruction
@@ -31,8 +32,8 @@
 //                                 kMagicHi), its lower word
 //                                 floor(δ'·2^32) — no floor, no bin
 //                                 crossing case, no range branch;
-// then integer ops on the lower word give the two ring words (below) and a
-// wrap of the slot gives the shared-memory address.
+// then a shift and an add on the lower word give the ring word (below) and
+// a wrap of the slot gives the shared-memory address.
 //
 // Precision. y = (1 + ε)/r with |ε| ≤ 2^-17 assumed (the PTX semantics are
 // "1/√ of the upper word": 2^-21 from truncating r², 2^-21 from rounding
@@ -46,26 +47,38 @@
 // bins at Δr = 1e-3 Å); the old float path's bound was 1.1e-7 Å. The host
 // emulation models the MUFU by its PTX semantics (rsqrt_hi).
 //
-// A pair's record: δ' quantised down to 2^-20 bin (q1 = floor(δ'·2^20), read
-// back as the midpoint (q1 + ½)·2^-20: error ≤ 2^-21 bin = 4.8e-10 Å at
-// Δr = 1e-3) and (δ' − ½)² quantised down to 2^-12 bin² (q2 ≤ 1024,
-// midpoint, error ≤ 2^-13 bin²; it enters I(Q) only through ½Q²Σδ², so at
-// Δr = 1e-3 Å this is ≤ 9e-9 of a pair's term at Q = 12 Å⁻¹, below the
-// Taylor remainder). From the lower word L = floor(δ'·2^32):
-//   q1 = L >> 12;  c = L − 2^31 (signed: (δ' − ½)·2^32);
-//   q2 = hi32(c·c) >> 20 = floor((δ' − ½)²·2^12)   (IMAD.HI, exact).
-// The ring buffer in shared memory keeps two 32-bit words per bin,
-// A = [count : 11 | Σq2 : 21] and B = Σq1, so a pair costs two native 32-bit
-// shared atomics (a 64-bit shared atomic add is a compare-and-swap loop on
-// sm_90). Capacity, each word on its own: the thread whose add finds A's
-// count at kDrainAt or above (B at kDrainSum1 or above) moves that word to
-// the global bins (atomic exchange with zero) before its next add; each
-// thread has at most one such add pending, so count ≤ kDrainAt + kMaxAdders
-// = 2047 and Σq2 ≤ 2047·1024 < 2^21 (no carry into the count), and
-// B ≤ 2^31 + (kMaxAdders + 1)·2^20 < 2^32. (Draining B only together with A
-// would save the check of B's old value, but two words cannot be exchanged
-// at once, and a thread delayed between the two exchanges would let B grow
-// without bound in principle.)
+// Kernel bins. The kernel's bins are sub-bins, Δr/kSubBins wide (half
+// bins): its layout, window and ring are in sub-bin units, and a pair's
+// record holds only its count and its offset, one 32-bit word, so a pair
+// costs one shared atomic instead of the two that a third moment needs.
+// add_fast_bins (histogram_layout.cpp) merges the sub-bins of a bin: count
+// and Σδ exactly (up to the quantum), Σδ² from each sub-bin's count and mean
+// offset (below).
+//
+// A pair's record: δ' (its offset in the sub-bin, [0, 1)) quantised down
+// to 2^-10 (q = floor(δ'·2^10) = L >> 22 from the lower word L =
+// floor(δ'·2^32)), read back as the midpoint of its quantum: error ≤ 2^-11
+// sub-bin = 2^-12 bin = 2.4e-10 Å at Δr = 1e-3 Å. The ring keeps one 32-bit
+// word per sub-bin, [count : 11 | Σq : 21], and a pair adds (1 << 21) + q:
+// one native 32-bit shared atomic (a 64-bit shared atomic add is a
+// compare-and-swap loop on sm_90). Capacity: the thread whose add leaves
+// the count at kDrainCount or above, or Σq at kDrainSum or above (one bit
+// each, kDrainMask, tested on old + word), moves the word to the global
+// bins (atomic exchange with zero) before its next add. From the first add
+// that reaches a threshold to the first exchange, every add is by a
+// different thread (each of them drains before it adds again), so count ≤
+// kDrainCount − 1 + kMaxAdders = 2047 and Σq ≤ kDrainSum − 1 + kMaxAdders·
+// 1023 < 2^21: no field carries into the next.
+//
+// Σδ² of a bin. In a sub-bin with n pairs and mean offset μ (about the
+// sub-bin centre, |μ| ≤ ½), Σe² (e = δ' − ½) lies in [nμ², n/4]; add_fast_bins
+// takes n(μ² + (½ − |μ|)²/3), the value for offsets spread evenly over the
+// widest interval about μ inside the sub-bin (exact for an even spread, the
+// disordered case; ≤ n/12 off for a single distance, the crystal case), at
+// most 3n/16 sub-bin² = (3/64)·n·Δr² from the truth. Σδ² enters I(Q) only
+// through ½Q²Σδ²·sinc'', so at Δr = 1e-3 Å and Q = 12 Å⁻¹ this is ≤ 3.4e-6
+// of a pair's term, and far below that for spread-out offsets; the CPU
+// path keeps Σδ² exactly.
 //
 // Window. The kernel does not test whether a pair's bin lies in the ring:
 // the layout guarantees it (window_base, histogram_layout.cpp), and
@@ -84,16 +97,17 @@
 namespace nanoscatter::debye::hist {
 
 constexpr int kGroupAtoms = 64;  // i atoms per group (one warp, two per lane)
-constexpr int kCountShift = 21;  // word A = [count : 11 | Σq2 : 21]
-constexpr int kQ1Bits = 20;      // δ' to 2^-20 bin
-constexpr int kQ2Bits = 12;      // (δ' − ½)² to 2^-12 bin², q2 ≤ 2^10
+constexpr int kSubBins = 2;      // kernel bins per histogram bin
+constexpr int kCountShift = 21;  // ring word = [count : 11 | Σq : 21]
+constexpr int kQBits = 10;       // δ' to 2^-10 sub-bin
 constexpr std::uint32_t kMaxCount = (1u << (32 - kCountShift)) - 1;
 constexpr std::uint32_t kMaxAdders = 1024;  // threads of a block (kernel asserts ≤)
-constexpr std::uint32_t kDrainAt = kMaxCount - kMaxAdders;
-constexpr std::uint32_t kDrainSum1 = 1u << 31;
+constexpr std::uint32_t kDrainCount = 1u << 10;  // drain at count ≥ 1024: the word's bit 31
+constexpr std::uint32_t kDrainSum = 1u << 20;    // or at Σq ≥ 2^20: bit 20
+constexpr std::uint32_t kDrainMask = (kDrainCount << kCountShift) | kDrainSum;
 constexpr int kMaxShells = 2048;  // distance shells per group
-// The fast path's reach (bins): ρ1·2^32 stays below 2^54 (exact on the
-// host); rings hold W ≤ 2^19 bins, so a pair's window offset (below) is
+// The fast path's reach (kernel bins; 2^21 bins, 2.1 μm at Δr = 1e-3 Å):
+// ρ1·2^32 stays below 2^54 (exact on the host); rings hold W ≤ 2^19 bins, so a pair's window offset (below) is
 // below 2^20.
 constexpr int kMaxFastBins = (1 << 22) - 64;
 constexpr double kTinyR2 = 0x1p-100;  // keeps r² > 0
@@ -104,10 +118,12 @@ constexpr double kAbsError = 0x1p-50 + 0x1p-32 + 0x1p-28;  // the last term: the
 // Shells whose nearest pair is at least this far (bins) take the DMMA r².
 constexpr double kMmaGap = 1024.0;
 
-static_assert(std::uint64_t(kMaxCount) * (1u << (kQ2Bits - 2)) < (std::uint64_t(1) << kCountShift),
-              "Σq2 would carry into the count ((δ' − ½)² ≤ ¼, so q2 ≤ 2^(kQ2Bits−2))");
-static_assert(std::uint64_t(kDrainSum1) + std::uint64_t(kMaxAdders + 1) * (1u << kQ1Bits) < (std::uint64_t(1) << 32),
-              "Σq1 word overflow");
+static_assert(kDrainCount - 1 + kMaxAdders <= kMaxCount, "the count field would overflow");
+static_assert(std::uint64_t(kDrainSum) - 1 + std::uint64_t(kMaxAdders) * ((1u << kQBits) - 1) <
+                  (std::uint64_t(1) << kCountShift),
+              "Σq would carry into the count");
+static_assert((kDrainCount << kCountShift) == 0x80000000u && kDrainSum < (1u << kCountShift),
+              "each threshold is one bit of its field");
 
 // An atom as the fast path reads it: position in bins relative to the
 // layout's origin, key (index for the triangle mask). 32 bytes.
@@ -224,7 +240,7 @@ NS_HIST_HD PairFix pair_fix_r2(double r2, double magic) {
 // Precision: the roundings of u, v (2^-53 relative) and of the DMMA's four
 // products and sums (≤ 5 roundings of terms ≤ (D + ρ)²) move r by at most
 // ~2^-51·(D + ρ)²/(2(D − ρ)) bins; mma_shell keeps D − ρ ≥ kMmaGap = 1024,
-// so with ρ < 2^14 (groups fit a window ≤ 2^15) and D < 2^22 this is below
+// so with ρ < 2^15 (groups fit a window ≤ 2^16) and D < 2^22 this is below
 // 2^-29 bins, inside the 2^-28 that kAbsError allows for it. Near shells,
 // where r → 0 and the expansion cancels, take the direct difference
 // (centred_r2, with kTinyR2).
@@ -248,22 +264,12 @@ NS_HIST_HD double expanded_r2(const Centred& i, const Centred& j) {
   return hist_fma(-2.0 * i.x, j.x, hist_fma(-2.0 * i.y, j.y, hist_fma(-2.0 * i.z, j.z, i.n2))) + j.n2;
 }
 
-// The ring words a pair adds (lower word L = floor(δ'·2^32)), their fields,
-// and when a word must be drained (capacity above).
-NS_HIST_HD std::uint32_t word_b(std::uint32_t lo) { return lo >> (32 - kQ1Bits); }
-NS_HIST_HD std::uint32_t word_a(std::uint32_t lo) {
-  const auto c = std::int32_t(lo ^ 0x80000000u);  // (δ' − ½)·2^32
-#ifdef __CUDA_ARCH__
-  const auto c2 = std::uint32_t(__mulhi(c, c));
-#else
-  const auto c2 = std::uint32_t((std::int64_t(c) * c) >> 32);
-#endif
-  return (1u << kCountShift) + (c2 >> (32 - kQ2Bits));
-}
-NS_HIST_HD std::uint32_t word_count(std::uint32_t a) { return a >> kCountShift; }
-NS_HIST_HD std::uint32_t word_sum2(std::uint32_t a) { return a & ((1u << kCountShift) - 1); }
-NS_HIST_HD bool must_drain_a(std::uint32_t old) { return old >= (kDrainAt << kCountShift); }
-NS_HIST_HD bool must_drain_b(std::uint32_t old) { return old >= kDrainSum1; }
+// The ring word a pair adds (lower word L = floor(δ'·2^32)), its fields,
+// and whether the word, after an add, must be drained (capacity above).
+NS_HIST_HD std::uint32_t pair_word(std::uint32_t lo) { return (1u << kCountShift) + (lo >> (32 - kQBits)); }
+NS_HIST_HD std::uint32_t word_count(std::uint32_t w) { return w >> kCountShift; }
+NS_HIST_HD std::uint32_t word_sum(std::uint32_t w) { return w & ((1u << kCountShift) - 1); }
+NS_HIST_HD bool must_drain(std::uint32_t after) { return (after & kDrainMask) != 0; }
 
 // Unwrapped ring position (bin − base + slot0 ∈ [0, 2W)) to the ring slot.
 NS_HIST_HD std::uint32_t wrap_slot(std::uint32_t s, std::uint32_t window) {

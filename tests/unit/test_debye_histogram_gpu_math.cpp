@@ -1,8 +1,9 @@
 // The CUDA histogram's fast path (histogram_cuda.cu) emulated serially on
 // the host with the same per-pair code (histogram_pair_math.hpp) and the
 // same layout (histogram_layout.hpp): pass 1 buckets j atoms into shells,
-// pass 2 walks them with a ring of W bins flushed as the window moves, a bin
-// drained to the global bins when its count nears the field's capacity. The emulated histogram is compared with the
+// pass 2 walks them with a ring of W kernel bins (half bins) flushed as the
+// window moves, a word drained to the global bins when a field nears its
+// capacity. The emulated histogram is compared with the
 // float64 CPU histogram bin by bin (test_histogram_compare.hpp), on a
 // perfect crystal (many pairs at one distance) and a disordered particle,
 // triangle and rectangle, and with a small window and a low drain threshold
@@ -31,48 +32,47 @@ using namespace nanoscatter::debye;
 
 namespace {
 
-constexpr int kWindow = 24576;  // the ring of an H100/H200 (histogram_cuda.cu)
+constexpr int kWindow = 49152;  // the ring of an H100/H200 (histogram_cuda.cu), kernel bins
 
 struct EmulationStats {
   double ring_pairs = 0, outside_pairs = 0, mma_pairs = 0;  // mma_pairs: by the expanded (DMMA) r²
   int drains = 0;
   std::uint64_t max_ring_count = 0;
   bool fields_exact = true;  // every word leaving the ring equalled the shadow sums
+  bool predicate_exact = true;  // hist::must_drain agreed with the thresholds (when they are the kernel's)
 };
 
 // Serial emulation of fast_histogram_kernel (same shells in the same order,
 // same window bases, flushes and drains; the group's atoms and the staged j
 // atoms relative to the group centre; batches of 512 j atoms whose whole
 // tiles of 8 take the expanded r² (the DMMA's, in one summation order) in
-// far shells of full groups, and the direct difference elsewhere). The
-// kernel drains a bin's words when word A's count reaches hist::kDrainAt
-// or word B reaches hist::kDrainSum1; smaller thresholds exercise the path.
-// The kernel has no per-pair window check; the emulation counts pairs
-// outside the window (the layout must make that zero) and leaves them out.
+// far shells of full groups, and the direct difference elsewhere), in
+// kernel bins of bin_width / hist::kSubBins. The kernel drains a word when
+// an add leaves its count at hist::kDrainCount or its Σq at
+// hist::kDrainSum or above; smaller thresholds exercise the path. The
+// kernel has no per-pair window check; the emulation counts pairs outside
+// the window (the layout must make that zero) and leaves them out.
 PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width, int window,
-                           std::uint32_t drain_at, EmulationStats& st, std::uint32_t drain_sum1 = hist::kDrainSum1) {
+                           std::uint32_t drain_count, EmulationStats& st,
+                           std::uint32_t drain_sum = hist::kDrainSum) {
   constexpr int kStage = 512;  // histogram_cuda.cu
-  const FastHistogramLayout layout = make_fast_layout(a, b, set, bin_width, window);
+  const FastHistogramLayout layout = make_fast_layout(a, b, set, bin_width / hist::kSubBins, window);
   const auto& J = layout.j_atoms();
-  std::vector<FastBin> bins(std::size_t(layout.bins), FastBin{0, 0, 0});
+  std::vector<FastBin> bins(std::size_t(layout.bins), FastBin{0, 0});
   const auto w = std::size_t(window);
-  std::vector<std::uint32_t> ring_a(w, 0), ring_b(w, 0);
-  std::vector<std::uint64_t> shadow_n(w, 0), shadow_1(w, 0), shadow_2(w, 0);
-  const auto to_global = [&](int k, std::uint32_t wa, std::uint32_t wb) {
-    ASSERT_LT(k, layout.bins);
-    bins[std::size_t(k)].count += hist::word_count(wa);
-    bins[std::size_t(k)].sum2 += hist::word_sum2(wa);
-    bins[std::size_t(k)].sum1 += wb;
-  };
+  std::vector<std::uint32_t> ring(w, 0);
+  std::vector<std::uint64_t> shadow_n(w, 0), shadow_q(w, 0);
+  const bool kernel_thresholds = drain_count == hist::kDrainCount && drain_sum == hist::kDrainSum;
   const auto take = [&](std::size_t slot, int k) {
-    if ((ring_a[slot] | ring_b[slot]) == 0) return;  // as the kernel's flush: empty bins stay
-    if (hist::word_count(ring_a[slot]) != shadow_n[slot] || hist::word_sum2(ring_a[slot]) != shadow_2[slot] ||
-        ring_b[slot] != shadow_1[slot])
-      st.fields_exact = false;
-    st.max_ring_count = std::max<std::uint64_t>(st.max_ring_count, hist::word_count(ring_a[slot]));
-    to_global(k, ring_a[slot], ring_b[slot]);
-    ring_a[slot] = ring_b[slot] = 0;
-    shadow_n[slot] = shadow_1[slot] = shadow_2[slot] = 0;
+    const std::uint32_t word = ring[slot];
+    if (word == 0) return;  // as the kernel's flush: empty bins stay
+    if (hist::word_count(word) != shadow_n[slot] || hist::word_sum(word) != shadow_q[slot]) st.fields_exact = false;
+    st.max_ring_count = std::max<std::uint64_t>(st.max_ring_count, hist::word_count(word));
+    ASSERT_LT(k, layout.bins);
+    bins[std::size_t(k)].count += hist::word_count(word);
+    bins[std::size_t(k)].sum += hist::word_sum(word);
+    ring[slot] = 0;
+    shadow_n[slot] = shadow_q[slot] = 0;
   };
   for (const auto& g : layout.groups) {
     std::vector<std::vector<int>> shells(std::size_t(g.nshell));
@@ -89,15 +89,14 @@ PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, 
         return;
       }
       const auto slot = std::size_t(hist::wrap_slot(f.hi, std::uint32_t(window)));
-      const std::uint32_t wa = hist::word_a(f.lo), wb = hist::word_b(f.lo);
-      const std::uint32_t old_a = ring_a[slot], old_b = ring_b[slot];
-      ring_a[slot] += wa;
-      ring_b[slot] += wb;
+      const std::uint32_t word = hist::pair_word(f.lo);
+      ring[slot] += word;
       shadow_n[slot] += 1;
-      shadow_1[slot] += wb;
-      shadow_2[slot] += hist::word_sum2(wa);
+      shadow_q[slot] += hist::word_sum(word);
       st.ring_pairs += 1;
-      if (hist::word_count(old_a) >= drain_at || old_b >= drain_sum1) {
+      const bool drain = hist::word_count(ring[slot]) >= drain_count || hist::word_sum(ring[slot]) >= drain_sum;
+      if (kernel_thresholds && drain != hist::must_drain(ring[slot])) st.predicate_exact = false;
+      if (drain) {
         take(slot, bin);
         ++st.drains;
       }
@@ -133,22 +132,23 @@ PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, 
   }
   PairHistogram h;
   h.bin_width = bin_width;
-  h.resize_for(double(layout.bins - 2) * bin_width);
+  h.resize_for(double(layout.bins) * bin_width / hist::kSubBins);
   add_fast_bins(bins, a.w[0] * (set == PairSet::triangle ? a.w[0] : b.w[0]), h);
   return h;
 }
 
 void check_against_cpu(const char* name, const AtomBlock& a, const AtomBlock& b, PairSet set, int window,
-                       std::uint32_t drain_at, EmulationStats& st, std::uint32_t drain_sum1 = hist::kDrainSum1) {
+                       std::uint32_t drain_count, EmulationStats& st, std::uint32_t drain_sum = hist::kDrainSum) {
   PairHistogram cpu;
   cpu.bin_width = 1e-3;
   pair_histogram_cpu(a, set == PairSet::triangle ? a : b, set, cpu, 0);
-  const PairHistogram emu = emulate_fast(a, b, set, cpu.bin_width, window, drain_at, st, drain_sum1);
+  const PairHistogram emu = emulate_fast(a, b, set, cpu.bin_width, window, drain_count, st, drain_sum);
   std::printf("%s: %.0f pairs in the ring (%.0f by the expanded r²), %.0f outside the window, %d drains, "
               "max ring count %llu\n",
               name, st.ring_pairs, st.mma_pairs, st.outside_pairs, st.drains, (unsigned long long)st.max_ring_count);
   EXPECT_EQ(st.outside_pairs, 0.0) << "the layout let a pair fall outside its window";
   EXPECT_TRUE(st.fields_exact) << "a packed ring field overflowed";
+  EXPECT_TRUE(st.predicate_exact) << "hist::must_drain disagrees with the thresholds";
   EXPECT_LE(st.max_ring_count, hist::kMaxCount);
   test::check_fast_histogram(name, a, b, set, cpu, emu);
 }
@@ -162,7 +162,7 @@ void check_against_cpu(const char* name, const AtomBlock& a, const AtomBlock& b,
 // pairs that mma_shell would give the tensor cores (D − ρ ≥ kMmaGap), by
 // the expanded form |u|² + |v|² − 2u·v.
 TEST(DebyeHistogramGpuMath, DistanceErrorWithinBound) {
-  const double dr = 1e-3;
+  const double dr = 1e-3 / hist::kSubBins;  // kernel bins
   for (double radius : {20.0, 265.0}) {
     const AtomBlock a = test::uniform_ball(400, radius, 11, 1.0);
     const FastHistogramLayout layout = make_fast_layout(a, a, PairSet::triangle, dr, kWindow);
@@ -190,7 +190,7 @@ TEST(DebyeHistogramGpuMath, DistanceErrorWithinBound) {
           worst_expanded = std::max(worst_expanded, error(hist::expanded_r2(ci, cj), r));
         }
       }
-    const double bound = test::fast_distance_error_bins(a, a, PairSet::triangle, dr);
+    const double bound = test::fast_distance_error_bins(a, a, PairSet::triangle, 1e-3) * hist::kSubBins;
     std::printf("R = %.0f Å: max |r_fast − r_double| = %.2e Å (bound %.2e Å), %.1e relative; expanded r² "
                 "(%zu pairs) %.2e Å\n",
                 radius, worst * dr, bound * dr, worst_rel_r, expanded, worst_expanded * dr);
@@ -204,26 +204,26 @@ TEST(DebyeHistogramGpuMath, CrystalTriangle) {
   const AtomBlock co = test::rocksalt_block(17.0, 0, 1.0);
   ASSERT_GE(co.size(), 1000u);
   EmulationStats st;
-  check_against_cpu("crystal triangle", co, co, PairSet::triangle, kWindow, hist::kDrainAt, st);
+  check_against_cpu("crystal triangle", co, co, PairSet::triangle, kWindow, hist::kDrainCount, st);
 }
 
 TEST(DebyeHistogramGpuMath, CrystalRectangleTwoSpecies) {
   const AtomBlock co = test::rocksalt_block(15.0, 0, 0.75), o = test::rocksalt_block(15.0, 1, 0.5);
   EmulationStats st;
-  check_against_cpu("crystal rectangle", co, o, PairSet::rectangle, kWindow, hist::kDrainAt, st);
+  check_against_cpu("crystal rectangle", co, o, PairSet::rectangle, kWindow, hist::kDrainCount, st);
 }
 
 TEST(DebyeHistogramGpuMath, DisorderedTriangleAndRectangle) {
   const AtomBlock a = test::uniform_ball(1500, 20.0, 7, 0.8);
   const AtomBlock b = test::uniform_ball(900, 20.0, 8, 0.6);
   EmulationStats st_t, st_r;
-  check_against_cpu("disordered triangle", a, a, PairSet::triangle, kWindow, hist::kDrainAt, st_t);
-  check_against_cpu("disordered rectangle", a, b, PairSet::rectangle, kWindow, hist::kDrainAt, st_r);
+  check_against_cpu("disordered triangle", a, a, PairSet::triangle, kWindow, hist::kDrainCount, st_t);
+  check_against_cpu("disordered rectangle", a, b, PairSet::rectangle, kWindow, hist::kDrainCount, st_r);
 }
 
-// A 1024-bin window (1 Å) is narrower than groups of 64: the layout halves
-// them (down to single atoms where needed); draining at 3 pairs (word A) and
-// at 2^21 (word B) exercises the drain path. Coincident atoms (30 at one site) exercise r = 0 and a
+// A 1024-bin window (0.5 Å) is narrower than groups of 64: the layout halves
+// them (down to single atoms where needed); draining at 3 pairs, or at
+// Σq ≥ 3000, exercises the drain path. Coincident atoms (30 at one site) exercise r = 0 and a
 // crowded bin.
 TEST(DebyeHistogramGpuMath, SmallWindowDrainsAndCoincidentAtoms) {
   AtomBlock a = test::uniform_ball(700, 12.0, 9, 1.0);
@@ -233,30 +233,35 @@ TEST(DebyeHistogramGpuMath, SmallWindowDrainsAndCoincidentAtoms) {
     a.z.push_back(2.0);
     a.w.push_back(1.0);
   }
-  const FastHistogramLayout layout = make_fast_layout(a, a, PairSet::triangle, 1e-3, 1024);
+  const FastHistogramLayout layout = make_fast_layout(a, a, PairSet::triangle, 1e-3 / hist::kSubBins, 1024);
   EXPECT_GT(layout.groups.size(), a.size() / hist::kGroupAtoms + 1);  // some groups were halved
   for (const auto& g : layout.groups) EXPECT_LE(2 * g.rho + 8 + 1024 / 8, 1024.0f);
   EmulationStats st;
-  check_against_cpu("small window", a, a, PairSet::triangle, 1024, 3, st, 1u << 21);
+  check_against_cpu("small window", a, a, PairSet::triangle, 1024, 3, st);
   EXPECT_GT(st.drains, 0);
+  // Draining on Σq alone (≥ 3000, a few pairs of large offset).
+  EmulationStats by_sum;
+  check_against_cpu("small window, drains on Σq", a, a, PairSet::triangle, 1024, hist::kDrainCount, by_sum, 3000);
+  EXPECT_GT(by_sum.drains, 0);
 }
 
-// Two clusters 2.1e3 Å apart: 2.1e6 bins of distances need wider shells
-// than kMaxShells shells of W/8. A 1024-bin window cannot hold them (the
-// kernel has no fallback for pairs outside the window, so the layout
-// refuses); the H100/H200 ring of 24576 bins can, with every pair inside.
+// Two clusters 1.05e3 Å apart: 2.1e6 kernel bins of distances need wider
+// shells than kMaxShells shells of W/8. A 1024-bin window cannot hold them
+// (the kernel has no fallback for pairs outside the window, so the layout
+// refuses); the H100/H200 ring of 49152 kernel bins can, with every pair
+// inside.
 TEST(DebyeHistogramGpuMath, WideShellsNeedAWideEnoughWindow) {
   AtomBlock a = test::uniform_ball(60, 3.0, 13, 1.0);
   const AtomBlock far = test::uniform_ball(60, 3.0, 14, 1.0);
   for (std::size_t k = 0; k < far.size(); ++k) {
-    a.x.push_back(far.x[k] + 2100.0);
+    a.x.push_back(far.x[k] + 1050.0);
     a.y.push_back(far.y[k]);
     a.z.push_back(far.z[k]);
     a.w.push_back(1.0);
   }
-  EXPECT_THROW(make_fast_layout(a, a, PairSet::triangle, 1e-3, 1024), Error);
+  EXPECT_THROW(make_fast_layout(a, a, PairSet::triangle, 1e-3 / hist::kSubBins, 1024), Error);
   EmulationStats st;
-  check_against_cpu("wide shells", a, a, PairSet::triangle, kWindow, hist::kDrainAt, st);
+  check_against_cpu("wide shells", a, a, PairSet::triangle, kWindow, hist::kDrainCount, st);
   EXPECT_GT(st.ring_pairs, 0.0);
 }
 
@@ -277,8 +282,8 @@ namespace {
 // "Shared-memory pipe"): per ATOMS instruction (one warp, one pair per
 // lane), the wavefronts it needs if lanes on one bank serialise ("serial":
 // same-address lanes counted separately, the rule for atomics) and if only
-// distinct addresses did ("merged"). bank = slot mod 32 (W is a multiple of
-// 32, so words A and B of a bin share a bank and cost the same). m = −1 is
+// distinct addresses did ("merged"). bank = slot mod 32 (one word per
+// kernel bin). m = −1 is
 // the kernel's DMMA mapping (far shells: a result register of 8 i × 4 j
 // pairs per instruction, tiles of consecutive atoms), m = −2 the same with
 // rows and columns strided through the group and the batch (fewer lanes on
@@ -413,19 +418,19 @@ TEST(DebyeHistogramGpuMath, BankConflictModel) {
   const char* env = std::getenv("NS_BANK_MODEL_RADIUS");
   const double radius = env ? std::atof(env) : 25.0;
   const AtomBlock co = test::rocksalt_block(radius, 0, 1.0);
-  const FastHistogramLayout layout = make_fast_layout(co, co, PairSet::triangle, 1e-3, kWindow);
+  const FastHistogramLayout layout = make_fast_layout(co, co, PairSet::triangle, 1e-3 / hist::kSubBins, kWindow);
   const std::size_t stride = std::max<std::size_t>(1, layout.groups.size() / (env ? 24 : 4));
   for (int m : {-1, -2, 1, 4, 0}) {
     const BankModel bm = bank_model(layout, m, stride);
     std::printf("R = %.0f Å, %zu atoms, %s: %.2f serial / %.2f merged wavefronts per ATOMS, "
-                "%.2f per pair with two ATOMS (%.0f instructions, %.1f lanes)\n",
+                "%.2f per pair with one ATOMS (%.0f instructions, %.1f lanes)\n",
                 radius, co.size(),
                 m == -1  ? "DMMA tiles (far shells)"
                 : m == -2 ? "DMMA tiles, strided atoms"
                 : m == 1 ? "warp on one j (near shells)"
                 : m == 0 ? "random slots"
                          : "4 j atoms per step",
-                bm.serial / bm.instructions, bm.merged / bm.instructions, 2 * bm.serial / bm.pairs, bm.instructions,
+                bm.serial / bm.instructions, bm.merged / bm.instructions, bm.serial / bm.pairs, bm.instructions,
                 bm.pairs / bm.instructions);
     ASSERT_GT(bm.instructions, 0.0);
     EXPECT_GE(bm.merged, bm.instructions);
