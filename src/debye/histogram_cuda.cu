@@ -13,11 +13,12 @@
 //    memory, one per SM, persistent over groups) takes a group;
 //  - pass 1 buckets the j atoms by D = |x_j − c| into shells (counting sort
 //    into a per-block global scratch list);
-//  - pass 2 walks the shells outwards with a ring buffer of W bins in shared
-//    memory (two 32-bit words per bin, ~24k bins) that covers
-//    [D − ρ, D + width + ρ]: bins that fall below the window are flushed to
-//    the global histogram with integer atomics (exact, so the result does
-//    not depend on the order) and zeroed. The group's atoms and the staged
+//  - pass 2 walks the shells outwards with a ring buffer of W kernel bins
+//    in shared memory (half bins, hist::kSubBins; one 32-bit word each,
+//    ~49k half bins) that covers [D − ρ, D + width + ρ]: bins that fall
+//    below the window are flushed to the global histogram with integer
+//    atomics (exact, so the result does not depend on the order) and
+//    zeroed. The group's atoms and the staged
 //    j atoms are kept relative to c (hist::Centred). In far shells (every
 //    pair at r ≥ kMmaGap bins) of full groups, r² comes from the float64
 //    tensor cores: one DMMA (m8n8k4) gives the 64 r² of 8 i × 8 j atoms,
@@ -27,31 +28,34 @@
 //    triangle the group's own pairs (j > i) are taken first, at bin 0, so
 //    the shells hold only later atoms. Per pair: rsqrt seed and one Newton
 //    step in float64, one DADD.RM onto a fixed-point grid for bin and δ,
-//    two 32-bit shared atomics and one rare-drain branch
-//    (histogram_pair_math.hpp gives the arithmetic, the precision and the
-//    capacity argument).
-//    SASS (sm_90, CUDA 13, kernel <false, 24576>, DMMA loop): 21
-//    instructions per pair (MUFU, DMUL, 2 DFMA, DADD.RM, ~9 integer, 2 ATOMS,
-//    2 ISETP + branch and its reconvergence) plus ~2.5 per pair for the
-//    DMMA, its three LDS and the loop; the direct path it replaces in far
-//    shells took 28.3 (3 DADD + 3 DFMA for r², and a DFMA.RM against a
-//    constant rebuilt with two MOVs per pair). 60 registers, no spills.
-//  - Where the time goes (Nsight Compute, H200, 1e6-atom CoO, Co triangle):
-//    the L1/TEX data pipe is the limiter, 86 % busy, issue 55 % per
-//    scheduler, 30 warp instructions per 32 pairs over the whole kernel.
-//    The two ATOMS per pair take 8.8 wavefronts per 32 pairs (4.05 each: in
-//    a crystal, lanes often share a bin, and lanes on one address
-//    serialise; 3.53 for random slots), 83 % of the pipe's work. Host
-//    model: BankConflictModel in tests/unit/test_debye_histogram_gpu_math.cpp.
-//    Two ATOMS per pair at ≥ 3.5 wavefronts cap this design near 9e11
-//    pairs/s at full clock and 100 % of the pipe.
-//  - Tried and measured, not kept (bench/results/2026-11-21-debye-histogram-dmma.md):
+//    one 32-bit shared atomic ([count | Σq] of its half bin) and one
+//    rare-drain branch (histogram_pair_math.hpp gives the arithmetic, the
+//    precision, the capacity argument and how Σδ² comes from the half bins).
+//    SASS (sm_90, CUDA 13, kernel <false, 49152>, DMMA loop): 17
+//    instructions per pair (MUFU, DMUL, 2 DFMA, DADD.RM, ~6 integer, ATOMS,
+//    the drain test, branch and reconvergence) plus ~2.5 per pair for the
+//    DMMA, its loads and the loop. 60 registers, no spills.
+//  - Where the time goes (Nsight Compute, H200 at 1.98 GHz, 1e6-atom CoO,
+//    Co triangle, 1.25e11 pairs in 173 ms): 25.5 warp instructions and 7.1
+//    L1/TEX wavefronts per 32 pairs over the whole kernel, issue 55 % and
+//    the data pipe 61 % busy. The ATOMS take 4.6 wavefronts each (on a
+//    crystal many lanes of a warp share a half bin, and lanes on one
+//    address serialise; 3.53 for random slots; host model: BankConflictModel
+//    in tests/unit/test_debye_histogram_gpu_math.cpp).
+//  - Tried and measured, not kept (bench/results/2026-11-21-debye-histogram-dmma.md,
+//    2026-11-21-debye-histogram-half-bins.md):
+//    * two words per full bin, [count | Σ(δ' − ½)² to 2^-12] and Σδ' to
+//      2^-20 (exact Σδ²): two ATOMS per pair, 8.8 wavefronts per 32 pairs,
+//      the pipe 86 % busy; 10 % slower end to end than one word per half bin;
 //    * one packed 32-bit word per pair ([count : 5 | Σq1 : 18 | Σq2 : 9],
 //      δ to 2^-14 bin) with exact carry accounting into a second word per
 //      bin: 2.0 ATOMS and 5.6 wavefronts per 32 pairs, the pipe at 54 %,
 //      but 38 warp instructions per 32 pairs (carry detection, and the
 //      second word's add runs in ~93 % of warp steps because ~8 % of lanes
 //      carry): issue-bound, 10 % slower than two words, and coarser;
+//    * lanes with the same slot and word merged by __match_any_sync before
+//      the atomic: 6 % fewer atomic wavefronts, but MATCH.ANY.U64 made the
+//      kernel 8× slower;
 //    * DMMA tiles strided through the group and the batch: 5 % fewer
 //      wavefronts per ATOMS (3.85), but the permuted staging cost more
 //      (5 % slower).

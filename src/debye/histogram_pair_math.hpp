@@ -15,8 +15,8 @@
 // half the FP32 rate on an H100/H200, runs beside the FP32 and integer
 // pipes). The old float hi/lo distance (16 float ops for r², 11 for a
 // Newton step and the floor, a rare bin-crossing branch) cost 72 SASS
-// instructions per pair; this one costs 21 with r² from the tensor cores,
-// 27 with the direct difference (histogram_cuda.cu's header):
+// instructions per pair; this one costs 17 with r² from the tensor cores,
+// ~23 with the direct difference (histogram_cuda.cu's header):
 //   r² = |x_j − x_i|² + 2^-100   3 DADD, 3 DFMA (the 2^-100 keeps r² > 0
 //                                 for coincident atoms; r changes by
 //                                 ≤ 2^-50 bin), or in far shells one DMMA
