@@ -159,12 +159,16 @@ __device__ void flush_bins(unsigned* ring, int base, int base_slot, int lo, int 
 // range check (the layout keeps every pair of a shell in the window) and no
 // branch but the rare drain.
 template <int W>
-__device__ __forceinline__ void add_r2(double r2, const Window& win, unsigned* ring, const FastArgs& p) {
-  const hist::PairFix f = hist::pair_fix_r2(r2, win.magic);
+__device__ __forceinline__ void add_fix(const hist::PairFix& f, const Window& win, unsigned* ring, const FastArgs& p) {
   const unsigned slot = min(f.hi, f.hi - unsigned(W));  // hist::wrap_slot as one unsigned min
   const unsigned word = hist::pair_word(f.lo);
   const unsigned old = atomicAdd(&ring[slot], word);
   if (hist::must_drain(old + word)) word_to_global(p, pair_bin(f, win), atomicExch(&ring[slot], 0u));
+}
+
+template <int W>
+__device__ __forceinline__ void add_r2(double r2, const Window& win, unsigned* ring, const FastArgs& p) {
+  add_fix<W>(hist::pair_fix_r2(r2, win.magic), win, ring, p);
 }
 
 // r² of the 8×8 pairs of an i tile (rows) and a j tile (columns) on the
@@ -250,13 +254,22 @@ __device__ __forceinline__ void mma_batch(const Centred* stage, int n, const Cen
     const double bt = (&stage[8 * jt + (lane >> 2)].x)[t];
     const double b = t == 3 ? 1.0 : bt;
     const double c0 = __shfl_sync(0xffffffffu, bt, 8 * t + 3), c1 = __shfl_sync(0xffffffffu, bt, 8 * t + 7);
+    // Software-pipelined: tile m + 1's distances are computed before tile
+    // m's atomics, whose drain branches would otherwise hold them back.
+    double d0, d1;
+    dmma_r2(d0, d1, fa[0], b, c0, c1);
+    hist::PairFix f0 = hist::pair_fix_r2(d0, win.magic), f1 = hist::pair_fix_r2(d1, win.magic);
 #pragma unroll
-    for (int m = 0; m < kMmaTiles; ++m) {
-      double d0, d1;
+    for (int m = 1; m < kMmaTiles; ++m) {
       dmma_r2(d0, d1, fa[m], b, c0, c1);
-      add_r2<W>(d0, win, ring, p);
-      add_r2<W>(d1, win, ring, p);
+      const hist::PairFix g0 = hist::pair_fix_r2(d0, win.magic), g1 = hist::pair_fix_r2(d1, win.magic);
+      add_fix<W>(f0, win, ring, p);
+      add_fix<W>(f1, win, ring, p);
+      f0 = g0;
+      f1 = g1;
     }
+    add_fix<W>(f0, win, ring, p);
+    add_fix<W>(f1, win, ring, p);
   }
   pair_batch<true, W>(stage, tiles * 8, n, igroup, true, true, win, ring, p);
 }
