@@ -34,14 +34,18 @@
 //    SASS (sm_90, CUDA 13, kernel <false, 49152>, DMMA loop): 17
 //    instructions per pair (MUFU, DMUL, 2 DFMA, DADD.RM, ~6 integer, ATOMS,
 //    the drain test, branch and reconvergence) plus ~2.5 per pair for the
-//    DMMA, its loads and the loop. 60 registers, no spills.
+//    DMMA, its loads and the loop; the next tile's distances are computed
+//    before this tile's atomics (their drain branches would hold them
+//    back). 62 registers, no spills.
 //  - Where the time goes (Nsight Compute, H200 at 1.98 GHz, 1e6-atom CoO,
-//    Co triangle, 1.25e11 pairs in 173 ms): 25.5 warp instructions and 7.1
-//    L1/TEX wavefronts per 32 pairs over the whole kernel, issue 55 % and
-//    the data pipe 61 % busy. The ATOMS take 4.6 wavefronts each (on a
-//    crystal many lanes of a warp share a half bin, and lanes on one
-//    address serialise; 3.53 for random slots; host model: BankConflictModel
-//    in tests/unit/test_debye_histogram_gpu_math.cpp).
+//    Co triangle, 1.25e11 pairs in 167 ms): 26.3 warp instructions and 7.2
+//    L1/TEX wavefronts per 32 pairs over the whole kernel, issue 59 % and
+//    the data pipe 64 % busy, 1.1 of 8 warps per scheduler eligible: each
+//    warp waits for every pair's atomic (the drain test needs its old
+//    value). The ATOMS take 4.6 wavefronts each (on a crystal many lanes of
+//    a warp share a half bin, and lanes on one address serialise; 3.53 for
+//    random slots; host model: BankConflictModel in
+//    tests/unit/test_debye_histogram_gpu_math.cpp).
 //  - Tried and measured, not kept (bench/results/2026-11-21-debye-histogram-dmma.md,
 //    2026-11-21-debye-histogram-half-bins.md):
 //    * two words per full bin, [count | Σ(δ' − ½)² to 2^-12] and Σδ' to
@@ -56,6 +60,9 @@
 //    * lanes with the same slot and word merged by __match_any_sync before
 //      the atomic: 6 % fewer atomic wavefronts, but MATCH.ANY.U64 made the
 //      kernel 8× slower;
+//    * pass 1 scattering each run of 1024 j atoms in a scrambled order, so
+//      that a tile's atoms lie far apart: 9 % fewer atomic wavefronts, but
+//      the scattered staging loads cost more (Co triangle 167 → 177 ms);
 //    * DMMA tiles strided through the group and the batch: 5 % fewer
 //      wavefronts per ATOMS (3.85), but the permuted staging cost more
 //      (5 % slower).
