@@ -40,9 +40,10 @@
 //  - Where the time goes (Nsight Compute, H200 at 1.98 GHz, 1e6-atom CoO,
 //    Co triangle, 1.25e11 pairs in 167 ms): 26.3 warp instructions and 7.2
 //    L1/TEX wavefronts per 32 pairs over the whole kernel, issue 59 % and
-//    the data pipe 64 % busy, 1.1 of 8 warps per scheduler eligible: each
-//    warp waits for every pair's atomic (the drain test needs its old
-//    value). The ATOMS take 4.6 wavefronts each (on a crystal many lanes of
+//    the data pipe 64 % busy, 1.1 of 8 warps per scheduler eligible (each
+//    warp waits for every pair's atomic, whose old value the drain test
+//    needs, but two atomics in flight per thread gained only 2 %). The
+//    ATOMS take 4.6 wavefronts each (on a crystal many lanes of
 //    a warp share a half bin, and lanes on one address serialise; 3.53 for
 //    random slots; host model: BankConflictModel in
 //    tests/unit/test_debye_histogram_gpu_math.cpp).
@@ -63,6 +64,9 @@
 //    * pass 1 scattering each run of 1024 j atoms in a scrambled order, so
 //      that a tile's atoms lie far apart: 9 % fewer atomic wavefronts, but
 //      the scattered staging loads cost more (Co triangle 167 → 177 ms);
+//    * two atomics in flight per thread before the drain tests: 2 %
+//      faster, but the fields then need room for two pending adds per
+//      thread and δ drops to 2^-8 of a half bin;
 //    * DMMA tiles strided through the group and the batch: 5 % fewer
 //      wavefronts per ATOMS (3.85), but the permuted staging cost more
 //      (5 % slower).
