@@ -42,8 +42,10 @@
 //    L1/TEX wavefronts per 32 pairs over the whole kernel, issue 59 % and
 //    the data pipe 64 % busy, 1.1 of 8 warps per scheduler eligible (each
 //    warp waits for every pair's atomic, whose old value the drain test
-//    needs, but two atomics in flight per thread gained only 2 %). The
-//    ATOMS take 4.6 wavefronts each (on a crystal many lanes of
+//    needs, but two atomics in flight per thread gained only 2 %). Stalls
+//    (% of active warp cycles): fixed-latency waits 23 (the float64 chain
+//    per pair), short scoreboard 15, math-pipe throttle 12, long
+//    scoreboard 11 (pass 1, gathers), barrier 8. The ATOMS take 4.6 wavefronts each (on a crystal many lanes of
 //    a warp share a half bin, and lanes on one address serialise; 3.53 for
 //    random slots; host model: BankConflictModel in
 //    tests/unit/test_debye_histogram_gpu_math.cpp).
