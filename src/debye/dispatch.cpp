@@ -182,7 +182,8 @@ std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOp
   // estimates Σδ² from half bins per piece, so another cut of the atoms
   // moves pairs that lie near a bin edge and changes the estimate (within
   // the fast path's distance from the CPU histogram, ~2e-7 of I); ranks
-  // deal the single process's pieces and so reproduce it. The CPU bins in float64 alike for any cut: finer pieces.
+  // deal the single process's pieces and so reproduce it. The CPU bins in
+  // float64 alike for any cut: finer pieces.
   const PairBlocks blocks = make_pair_blocks(
       s, options.device == Device::gpu ? kPieceHistogramGpu
                                        : piece_for_share(kPieceHistogram, atoms, options.share.count, kMinPieceCpu));

@@ -18,8 +18,8 @@
 //    ~49k half bins) that covers [D − ρ, D + width + ρ]: bins that fall
 //    below the window are flushed to the global histogram with integer
 //    atomics (exact, so the result does not depend on the order) and
-//    zeroed. The group's atoms and the staged
-//    j atoms are kept relative to c (hist::Centred). In far shells (every
+//    zeroed. The group's atoms and the staged j atoms are kept relative
+//    to c (hist::Centred). In far shells (every
 //    pair at r ≥ kMmaGap bins) of full groups, r² comes from the float64
 //    tensor cores: one DMMA (m8n8k4) gives the 64 r² of 8 i × 8 j atoms,
 //    a warp pair covers the group against a tile of 8 j atoms. Near shells,
@@ -45,10 +45,10 @@
 //    needs, but two atomics in flight per thread gained only 2 %). Stalls
 //    (% of active warp cycles): fixed-latency waits 23 (the float64 chain
 //    per pair), short scoreboard 15, math-pipe throttle 12, long
-//    scoreboard 11 (pass 1, gathers), barrier 8. The ATOMS take 4.6 wavefronts each (on a crystal many lanes of
-//    a warp share a half bin, and lanes on one address serialise; 3.53 for
-//    random slots; host model: BankConflictModel in
-//    tests/unit/test_debye_histogram_gpu_math.cpp).
+//    scoreboard 11 (pass 1, gathers), barrier 8. The ATOMS take 4.6
+//    wavefronts each (on a crystal many lanes of a warp share a half bin,
+//    and lanes on one address serialise; 3.53 for random slots; host
+//    model: BankConflictModel in tests/unit/test_debye_histogram_gpu_math.cpp).
 //  - Tried and measured, not kept (bench/results/2026-11-21-debye-histogram-dmma.md,
 //    2026-11-21-debye-histogram-half-bins.md):
 //    * two words per full bin, [count | Σ(δ' − ½)² to 2^-12] and Σδ' to

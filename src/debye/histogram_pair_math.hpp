@@ -58,7 +58,7 @@
 // A pair's record: δ' (its offset in the sub-bin, [0, 1)) quantised down
 // to 2^-10 (q = floor(δ'·2^10) = L >> 22 from the lower word L =
 // floor(δ'·2^32)), read back as the midpoint of its quantum: error ≤ 2^-11
-// sub-bin = 2^-12 bin = 2.4e-10 Å at Δr = 1e-3 Å. The ring keeps one 32-bit
+// sub-bin = 2^-12 bin = 2.4e-7 Å at Δr = 1e-3 Å. The ring keeps one 32-bit
 // word per sub-bin, [count : 11 | Σq : 21], and a pair adds (1 << 21) + q:
 // one native 32-bit shared atomic (a 64-bit shared atomic add is a
 // compare-and-swap loop on sm_90). Capacity: the thread whose add leaves
