@@ -66,6 +66,7 @@
 //    * pass 1 scattering each run of 1024 j atoms in a scrambled order, so
 //      that a tile's atoms lie far apart: 9 % fewer atomic wavefronts, but
 //      the scattered staging loads cost more (Co triangle 167 → 177 ms);
+//    * 768 threads per block (more registers, fewer warps): 12 % slower;
 //    * two atomics in flight per thread before the drain tests: 2 %
 //      faster, but the fields then need room for two pending adds per
 //      thread and δ drops to 2^-8 of a half bin;
