@@ -73,8 +73,10 @@
 // Σδ² of a bin. In a sub-bin with n pairs and mean offset μ (about the
 // sub-bin centre, |μ| ≤ ½), Σe² (e = δ' − ½) lies in [nμ², n/4]; add_fast_bins
 // takes n(μ² + (½ − |μ|)²/3), the value for offsets spread evenly over the
-// widest interval about μ inside the sub-bin (exact for an even spread, the
-// disordered case; ≤ n/12 off for a single distance, the crystal case), at
+// widest interval about μ inside the sub-bin (exact for an even spread,
+// which crowded bins of a disordered particle approach; ≤ n/12 off for a
+// single distance, the crystal case; DebyeHistogramGpuMath.HalfBinMoments…
+// checks both against direct sums), at
 // most 3n/16 sub-bin² = (3/64)·n·Δr² from the truth. Σδ² enters I(Q) only
 // through ½Q²Σδ²·sinc'', so at Δr = 1e-3 Å and Q = 12 Å⁻¹ this is ≤ 3.4e-6
 // of a pair's term, and far below that for spread-out offsets; the CPU

@@ -265,6 +265,66 @@ TEST(DebyeHistogramGpuMath, WideShellsNeedAWideEnoughWindow) {
   EXPECT_GT(st.ring_pairs, 0.0);
 }
 
+// add_fast_bins against moments computed directly from known offsets (the
+// quantised offsets themselves, so only the Σδ² estimate differs), in bin 3
+// = half bins 6 and 7, weight 2.5:
+//  - 1000 pairs at one offset (δ' = 0.3 of the upper half bin, a crystal's
+//    case): count and Σδ exact; the Σδ² estimate overshoots by exactly the
+//    spread term n(½ − |μ|)²/3 half-bin² (= /12 in bins²), far from what a
+//    midpoint rule would give (n(¼ − μ²)/2);
+//  - 1024 pairs, one per quantum, over the lower half bin (an even spread):
+//    Σδ² exact to rounding;
+//  - a half bin past the histogram's end is an error.
+TEST(DebyeHistogramGpuMath, HalfBinMomentsAgainstDirectSums) {
+  const double dr = 1e-3, w = 2.5, quantum = std::ldexp(1.0, -hist::kQBits);
+  ASSERT_EQ(hist::kSubBins, 2);
+  const auto fresh = [&] {
+    PairHistogram h;
+    h.bin_width = dr;
+    h.count.assign(5, 0.0), h.sum_d.assign(5, 0.0), h.sum_d2.assign(5, 0.0);
+    return h;
+  };
+  {
+    const std::uint64_t n = 1000, q = std::uint64_t(0.3 / quantum);
+    std::vector<FastBin> bins(8, FastBin{0, 0});
+    bins[7] = FastBin{n, n * q};
+    PairHistogram h = fresh();
+    add_fast_bins(bins, w, h);
+    const double t = (double(q) + 0.5) * quantum;  // the offset as read back
+    const double delta = (1.0 + t) / 2 - 0.5;        // bins, about the bin centre
+    const double mu = t - 0.5, spread = 0.5 - std::abs(mu);
+    EXPECT_DOUBLE_EQ(h.count[3], w * double(n));
+    EXPECT_NEAR(h.sum_d[3], w * double(n) * delta * dr, 1e-12 * w * double(n) * dr);
+    const double truth = w * double(n) * delta * delta * dr * dr;
+    const double overshoot = h.sum_d2[3] - truth;
+    EXPECT_NEAR(overshoot, w * double(n) * spread * spread / 12 * dr * dr, 1e-9 * truth);
+    EXPECT_GT(std::abs(overshoot - w * double(n) * (0.25 - mu * mu) / 8 * dr * dr), 0.01 * truth);
+    for (std::size_t k : {0, 1, 2, 4}) EXPECT_EQ(h.count[k], 0.0);
+  }
+  {
+    const std::uint64_t n = std::uint64_t(1) << hist::kQBits;
+    std::vector<FastBin> bins(8, FastBin{0, 0});
+    bins[6] = FastBin{n, n * (n - 1) / 2};
+    PairHistogram h = fresh();
+    add_fast_bins(bins, w, h);
+    double sum_d = 0, sum_d2 = 0;
+    for (std::uint64_t q = 0; q < n; ++q) {
+      const double delta = ((double(q) + 0.5) * quantum) / 2 - 0.5;
+      sum_d += delta, sum_d2 += delta * delta;
+    }
+    EXPECT_DOUBLE_EQ(h.count[3], w * double(n));
+    EXPECT_NEAR(h.sum_d[3], w * sum_d * dr, 1e-12 * w * double(n) * dr);
+    // Midpoints of 1024 quanta: Σe² = n/12 − n/(12·1024²), the estimate n/12.
+    EXPECT_NEAR(h.sum_d2[3], w * sum_d2 * dr * dr, 1e-6 * w * double(n) * dr * dr / 4);
+  }
+  {
+    std::vector<FastBin> bins(12, FastBin{0, 0});
+    bins[10] = FastBin{1, 0};
+    PairHistogram h = fresh();
+    EXPECT_THROW(add_fast_bins(bins, w, h), Error);
+  }
+}
+
 // The layout refuses what the kernel cannot do.
 TEST(DebyeHistogramGpuMath, LayoutLimits) {
   const AtomBlock a = test::uniform_ball(10, 5.0, 3, 1.0);
