@@ -1,6 +1,6 @@
 // Comparing a pair histogram with the float64 CPU histogram when the two
 // compute r differently (the fast GPU path: float64 from a MUFU seed, δ
-// quantised, Σδ² estimated from half-bin counts and means). A pair whose r lies within `edge_tol` bins of a bin edge may
+// quantised, Σδ² estimated from kernel-bin counts and means). A pair whose r lies within `edge_tol` bins of a bin edge may
 // land on either side, so counts are compared exactly only in bins that no
 // such pair touches; elsewhere the binning-independent totals Σw, Σw·r and
 // Σw·r² (from count, centre and moments) are compared.
@@ -100,10 +100,11 @@ inline double fast_distance_error_bins(const debye::AtomBlock& a, const debye::A
 // weights). Bounds (e_r = fast_distance_error_bins):
 //  - Σw: equal to 1e-12; counts equal (1e-9) in bins no pair within 4·e_r of
 //    an edge touches; Σ|Δcount| ≤ 2 × the weight of such pairs;
-//  - Σδ per clean bin ≤ count·(2^-12 + e_r)·Δr (quantum midpoint: 2^-11
-//    of a half bin; distance);
-//  - Σδ² per clean bin ≤ count·(3/64 + 2^-10 + 2e_r)·Δr² (the half-bin
-//    estimate, histogram_pair_math.hpp; the quantum; distance);
+//  - Σδ per clean bin ≤ count·(ε_q + e_r)·Δr (ε_q = hist::kOffsetQuantumError,
+//    the quantum midpoint; distance);
+//  - Σδ² per clean bin ≤ count·(ε_s + 4ε_q + 2e_r)·Δr² (ε_s =
+//    hist::kSpreadError, the kernel-bin estimate, histogram_pair_math.hpp;
+//    2|δ|·ε_q + ε_q² ≤ 4ε_q for the quantum; distance);
 //  - Σw r, Σw r² over all bins (binning-independent): the same per pair;
 //  - Taylor sinc sums: ≤ Σw·(QΔr·tol_δ + (QΔr)²·tol_δ²) + ambiguous·(QΔr)³/96.
 inline HistogramComparison check_fast_histogram(const char* name, const debye::AtomBlock& a,
@@ -121,7 +122,8 @@ inline HistogramComparison check_fast_histogram(const char* name, const debye::A
   EXPECT_NEAR(std::accumulate(fast.count.begin(), fast.count.end(), 0.0), c.pairs, 1e-12 * c.pairs) << name;
   EXPECT_LE(c.moved, 2 * c.ambiguous + 1e-9 * c.pairs) << name;
   EXPECT_LE(c.worst_count, 1e-9) << name;
-  const double tol_d = std::ldexp(1.0, -12) + e_r, tol_d2 = 3.0 / 64 + std::ldexp(1.0, -10) + 2 * e_r;
+  const double tol_d = debye::hist::kOffsetQuantumError + e_r;
+  const double tol_d2 = debye::hist::kSpreadError + 4 * debye::hist::kOffsetQuantumError + 2 * e_r;
   EXPECT_LE(c.worst_d, tol_d) << name;
   EXPECT_LE(c.worst_d2, tol_d2) << name;
   EXPECT_LE(c.first_moment, tol_d) << name;

@@ -103,9 +103,12 @@ using ull = unsigned long long;
 constexpr int kThreads = 1024;  // 32 warps: latency of the shared atomics and the MUFU hidden
 constexpr int kWarps = kThreads / 32;
 constexpr int kStage = 512;  // j atoms staged in shared memory per batch
-constexpr int kMmaTiles = 4;  // i tiles of 8 atoms per warp: a warp pair covers the group
-static_assert(hist::kGroupAtoms == 64, "a warp holds the group: two i atoms per lane");
-static_assert(2 * kMmaTiles * 8 == hist::kGroupAtoms, "two warps' DMMA tiles cover a group");
+constexpr int kMmaTiles = 4;  // i tiles of 8 atoms per warp (its A fragments stay in registers)
+constexpr int kMmaWarps = hist::kGroupAtoms / (8 * kMmaTiles);  // warps that cover a group in the DMMA loop
+constexpr int kPerLane = hist::kGroupAtoms / 32;                // i atoms per lane in the scalar path
+static_assert(kMmaWarps * kMmaTiles * 8 == hist::kGroupAtoms && kWarps % kMmaWarps == 0,
+              "whole warps' DMMA tiles cover a group");
+static_assert(kPerLane * 32 == hist::kGroupAtoms, "the scalar path gives every lane the same number of i atoms");
 static_assert(kStage <= kThreads && kStage % 8 == 0, "one staged atom per thread, whole j tiles");
 static_assert(kThreads <= int(hist::kMaxAdders), "ring capacity assumes at most kMaxAdders threads");
 
@@ -235,24 +238,23 @@ __device__ void scan_shells(int* counts, int* starts, int n, int* warp_sums) {
 }
 
 // Staged j atoms [from, n) against the group's i atoms, one j atom per warp
-// and step, two i atoms per lane, r² by direct difference. Full groups have
-// no per-pair test; a short group's padding lanes skip their pairs.
+// and step, kPerLane i atoms per lane (read from shared memory: this path
+// takes few pairs), r² by direct difference. Full groups have no per-pair
+// test; a short group's padding lanes skip their pairs.
 template <bool Full, int W>
-__device__ __forceinline__ void pair_batch(const Centred* stage, int from, int n, const Centred* igroup, bool has0,
-                                           bool has1, const Window& win, unsigned* ring, const FastArgs& p) {
+__device__ __forceinline__ void pair_batch(const Centred* stage, int from, int n, const Centred* igroup, int count,
+                                           const Window& win, unsigned* ring, const FastArgs& p) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  if (from + warp >= n) return;
-  const Centred ai0 = igroup[lane], ai1 = igroup[lane + 32];
-#pragma unroll 2
   for (int jj = from + warp; jj < n; jj += kWarps) {
     const Centred aj = stage[jj];
-    if (Full || has0) add_r2<W>(hist::centred_r2(ai0, aj), win, ring, p);
-    if (Full || has1) add_r2<W>(hist::centred_r2(ai1, aj), win, ring, p);
+#pragma unroll
+    for (int k = 0; k < kPerLane; ++k)
+      if (Full || lane + 32 * k < count) add_r2<W>(hist::centred_r2(igroup[lane + 32 * k], aj), win, ring, p);
   }
 }
 
 // Staged j atoms [0, n) of a far shell against a full group: whole j tiles
-// of 8 on the tensor cores (a warp pair per tile, each warp its four i
+// of 8 on the tensor cores (kMmaWarps warps per tile, each warp its four i
 // tiles, A fragments fa), the last n mod 8 atoms by pair_batch.
 template <int W>
 __device__ __forceinline__ void mma_batch(const Centred* stage, int n, const Centred* igroup,
@@ -260,7 +262,7 @@ __device__ __forceinline__ void mma_batch(const Centred* stage, int n, const Cen
                                           const FastArgs& p) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, t = lane & 3;
   const int tiles = n >> 3;
-  for (int jt = warp >> 1; jt < tiles; jt += kWarps / 2) {
+  for (int jt = warp / kMmaWarps; jt < tiles; jt += kWarps / kMmaWarps) {
     __syncwarp();  // the DMMA needs the whole warp
     // One load per lane: component t of atom lane/4 (x, y, z, n2). B takes
     // x, y, z and 1 in place of n2; the columns' n2 (C) come from the lanes
@@ -285,7 +287,7 @@ __device__ __forceinline__ void mma_batch(const Centred* stage, int n, const Cen
     add_fix<W>(f0, win, ring, p);
     add_fix<W>(f1, win, ring, p);
   }
-  pair_batch<true, W>(stage, tiles * 8, n, igroup, true, true, win, ring, p);
+  pair_batch<true, W>(stage, tiles * 8, n, igroup, hist::kGroupAtoms, win, ring, p);
 }
 
 template <bool Triangle, int W>
@@ -328,24 +330,22 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
 
     // Pass 2: the window starts at bin 0 (the group's own pairs, r ≤ 2ρ)
     // and follows the shells outwards.
-    const bool has0 = lane < g.count, has1 = lane + 32 < g.count;
     Window win{hist::window_magic(0, 0), 0, 0};
     if (Triangle) {  // pairs within the group: j > i
       for (int jj = warp; jj < g.count; jj += kWarps) {
         const Centred aj = igroup[jj];
-        if (lane < jj) add_r2<W>(hist::centred_r2(igroup[lane], aj), win, ring, p);
-        if (lane + 32 < jj) add_r2<W>(hist::centred_r2(igroup[lane + 32], aj), win, ring, p);
+        for (int i = lane; i < jj; i += 32) add_r2<W>(hist::centred_r2(igroup[i], aj), win, ring, p);
       }
     }
     const bool full = g.count == hist::kGroupAtoms;
-    // DMMA fragments of this warp's half of the group: i tile m holds atoms
-    // 32·half + 8m + row (row = lane / 4); component lane % 4 of (−2v, |v|²).
+    // DMMA fragments of this warp's part of the group: i tile m holds atoms
+    // 32·part + 8m + row (row = lane / 4); component lane % 4 of (−2v, |v|²).
     double fa[kMmaTiles];
     {
-      const int half = warp & 1, t = lane & 3;
+      const int part = warp % kMmaWarps, t = lane & 3;
 #pragma unroll
       for (int m = 0; m < kMmaTiles; ++m) {
-        const Centred ci = igroup[32 * half + 8 * m + (lane >> 2)];
+        const Centred ci = igroup[8 * kMmaTiles * part + 8 * m + (lane >> 2)];
         fa[m] = t == 3 ? ci.n2 : -2.0 * (t == 0 ? ci.x : t == 1 ? ci.y : ci.z);
       }
     }
@@ -378,9 +378,9 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
         if (mma)
           mma_batch<W>(stage, n, igroup, fa, win, ring, p);
         else if (full)
-          pair_batch<true, W>(stage, 0, n, igroup, has0, has1, win, ring, p);
+          pair_batch<true, W>(stage, 0, n, igroup, g.count, win, ring, p);
         else
-          pair_batch<false, W>(stage, 0, n, igroup, has0, has1, win, ring, p);
+          pair_batch<false, W>(stage, 0, n, igroup, g.count, win, ring, p);
         __syncthreads();
       }
     }

@@ -98,8 +98,8 @@
 
 namespace nanoscatter::debye::hist {
 
-constexpr int kGroupAtoms = 64;  // i atoms per group (one warp, two per lane)
-constexpr int kSubBins = 2;      // kernel bins per histogram bin
+constexpr int kGroupAtoms = 256;  // i atoms per group
+constexpr int kSubBins = 1;       // kernel bins per histogram bin
 constexpr int kCountShift = 21;  // ring word = [count : 11 | Σq : 21]
 constexpr int kQBits = 10;       // δ' to 2^-10 sub-bin
 constexpr std::uint32_t kMaxCount = (1u << (32 - kCountShift)) - 1;
@@ -107,7 +107,7 @@ constexpr std::uint32_t kMaxAdders = 1024;  // threads of a block (kernel assert
 constexpr std::uint32_t kDrainCount = 1u << 10;  // drain at count ≥ 1024: the word's bit 31
 constexpr std::uint32_t kDrainSum = 1u << 20;    // or at Σq ≥ 2^20: bit 20
 constexpr std::uint32_t kDrainMask = (kDrainCount << kCountShift) | kDrainSum;
-constexpr int kMaxShells = 2048;  // distance shells per group
+constexpr int kMaxShells = 1024;  // distance shells per group (≥ 683, the most that shells of W/8 ≥ 6144 bins need for kMaxFastBins)
 // The fast path's reach (kernel bins; 2^21 bins, 2.1 μm at Δr = 1e-3 Å):
 // ρ1·2^32 stays below 2^54 (exact on the host); rings hold W ≤ 2^19 bins, so a pair's window offset (below) is
 // below 2^20.
@@ -117,6 +117,12 @@ constexpr double kTinyR2 = 0x1p-100;  // keeps r² > 0
 // plus the 2^-32 truncation of δ'.
 constexpr double kRelError = 1.5 * 0x1p-34 + 0x1p-50;
 constexpr double kAbsError = 0x1p-50 + 0x1p-32 + 0x1p-28;  // the last term: the DMMA's r² (Centred)
+// What the ring word loses, in bins of the histogram (Δr): δ' is read back
+// as the midpoint of its 2^-kQBits quantum of a kernel bin (≤ half a
+// quantum off), and add_fast_bins' Σδ² estimate is at most 3n/16 kernel
+// bins² from the truth (below).
+constexpr double kOffsetQuantumError = 1.0 / double(2 << kQBits) / kSubBins;
+constexpr double kSpreadError = 3.0 / 16.0 / double(kSubBins * kSubBins);
 // Shells whose nearest pair is at least this far (bins) take the DMMA r².
 constexpr double kMmaGap = 1024.0;
 

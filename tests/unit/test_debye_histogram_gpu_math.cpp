@@ -1,7 +1,7 @@
 // The CUDA histogram's fast path (histogram_cuda.cu) emulated serially on
 // the host with the same per-pair code (histogram_pair_math.hpp) and the
 // same layout (histogram_layout.hpp): pass 1 buckets j atoms into shells,
-// pass 2 walks them with a ring of W kernel bins (half bins) flushed as the
+// pass 2 walks them with a ring of W kernel bins (hist::kSubBins per bin) flushed as the
 // window moves, a word drained to the global bins when a field nears its
 // capacity. The emulated histogram is compared with the
 // float64 CPU histogram bin by bin (test_histogram_compare.hpp), on a
@@ -201,16 +201,18 @@ TEST(DebyeHistogramGpuMath, DistanceErrorWithinBound) {
 }
 
 TEST(DebyeHistogramGpuMath, CrystalTriangle) {
-  const AtomBlock co = test::rocksalt_block(17.0, 0, 1.0);
-  ASSERT_GE(co.size(), 1000u);
+  const AtomBlock co = test::rocksalt_block(30.0, 0, 1.0);
+  ASSERT_GE(co.size(), 4000u);
   EmulationStats st;
   check_against_cpu("crystal triangle", co, co, PairSet::triangle, kWindow, hist::kDrainCount, st);
+  EXPECT_GT(st.mma_pairs, 0.1 * st.ring_pairs);  // far shells of full groups: the DMMA path
 }
 
 TEST(DebyeHistogramGpuMath, CrystalRectangleTwoSpecies) {
-  const AtomBlock co = test::rocksalt_block(15.0, 0, 0.75), o = test::rocksalt_block(15.0, 1, 0.5);
+  const AtomBlock co = test::rocksalt_block(28.0, 0, 0.75), o = test::rocksalt_block(28.0, 1, 0.5);
   EmulationStats st;
   check_against_cpu("crystal rectangle", co, o, PairSet::rectangle, kWindow, hist::kDrainCount, st);
+  EXPECT_GT(st.mma_pairs, 0.1 * st.ring_pairs);
 }
 
 TEST(DebyeHistogramGpuMath, DisorderedTriangleAndRectangle) {
@@ -221,7 +223,7 @@ TEST(DebyeHistogramGpuMath, DisorderedTriangleAndRectangle) {
   check_against_cpu("disordered rectangle", a, b, PairSet::rectangle, kWindow, hist::kDrainCount, st_r);
 }
 
-// A 1024-bin window (0.5 Å) is narrower than groups of 64: the layout halves
+// A 1024-bin window (1 Å) is narrower than full groups: the layout halves
 // them (down to single atoms where needed); draining at 3 pairs, or at
 // Σq ≥ 3000, exercises the drain path. Coincident atoms (30 at one site) exercise r = 0 and a
 // crowded bin.
@@ -267,17 +269,19 @@ TEST(DebyeHistogramGpuMath, WideShellsNeedAWideEnoughWindow) {
 
 // add_fast_bins against moments computed directly from known offsets (the
 // quantised offsets themselves, so only the Σδ² estimate differs), in bin 3
-// = half bins 6 and 7, weight 2.5:
-//  - 1000 pairs at one offset (δ' = 0.3 of the upper half bin, a crystal's
-//    case): count and Σδ exact; the Σδ² estimate overshoots by exactly the
-//    spread term n(½ − |μ|)²/3 half-bin² (= /12 in bins²), far from what a
+// (kernel bins 3·kSubBins … 3·kSubBins + kSubBins − 1), weight 2.5:
+//  - 1000 pairs at one offset (δ' = 0.3 of the bin's last kernel bin, a
+//    crystal's case): count and Σδ exact; the Σδ² estimate overshoots by
+//    exactly the spread term n(½ − |μ|)²/3 kernel bin², far from what a
 //    midpoint rule would give (n(¼ − μ²)/2);
-//  - 1024 pairs, one per quantum, over the lower half bin (an even spread):
-//    Σδ² exact to rounding;
-//  - a half bin past the histogram's end is an error.
-TEST(DebyeHistogramGpuMath, HalfBinMomentsAgainstDirectSums) {
+//  - 2^kQBits pairs, one per quantum, over the bin's first kernel bin (an
+//    even spread): Σδ² exact to rounding;
+//  - a kernel bin past the histogram's end is an error.
+TEST(DebyeHistogramGpuMath, KernelBinMomentsAgainstDirectSums) {
   const double dr = 1e-3, w = 2.5, quantum = std::ldexp(1.0, -hist::kQBits);
-  ASSERT_EQ(hist::kSubBins, 2);
+  constexpr std::size_t sub = hist::kSubBins;
+  const std::size_t first = 3 * sub, last = 3 * sub + sub - 1;
+  const double inv_sub2 = 1.0 / double(sub * sub);
   const auto fresh = [&] {
     PairHistogram h;
     h.bin_width = dr;
@@ -286,40 +290,41 @@ TEST(DebyeHistogramGpuMath, HalfBinMomentsAgainstDirectSums) {
   };
   {
     const std::uint64_t n = 1000, q = std::uint64_t(0.3 / quantum);
-    std::vector<FastBin> bins(8, FastBin{0, 0});
-    bins[7] = FastBin{n, n * q};
+    std::vector<FastBin> bins(5 * sub, FastBin{0, 0});
+    bins[last] = FastBin{n, n * q};
     PairHistogram h = fresh();
     add_fast_bins(bins, w, h);
-    const double t = (double(q) + 0.5) * quantum;  // the offset as read back
-    const double delta = (1.0 + t) / 2 - 0.5;        // bins, about the bin centre
+    const double t = (double(q) + 0.5) * quantum;           // the offset as read back
+    const double delta = (double(sub - 1) + t) / double(sub) - 0.5;  // bins, about the bin centre
     const double mu = t - 0.5, spread = 0.5 - std::abs(mu);
     EXPECT_DOUBLE_EQ(h.count[3], w * double(n));
     EXPECT_NEAR(h.sum_d[3], w * double(n) * delta * dr, 1e-12 * w * double(n) * dr);
     const double truth = w * double(n) * delta * delta * dr * dr;
     const double overshoot = h.sum_d2[3] - truth;
-    EXPECT_NEAR(overshoot, w * double(n) * spread * spread / 12 * dr * dr, 1e-9 * truth);
-    EXPECT_GT(std::abs(overshoot - w * double(n) * (0.25 - mu * mu) / 8 * dr * dr), 0.01 * truth);
+    EXPECT_NEAR(overshoot, w * double(n) * spread * spread / 3 * inv_sub2 * dr * dr, 1e-9 * truth);
+    EXPECT_LE(overshoot, w * double(n) * hist::kSpreadError * dr * dr);
+    EXPECT_GT(std::abs(overshoot - w * double(n) * (0.25 - mu * mu) / 2 * inv_sub2 * dr * dr), 0.01 * truth);
     for (std::size_t k : {0, 1, 2, 4}) EXPECT_EQ(h.count[k], 0.0);
   }
   {
     const std::uint64_t n = std::uint64_t(1) << hist::kQBits;
-    std::vector<FastBin> bins(8, FastBin{0, 0});
-    bins[6] = FastBin{n, n * (n - 1) / 2};
+    std::vector<FastBin> bins(5 * sub, FastBin{0, 0});
+    bins[first] = FastBin{n, n * (n - 1) / 2};
     PairHistogram h = fresh();
     add_fast_bins(bins, w, h);
     double sum_d = 0, sum_d2 = 0;
     for (std::uint64_t q = 0; q < n; ++q) {
-      const double delta = ((double(q) + 0.5) * quantum) / 2 - 0.5;
+      const double delta = ((double(q) + 0.5) * quantum) / double(sub) - 0.5;
       sum_d += delta, sum_d2 += delta * delta;
     }
     EXPECT_DOUBLE_EQ(h.count[3], w * double(n));
     EXPECT_NEAR(h.sum_d[3], w * sum_d * dr, 1e-12 * w * double(n) * dr);
-    // Midpoints of 1024 quanta: Σe² = n/12 − n/(12·1024²), the estimate n/12.
-    EXPECT_NEAR(h.sum_d2[3], w * sum_d2 * dr * dr, 1e-6 * w * double(n) * dr * dr / 4);
+    // Midpoints of 2^kQBits quanta: Σe² = n/12 − n/(12·4^kQBits), the estimate n/12.
+    EXPECT_NEAR(h.sum_d2[3], w * sum_d2 * dr * dr, 1e-6 * w * double(n) * dr * dr * inv_sub2);
   }
   {
-    std::vector<FastBin> bins(12, FastBin{0, 0});
-    bins[10] = FastBin{1, 0};
+    std::vector<FastBin> bins(5 * sub + 2, FastBin{0, 0});
+    bins[5 * sub + 1] = FastBin{1, 0};
     PairHistogram h = fresh();
     EXPECT_THROW(add_fast_bins(bins, w, h), Error);
   }
