@@ -179,9 +179,9 @@ std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOp
   std::size_t atoms = 0;
   for (const auto& b : s.blocks) atoms += b.size();
   // GPU: the fast path bins each pair relative to its i group's centre and
-  // estimates Σδ² from half bins per piece, so another cut of the atoms
+  // estimates Σδ² from each bin's count and mean per piece, so another cut of the atoms
   // moves pairs that lie near a bin edge and changes the estimate (within
-  // the fast path's distance from the CPU histogram, ~2e-7 of I); ranks
+  // the fast path's distance from the CPU histogram, ~6e-7 of I); ranks
   // deal the single process's pieces and so reproduce it. The CPU bins in
   // float64 alike for any cut: finer pieces.
   const PairBlocks blocks = make_pair_blocks(

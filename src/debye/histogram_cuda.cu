@@ -9,35 +9,49 @@
 // SMs), and a 10⁶-atom CoO particle (264 Å across) has 2.6·10⁵ bins at
 // Δr = 10⁻³ Å, far more than shared memory holds, so:
 //  - the i atoms are ordered by k-d bisection and cut into compact groups of
-//    64 (centre c, radius ρ); one block (1024 threads, ~226 KB of shared
-//    memory, one per SM, persistent over groups) takes a group;
+//    hist::kGroupAtoms = 256 (centre c, radius ρ); one block (1024 threads,
+//    ~220 KB of shared memory, one per SM, persistent over groups) takes a
+//    group;
 //  - pass 1 buckets the j atoms by D = |x_j − c| into shells (counting sort
 //    into a per-block global scratch list);
 //  - pass 2 walks the shells outwards with a ring buffer of W kernel bins
-//    in shared memory (half bins, hist::kSubBins; one 32-bit word each,
-//    ~49k half bins) that covers [D − ρ, D + width + ρ]: bins that fall
+//    in shared memory (whole bins, hist::kSubBins = 1; one 32-bit word
+//    each, 49152 bins = 49 Å at Δr = 1e-3 Å) that covers [D − ρ, D + width
+//    + ρ] (shells ~18 Å wide for a CoO group of 256): bins that fall
 //    below the window are flushed to the global histogram with integer
 //    atomics (exact, so the result does not depend on the order) and
 //    zeroed. The group's atoms and the staged j atoms are kept relative
 //    to c (hist::Centred). In far shells (every
 //    pair at r ≥ kMmaGap bins) of full groups, r² comes from the float64
 //    tensor cores: one DMMA (m8n8k4) gives the 64 r² of 8 i × 8 j atoms,
-//    a warp pair covers the group against a tile of 8 j atoms. Near shells,
-//    short groups and the last n mod 8 atoms of a batch take the direct
-//    difference, each warp on one j atom, two i atoms per lane. In a
+//    kMmaWarps = 8 warps cover the group against a tile of 8 j atoms. Near
+//    shells, short groups and the last n mod 8 atoms of a batch take the
+//    direct difference, each warp on one j atom, kPerLane i atoms per
+//    lane. In a
 //    triangle the group's own pairs (j > i) are taken first, at bin 0, so
 //    the shells hold only later atoms. Per pair: rsqrt seed and one Newton
 //    step in float64, one DADD.RM onto a fixed-point grid for bin and δ,
-//    one 32-bit shared atomic ([count | Σq] of its half bin) and one
+//    one 32-bit shared atomic ([count | Σq] of its bin) and one
 //    rare-drain branch (histogram_pair_math.hpp gives the arithmetic, the
-//    precision, the capacity argument and how Σδ² comes from the half bins).
+//    precision, the capacity argument and how Σδ² comes from the bins).
 //    SASS (sm_90, CUDA 13, kernel <false, 49152>, DMMA loop): 17
 //    instructions per pair (MUFU, DMUL, 2 DFMA, DADD.RM, ~6 integer, ATOMS,
 //    the drain test, branch and reconvergence) plus ~2.5 per pair for the
 //    DMMA, its loads and the loop; the next tile's distances are computed
 //    before this tile's atomics (their drain branches would hold them
-//    back). 62 registers, no spills.
-//  - Where the time goes (Nsight Compute, H200 at 1.98 GHz, 1e6-atom CoO,
+//    back). 64 registers, no spills.
+//  - Sixth session (bench/results/2026-11-21-debye-histogram-whole-bins.md):
+//    ablations on the H200 (1e6-atom CoO, groups of 64 in a half-bin ring)
+//    put pass 1 at ~10 % of the kernels' time, the staging and per-shell
+//    work at ~10 %, and showed that conflict-free ring slots gain nothing
+//    (so the bank conflicts below do not bound the kernel) while dropping
+//    the Newton step gains ~20 %. Whole bins with groups of 256 (kept)
+//    took the Co–Co triangle from 174 to 130 ms and Co–O from 343 to
+//    273 ms; groups of 128: 139 / 282 ms; groups of 512 (the ring
+//    unchanged, 256 staged atoms): 20 % slower than 256. Pass 1 with float
+//    positions: −2 % (at groups of 64; now a quarter of that), not kept;
+//    pass-1 shell counters claimed once per warp (ballot/shuffle): slower.
+//  - Where the time went with groups of 64 in a half-bin ring (Nsight Compute, H200 at 1.98 GHz, 1e6-atom CoO,
 //    Co triangle, 1.25e11 pairs in 167 ms): 26.3 warp instructions and 7.2
 //    L1/TEX wavefronts per 32 pairs over the whole kernel, issue 59 % and
 //    the data pipe 64 % busy, 1.1 of 8 warps per scheduler eligible (each

@@ -5,8 +5,8 @@
 // serial emulation of the kernel against histogram_cpu, so the algorithm is
 // checked in CI without a GPU.
 //
-// Units: everything here is in kernel bins, the sub-bins below (lengths
-// divided by Δr/kSubBins), so the kernel bin of a distance r is floor(r)
+// Units: everything here is in kernel bins (below; lengths divided by
+// Δr/kSubBins), so the kernel bin of a distance r is floor(r)
 // and δ' = r − floor(r) ∈ [0, 1).
 //
 // Issue budget. A pair must cost few SASS instructions (the kernel is
@@ -47,19 +47,27 @@
 // bins at Δr = 1e-3 Å); the old float path's bound was 1.1e-7 Å. The host
 // emulation models the MUFU by its PTX semantics (rsqrt_hi).
 //
-// Kernel bins. The kernel's bins are sub-bins, Δr/kSubBins wide (half
-// bins): its layout, window and ring are in sub-bin units, and a pair's
-// record holds only its count and its offset, one 32-bit word, so a pair
-// costs one shared atomic instead of the two that a third moment needs.
-// add_fast_bins (histogram_layout.cpp) merges the sub-bins of a bin: count
-// and Σδ exactly (up to the quantum), Σδ² from each sub-bin's count and mean
-// offset (below).
+// Kernel bins. The kernel's bins are Δr/kSubBins wide (kSubBins = 1: the
+// histogram's own bins): its layout, window and ring are in kernel-bin
+// units, and a pair's record holds only its count and its offset, one
+// 32-bit word, so a pair costs one shared atomic instead of the two that a
+// third moment needs. add_fast_bins (histogram_layout.cpp) turns them into
+// moments: count and Σδ exactly (up to the quantum), Σδ² from each kernel
+// bin's count and mean offset (below). Whole bins rather than half bins
+// (kSubBins = 2, the fifth session's choice) double the distances the ring
+// holds (49 Å at Δr = 1e-3 Å), which lets a group of kGroupAtoms = 256
+// atoms (radius ~16 Å in CoO) keep 18 Å shells; pass 1 and the staging
+// loads then serve four times as many pairs per j atom as with groups of
+// 64 in a half-bin ring, and the flushes cover the distances once per
+// group of 256. On the H200 that took the 10⁶-atom kernels from 517 to
+// 403 ms; the price is δ to 2^-11 bin instead of 2^-12 and a Σδ² estimate
+// bound 4× wider (kOffsetQuantumError, kSpreadError).
 //
-// A pair's record: δ' (its offset in the sub-bin, [0, 1)) quantised down
-// to 2^-10 (q = floor(δ'·2^10) = L >> 22 from the lower word L =
+// A pair's record: δ' (its offset in the kernel bin, [0, 1)) quantised
+// down to 2^-10 (q = floor(δ'·2^10) = L >> 22 from the lower word L =
 // floor(δ'·2^32)), read back as the midpoint of its quantum: error ≤ 2^-11
-// sub-bin = 2^-12 bin = 2.4e-7 Å at Δr = 1e-3 Å. The ring keeps one 32-bit
-// word per sub-bin, [count : 11 | Σq : 21], and a pair adds (1 << 21) + q:
+// kernel bin = 2^-11 bin = 4.9e-7 Å at Δr = 1e-3 Å. The ring keeps one
+// 32-bit word per kernel bin, [count : 11 | Σq : 21], and a pair adds (1 << 21) + q:
 // one native 32-bit shared atomic (a 64-bit shared atomic add is a
 // compare-and-swap loop on sm_90). Capacity: the thread whose add leaves
 // the count at kDrainCount or above, or Σq at kDrainSum or above (one bit
@@ -70,15 +78,15 @@
 // kDrainCount − 1 + kMaxAdders = 2047 and Σq ≤ kDrainSum − 1 + kMaxAdders·
 // 1023 < 2^21: no field carries into the next.
 //
-// Σδ² of a bin. In a sub-bin with n pairs and mean offset μ (about the
-// sub-bin centre, |μ| ≤ ½), Σe² (e = δ' − ½) lies in [nμ², n/4]; add_fast_bins
+// Σδ² of a bin. In a kernel bin with n pairs and mean offset μ (about its
+// centre, |μ| ≤ ½), Σe² (e = δ' − ½) lies in [nμ², n/4]; add_fast_bins
 // takes n(μ² + (½ − |μ|)²/3), the value for offsets spread evenly over the
-// widest interval about μ inside the sub-bin (exact for an even spread,
+// widest interval about μ inside the kernel bin (exact for an even spread,
 // which crowded bins of a disordered particle approach; ≤ n/12 off for a
-// single distance, the crystal case; DebyeHistogramGpuMath.HalfBinMoments…
-// checks both against direct sums), at
-// most 3n/16 sub-bin² = (3/64)·n·Δr² from the truth. Σδ² enters I(Q) only
-// through ½Q²Σδ²·sinc'', so at Δr = 1e-3 Å and Q = 12 Å⁻¹ this is ≤ 3.4e-6
+// single distance, the crystal case; DebyeHistogramGpuMath.KernelBinMoments…
+// checks both against direct sums), at most 3n/16 kernel bin² =
+// (3/16)·n·Δr² from the truth (kSpreadError). Σδ² enters I(Q) only
+// through ½Q²Σδ²·sinc'', so at Δr = 1e-3 Å and Q = 12 Å⁻¹ this is ≤ 1.4e-5
 // of a pair's term, and far below that for spread-out offsets; the CPU
 // path keeps Σδ² exactly.
 //
@@ -101,7 +109,7 @@ namespace nanoscatter::debye::hist {
 constexpr int kGroupAtoms = 256;  // i atoms per group
 constexpr int kSubBins = 1;       // kernel bins per histogram bin
 constexpr int kCountShift = 21;  // ring word = [count : 11 | Σq : 21]
-constexpr int kQBits = 10;       // δ' to 2^-10 sub-bin
+constexpr int kQBits = 10;        // δ' to 2^-10 kernel bin
 constexpr std::uint32_t kMaxCount = (1u << (32 - kCountShift)) - 1;
 constexpr std::uint32_t kMaxAdders = 1024;  // threads of a block (kernel asserts ≤)
 constexpr std::uint32_t kDrainCount = 1u << 10;  // drain at count ≥ 1024: the word's bit 31
