@@ -12,6 +12,7 @@
 #include "nanoscatter/debye_pdf.hpp"
 #include "nanoscatter/device.hpp"
 #include "nanoscatter/error.hpp"
+#include "structure/species_split.hpp"
 #include "test_util.hpp"
 
 using namespace nanoscatter;
@@ -69,6 +70,40 @@ TEST(DebyeSpecies, RejectsBadAtoms) {
   s.atoms[1] = atom("Fe", {1, 0, 0}, 0, 0, 0.0);
   s.atoms[0].occupancy = 0;
   EXPECT_EQ(error_field([&] { debye::group_by_species(s); }), "structure");
+}
+
+// split_by_species over 10⁵ atoms: the lists keep the structure's order,
+// species come in order of first appearance (a third species first appears
+// near the end), occupancy-0 atoms are left out, and of two bad atoms the
+// error names the first.
+TEST(DebyeSpecies, SplitKeepsOrderAndNamesTheFirstBadAtom) {
+  Structure s;
+  const std::size_t n = 100000;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool late = i >= 90000 && i % 7 == 0;
+    s.atoms.push_back(atom(late ? "Ni" : (i % 3 == 0 ? "O" : "Co"), {double(i), 0, 0}, 0, 0,
+                           i % 11 == 5 ? 0.0 : 1.0));
+  }
+  const SpeciesSplit g = split_by_species(s);
+  ASSERT_EQ(g.species.size(), 3u);
+  EXPECT_EQ(g.species[0].element, "O");
+  EXPECT_EQ(g.species[1].element, "Co");
+  EXPECT_EQ(g.species[2].element, "Ni");
+  std::vector<std::vector<double>> expect(3);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % 11 == 5) continue;
+    const bool late = i >= 90000 && i % 7 == 0;
+    expect[late ? 2 : (i % 3 == 0 ? 0 : 1)].push_back(double(i));
+  }
+  std::size_t total = 0;
+  for (std::size_t m = 0; m < 3; ++m) {
+    EXPECT_EQ(g.atoms[m].x, expect[m]) << "species " << m;
+    total += expect[m].size();
+  }
+  EXPECT_EQ(g.atom_count, total);
+  s.atoms[70001].position.y = NAN;
+  s.atoms[40000].occupancy = 2.0;  // the one reported
+  EXPECT_EQ(error_field([&] { split_by_species(s); }), "atom 40001");
 }
 
 TEST(DebyePlan, OptionErrorsNameTheOption) {
