@@ -115,7 +115,7 @@ constexpr std::uint32_t kMaxAdders = 1024;  // threads of a block (kernel assert
 constexpr std::uint32_t kDrainCount = 1u << 10;  // drain at count ≥ 1024: the word's bit 31
 constexpr std::uint32_t kDrainSum = 1u << 20;    // or at Σq ≥ 2^20: bit 20
 constexpr std::uint32_t kDrainMask = (kDrainCount << kCountShift) | kDrainSum;
-constexpr int kMaxShells = 1024;  // distance shells per group (≥ 683, the most that shells of W/8 ≥ 6144 bins need for kMaxFastBins)
+constexpr int kMaxShells = 1024;  // distance shells per group (wider shells, and smaller groups, where more would be needed)
 // The fast path's reach (kernel bins; 2^21 bins, 2.1 μm at Δr = 1e-3 Å):
 // ρ1·2^32 stays below 2^54 (exact on the host); rings hold W ≤ 2^19 bins, so a pair's window offset (below) is
 // below 2^20.
