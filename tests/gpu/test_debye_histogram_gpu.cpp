@@ -76,7 +76,8 @@ TEST(DebyeHistogramCuda, FastPathDisorderedTriangleAndRectangle) {
 }
 
 // Coincident atoms (r = 0, one crowded bin with 40·39/2 pairs) and a sparse
-// cloud (groups of 64 wider than the window, which the layout halves).
+// cloud (groups of hist::kGroupAtoms wider than the window, which the layout
+// halves).
 TEST(DebyeHistogramCuda, FastPathCoincidentAndSparse) {
   SKIP_WITHOUT_GPU();
   AtomBlock a = test::uniform_ball(600, 150.0, 9, 1.0);

@@ -79,22 +79,20 @@ TEST(DebyeSpecies, RejectsBadAtoms) {
 TEST(DebyeSpecies, SplitKeepsOrderAndNamesTheFirstBadAtom) {
   Structure s;
   const std::size_t n = 100000;
-  for (std::size_t i = 0; i < n; ++i) {
-    const bool late = i >= 90000 && i % 7 == 0;
-    s.atoms.push_back(atom(late ? "Ni" : (i % 3 == 0 ? "O" : "Co"), {double(i), 0, 0}, 0, 0,
-                           i % 11 == 5 ? 0.0 : 1.0));
-  }
+  // Species 0 = O, 1 = Co, 2 = Ni (first seen at atom 90,006); every 11th atom at occupancy 0.
+  const auto species_of = [](std::size_t i) { return i >= 90000 && i % 7 == 0 ? 2 : i % 3 == 0 ? 0 : 1; };
+  const auto empty = [](std::size_t i) { return i % 11 == 5; };
+  const char* names[3] = {"O", "Co", "Ni"};
+  for (std::size_t i = 0; i < n; ++i)
+    s.atoms.push_back(atom(names[species_of(i)], {double(i), 0, 0}, 0, 0, empty(i) ? 0.0 : 1.0));
   const SpeciesSplit g = split_by_species(s);
   ASSERT_EQ(g.species.size(), 3u);
   EXPECT_EQ(g.species[0].element, "O");
   EXPECT_EQ(g.species[1].element, "Co");
   EXPECT_EQ(g.species[2].element, "Ni");
   std::vector<std::vector<double>> expect(3);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i % 11 == 5) continue;
-    const bool late = i >= 90000 && i % 7 == 0;
-    expect[late ? 2 : (i % 3 == 0 ? 0 : 1)].push_back(double(i));
-  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (!empty(i)) expect[std::size_t(species_of(i))].push_back(double(i));
   std::size_t total = 0;
   for (std::size_t m = 0; m < 3; ++m) {
     EXPECT_EQ(g.atoms[m].x, expect[m]) << "species " << m;

@@ -362,6 +362,8 @@ struct BankModel {
   double instructions = 0, serial = 0, merged = 0, pairs = 0;
 };
 
+constexpr int kGroupWarps = hist::kGroupAtoms / 32;  // 32 i atoms per warp (DMMA: 4 tiles of 8)
+
 void add_instruction(const std::uint32_t* slot, int active, BankModel& bm) {
   int serial[32] = {}, merged[32] = {};
   for (int a = 0; a < active; ++a) {
@@ -406,11 +408,11 @@ BankModel bank_model(const FastHistogramLayout& layout, int m, std::size_t group
                                 magic);
           return hist::wrap_slot(f.hi, std::uint32_t(W));
         };
-        if (m < 0) {  // DMMA: lane l, i tile t of warp half h, result e; row l/4, column 2(l%4) + e
+        if (m < 0) {  // DMMA: lane l, i tile t of the group's warp part h, result e; row l/4, column 2(l%4) + e
           const bool strided = m == -2;  // -1: the kernel's tiles of consecutive atoms
           const int tiles = n / 8;
           for (int c = 0; c < tiles; ++c)
-            for (int h = 0; h < 2; ++h)
+            for (int h = 0; h < kGroupWarps; ++h)
               for (int t = 0; t < 4; ++t)
                 for (int e = 0; e < 2; ++e) {
                   std::uint32_t slot[32];
@@ -427,12 +429,12 @@ BankModel bank_model(const FastHistogramLayout& layout, int m, std::size_t group
         }
         for (int c = 0; c * mm < n; ++c)
           for (int k = 0; k < mm; ++k)
-            for (int h = 0; h < 2; ++h) {
+            for (int h = 0; h < kGroupWarps; ++h) {
               std::uint32_t slot[32];
               int active = 0;
               for (int l = 0; l < 32; ++l) {
                 const int i = l + 32 * h, jj = c * mm + (l + k) % mm;
-                if (i >= g.count || jj >= n) continue;
+                if ((m != 0 && i >= g.count) || jj >= n) continue;  // random slots: always full warps
                 slot[active++] = m == 0 ? std::uint32_t(rng() % std::uint32_t(W)) : slot_of(i, jj);
               }
               if (active > 0) add_instruction(slot, active, bm);
