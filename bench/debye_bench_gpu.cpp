@@ -227,10 +227,11 @@ void BM_DebyeExactKernelChunk(benchmark::State& state) {
                  std::to_string(state.range(1)) + " slab=" + std::to_string(state.range(2)) + "|pair*Q/s");
 }
 
-// The histogram kernel alone (pair_histogram_cuda, no Q work): the Co
-// triangle and the Co–O rectangle of a CoO sphere with range(0) atoms, as
-// the histogram mode runs them; separates the device throughput from the
-// plan's host work (layout, float64 conversion, the Taylor sums over Q).
+// The histogram kernels alone (no Q work): the Co triangle and the Co–O
+// rectangle of a CoO sphere with range(0) atoms, queued as the histogram
+// mode queues them (the rectangle's layout overlaps the triangle's
+// kernel); separates the device throughput from the plan's host work
+// (species split, the first layout, the Taylor sums over Q).
 void BM_DebyeHistogramKernel(benchmark::State& state) {
   if (cuda_device_count() == 0) {
     state.SkipWithError("no CUDA device");
@@ -250,8 +251,10 @@ void BM_DebyeHistogramKernel(benchmark::State& state) {
   }
   for (auto _ : state) {
     debye::PairHistogram tri, rect;
-    debye::pair_histogram_cuda(co, co, debye::PairSet::triangle, tri, options);
-    debye::pair_histogram_cuda(co, o, debye::PairSet::rectangle, rect, options);
+    debye::CudaHistogramQueue queue;
+    queue.add(co, co, debye::PairSet::triangle, tri, options);
+    queue.add(co, o, debye::PairSet::rectangle, rect, options);
+    queue.finish();
     benchmark::DoNotOptimize(tri.count.data());
     benchmark::DoNotOptimize(rect.count.data());
   }

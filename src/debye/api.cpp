@@ -63,7 +63,7 @@ DebyePlan::DebyePlan(const Structure& structure, DebyeOptions options)
   validate_work_share(options.share);
   debye::check_device(options.device);
   impl_->options = options;
-  impl_->species = debye::group_by_species(structure);
+  impl_->species = debye::group_by_species(structure, debye::atom_order_for(options, structure.atoms.size()));
   impl_->atom_count = structure.atoms.size();
   // Histograms do not depend on Q: the plan makes them once.
   if (options.method == DebyeMethod::histogram)

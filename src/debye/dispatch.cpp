@@ -165,6 +165,11 @@ void run_exact(const DebyeOptions& o, const PairBlock& blk, std::span<const doub
   exact_pair_sums_cpu(*blk.a, *blk.b, blk.set, q, out, o.precision, o.threads);
 }
 
+AtomOrder atom_order_for(const DebyeOptions& options, std::size_t atoms) {
+  const bool gpu_histogram = options.method == DebyeMethod::histogram && options.device == Device::gpu;
+  return gpu_histogram && atoms <= kPieceHistogramGpu ? AtomOrder::input : AtomOrder::spatial;
+}
+
 std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOptions& options) {
   if (!(options.bin_width > 0) || !std::isfinite(options.bin_width))
     fail_at({"", 0, "--bin-width"}, "must be a finite value > 0 Å, got ", options.bin_width);
@@ -174,8 +179,14 @@ std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOp
   const double r_max = max_distance_bound(s);
   for (auto& h : hist) {
     h.bin_width = options.bin_width;
-    h.resize_for(r_max);
+    (void)h.bins_for(r_max);  // a bin width that needs too many bins fails before any work
   }
+  // Every histogram ends with the bins of r_max (ranks sum them bin by bin).
+  // The GPU path sizes them at the end: its blocks size theirs as their
+  // results arrive, while the device runs the next block.
+  const auto size_all = [&] {
+    for (auto& h : hist) h.resize_for(r_max);
+  };
   std::size_t atoms = 0;
   for (const auto& b : s.blocks) atoms += b.size();
   // GPU: the fast path bins each pair relative to its i group's centre and
@@ -204,9 +215,11 @@ std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOp
       progress.advance(std::uint64_t(blk.pairs));
     }
     queue.finish();
+    size_all();
     return hist;
   }
 #endif
+  size_all();
   for (std::size_t b = 0; b < blocks.blocks.size(); ++b) {
     if (owner[b] != options.share.index) continue;
     const PairBlock& blk = blocks.blocks[b];

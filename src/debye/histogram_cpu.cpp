@@ -50,7 +50,7 @@ void resize_arrays(PairHistogram& h, std::size_t bins) {
 }
 }  // namespace
 
-void PairHistogram::resize_for(double r_max) {
+std::size_t PairHistogram::bins_for(double r_max) const {
   if (!(bin_width > 0) || !std::isfinite(bin_width))
     fail_at({"", 0, "--bin-width"}, "must be a finite value > 0 Å, got ", bin_width);
   if (!(r_max >= 0) || !std::isfinite(r_max)) fail("PairHistogram: invalid r_max ", r_max);
@@ -58,7 +58,12 @@ void PairHistogram::resize_for(double r_max) {
   if (bins > kMaxBins)
     fail_at({"", 0, "--bin-width"}, "bin width ", bin_width, " Å needs ", bins,
             " bins for pair distances up to ", r_max, " Å (limit ", kMaxBins, ")");
-  if (std::size_t(bins) > count.size()) resize_arrays(*this, std::size_t(bins));
+  return std::size_t(bins);
+}
+
+void PairHistogram::resize_for(double r_max) {
+  const std::size_t bins = bins_for(r_max);
+  if (bins > count.size()) resize_arrays(*this, bins);
 }
 
 void PairHistogram::add(const PairHistogram& other) {

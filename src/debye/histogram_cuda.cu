@@ -19,8 +19,8 @@
 //    each, 49152 bins = 49 Å at Δr = 1e-3 Å) that covers [D − ρ, D + width
 //    + ρ] (shells ~18 Å wide for a CoO group of 256): bins that fall
 //    below the window are flushed to the global histogram with integer
-//    atomics (exact, so the result does not depend on the order) and
-//    zeroed. The group's atoms and the staged j atoms are kept relative
+//    atomics (exact, so the result does not depend on the order), and the
+//    rest of the ring moves down (it never wraps: slot = bin − base). The group's atoms and the staged j atoms are kept relative
 //    to c (hist::Centred). In far shells (every
 //    pair at r ≥ kMmaGap bins) of full groups, r² comes from the float64
 //    tensor cores: one DMMA (m8n8k4) gives the 64 r² of 8 i × 8 j atoms,
@@ -34,12 +34,23 @@
 //    one 32-bit shared atomic ([count | Σq] of its bin) and one
 //    rare-drain branch (histogram_pair_math.hpp gives the arithmetic, the
 //    precision, the capacity argument and how Σδ² comes from the bins).
-//    SASS (sm_90, CUDA 13, kernel <false, 49152>, DMMA loop): 17
-//    instructions per pair (MUFU, DMUL, 2 DFMA, DADD.RM, ~6 integer, ATOMS,
-//    the drain test, branch and reconvergence) plus ~2.5 per pair for the
-//    DMMA, its loads and the loop; the next tile's distances are computed
-//    before this tile's atomics (their drain branches would hold them
-//    back). 64 registers, no spills.
+//    SASS (sm_90, CUDA 13, kernel <false, 49152>, DMMA loop): 137 issue
+//    slots per 8 pairs a lane (MUFU, DMUL, 2 DFMA, DADD.RM, ~4 integer,
+//    ATOMS, the drain test as LOP3, VOTE and a uniform branch, per pair,
+//    plus the DMMA, its fragments and the loop); the next tile's distances
+//    are computed before this tile's atomics (their drain branches would
+//    hold them back). 64 registers, no spills.
+//  - Seventh session (bench/results/2026-11-21-debye-histogram-drain-on-old.md),
+//    H200, 10⁶-atom CoO, kernel times by CUDA events (Co–Co, Co–O): 130.4,
+//    273.8 ms before; a ring that moves its contents instead of wrapping
+//    (one LEA per pair for the address instead of a subtraction, a min and
+//    the LEA) 127.6, 266.3; with the drain test as a warp vote 127.0,
+//    265.8; with [count : 12 | Σq : 20] (δ to 2^-9, half the drains of
+//    crowded bins) 125.0, 261.9; with the drain decided on the old word (no
+//    add before the test) 119.9, 254.9 (kept: 137 SASS slots per 8 pairs in
+//    the DMMA loop against 163). Not kept: kMmaTiles = 8 (16.5 slots per
+//    pair instead of 17.1, but 24 bytes spilled); the C fragment by two
+//    broadcast loads instead of shuffles (no fewer slots).
 //  - Sixth session (bench/results/2026-11-21-debye-histogram-whole-bins.md):
 //    ablations on the H200 (1e6-atom CoO, groups of 64 in a half-bin ring)
 //    put pass 1 at ~10 % of the kernels' time, the staging and per-shell
@@ -97,7 +108,9 @@
 #include <memory>
 #include <vector>
 
+#include "core/cuda_stream.cuh"
 #include "core/device_buffer.cuh"
+#include "core/stream_buffer.cuh"
 #include "debye/atom_pack.cuh"
 #include "debye/histogram_layout.hpp"
 #include "debye/histogram_pair_math.hpp"
@@ -127,8 +140,7 @@ static_assert(kStage <= kThreads && kStage % 8 == 0, "one staged atom per thread
 static_assert(kThreads <= int(hist::kMaxAdders), "ring capacity assumes at most kMaxAdders threads");
 
 // Ring sizes (kernel bins, one word each) the kernel is built for, largest
-// first: a compile-time W makes the wrap one unsigned min. 49152 fills an
-// H100/H200 (227 KB of shared memory per block).
+// first. 49152 fills an H100/H200 (227 KB of shared memory per block).
 constexpr int kRingSizes[] = {49152, 32768, 16384};
 
 struct FastArgs {
@@ -160,46 +172,74 @@ __device__ __forceinline__ void word_to_global(const FastArgs& p, int k, unsigne
   if (const unsigned sum = hist::word_sum(word)) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum), ull(sum));
 }
 
-// The window while a shell is processed: bin base sits in ring slot
-// base_slot; magic = hist::window_magic(base, base_slot).
+// The window while a shell is processed: ring slot k holds bin base + k;
+// magic = hist::window_magic(base).
 struct Window {
   double magic;
-  int base, base_slot;
+  int base;
 };
 
-// A pair's bin (the rare paths need it; the common one needs only the slot).
-__device__ __forceinline__ int pair_bin(const hist::PairFix& f, const Window& win) {
-  return win.base + int(f.hi) - win.base_slot;
+__device__ __forceinline__ Window window_at(int base) { return {hist::window_magic(base), base}; }
+
+// Ring slots [0, n) to the global histogram (bins base + slot), zeroed
+// (block-wide; the caller synchronises before the ring is used again).
+__device__ void flush_slots(unsigned* ring, int base, int n, const FastArgs& p) {
+  for (int k = int(threadIdx.x); k < n; k += kThreads) {
+    const unsigned word = ring[k];
+    if (word == 0) continue;
+    ring[k] = 0;
+    word_to_global(p, base + k, word);
+  }
 }
 
-// Bins [lo, hi) ⊂ [base, base + W) of the ring to the global histogram,
-// zeroed (block-wide; the caller synchronises before the ring is used
-// again).
+// Moves the window from bin `base` up to bin `next` (block-wide, between
+// barriers): the bins below `next` go to the global histogram and the rest
+// move down the ring, so that slot k holds bin next + k. The ring never
+// wraps, which saves the per-pair wrap (two instructions of ~17); the move
+// costs ~2W/kThreads shared accesses per thread, a few per 10⁵ pairs.
 template <int W>
-__device__ void flush_bins(unsigned* ring, int base, int base_slot, int lo, int hi, const FastArgs& p) {
-  for (int k = lo + int(threadIdx.x); k < hi; k += kThreads) {
-    const int slot = hist::ring_slot(k - base, base_slot, W);
-    const unsigned word = ring[slot];
-    if (word == 0) continue;
-    ring[slot] = 0;
-    word_to_global(p, k, word);
+__device__ void move_window(unsigned* ring, int base, int next, const FastArgs& p) {
+  const int shift = min(next - base, W), keep = W - shift;
+  flush_slots(ring, base, shift, p);
+  constexpr int kChunk = 8;  // words per thread and round, held in registers across the barrier
+  for (int lo = 0; lo < keep; lo += kThreads * kChunk) {
+    unsigned v[kChunk];
+#pragma unroll
+    for (int c = 0; c < kChunk; ++c) {
+      const int k = lo + c * kThreads + int(threadIdx.x);
+      v[c] = k < keep ? ring[k + shift] : 0u;
+    }
+    __syncthreads();  // every read of this round (and the flush) before its writes
+#pragma unroll
+    for (int c = 0; c < kChunk; ++c) {
+      const int k = lo + c * kThreads + int(threadIdx.x);
+      if (k < keep) ring[k] = v[c];
+    }
+    __syncthreads();  // the next round reads above what this one wrote; the last one's writes before the zeroing
   }
+  for (int k = keep + int(threadIdx.x); k < W; k += kThreads) ring[k] = 0;
 }
 
 // One pair into the ring from its r² (kernel bins²): one shared atomic, no
 // range check (the layout keeps every pair of a shell in the window) and no
-// branch but the rare drain.
-template <int W>
+// branch but the rare drain, tested on the old word (histogram_pair_math.hpp).
+// WholeWarp: every lane of the warp is here, so the drain test is one vote
+// and a uniform branch instead of a divergent branch and its reconvergence
+// (two instructions fewer per pair); a drain then runs with the lanes that
+// need it.
+template <bool WholeWarp>
 __device__ __forceinline__ void add_fix(const hist::PairFix& f, const Window& win, unsigned* ring, const FastArgs& p) {
-  const unsigned slot = min(f.hi, f.hi - unsigned(W));  // hist::wrap_slot as one unsigned min
-  const unsigned word = hist::pair_word(f.lo);
-  const unsigned old = atomicAdd(&ring[slot], word);
-  if (hist::must_drain(old + word)) word_to_global(p, pair_bin(f, win), atomicExch(&ring[slot], 0u));
+  const unsigned old = atomicAdd(&ring[f.hi], hist::pair_word(f.lo));
+  const bool drain = hist::must_drain(old);
+  if (WholeWarp ? __any_sync(0xffffffffu, drain) : drain) {
+    if (drain) word_to_global(p, win.base + int(f.hi), atomicExch(&ring[f.hi], 0u));
+    if (WholeWarp) __syncwarp();
+  }
 }
 
-template <int W>
+template <bool WholeWarp>
 __device__ __forceinline__ void add_r2(double r2, const Window& win, unsigned* ring, const FastArgs& p) {
-  add_fix<W>(hist::pair_fix_r2(r2, win.magic), win, ring, p);
+  add_fix<WholeWarp>(hist::pair_fix_r2(r2, win.magic), win, ring, p);
 }
 
 // r² of the 8×8 pairs of an i tile (rows) and a j tile (columns) on the
@@ -255,7 +295,7 @@ __device__ void scan_shells(int* counts, int* starts, int n, int* warp_sums) {
 // and step, kPerLane i atoms per lane (read from shared memory: this path
 // takes few pairs), r² by direct difference. Full groups have no per-pair
 // test; a short group's padding lanes skip their pairs.
-template <bool Full, int W>
+template <bool Full>
 __device__ __forceinline__ void pair_batch(const Centred* stage, int from, int n, const Centred* igroup, int count,
                                            const Window& win, unsigned* ring, const FastArgs& p) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -263,14 +303,13 @@ __device__ __forceinline__ void pair_batch(const Centred* stage, int from, int n
     const Centred aj = stage[jj];
 #pragma unroll
     for (int k = 0; k < kPerLane; ++k)
-      if (Full || lane + 32 * k < count) add_r2<W>(hist::centred_r2(igroup[lane + 32 * k], aj), win, ring, p);
+      if (Full || lane + 32 * k < count) add_r2<Full>(hist::centred_r2(igroup[lane + 32 * k], aj), win, ring, p);
   }
 }
 
 // Staged j atoms [0, n) of a far shell against a full group: whole j tiles
 // of 8 on the tensor cores (kMmaWarps warps per tile, each warp its four i
 // tiles, A fragments fa), the last n mod 8 atoms by pair_batch.
-template <int W>
 __device__ __forceinline__ void mma_batch(const Centred* stage, int n, const Centred* igroup,
                                           const double (&fa)[kMmaTiles], const Window& win, unsigned* ring,
                                           const FastArgs& p) {
@@ -293,15 +332,15 @@ __device__ __forceinline__ void mma_batch(const Centred* stage, int n, const Cen
     for (int m = 1; m < kMmaTiles; ++m) {
       dmma_r2(d0, d1, fa[m], b, c0, c1);
       const hist::PairFix g0 = hist::pair_fix_r2(d0, win.magic), g1 = hist::pair_fix_r2(d1, win.magic);
-      add_fix<W>(f0, win, ring, p);
-      add_fix<W>(f1, win, ring, p);
+      add_fix<true>(f0, win, ring, p);
+      add_fix<true>(f1, win, ring, p);
       f0 = g0;
       f1 = g1;
     }
-    add_fix<W>(f0, win, ring, p);
-    add_fix<W>(f1, win, ring, p);
+    add_fix<true>(f0, win, ring, p);
+    add_fix<true>(f1, win, ring, p);
   }
-  pair_batch<true, W>(stage, tiles * 8, n, igroup, hist::kGroupAtoms, win, ring, p);
+  pair_batch<true>(stage, tiles * 8, n, igroup, hist::kGroupAtoms, win, ring, p);
 }
 
 template <bool Triangle, int W>
@@ -344,11 +383,11 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
 
     // Pass 2: the window starts at bin 0 (the group's own pairs, r ≤ 2ρ)
     // and follows the shells outwards.
-    Window win{hist::window_magic(0, 0), 0, 0};
+    Window win = window_at(0);
     if (Triangle) {  // pairs within the group: j > i
       for (int jj = warp; jj < g.count; jj += kWarps) {
         const Centred aj = igroup[jj];
-        for (int i = lane; i < jj; i += 32) add_r2<W>(hist::centred_r2(igroup[i], aj), win, ring, p);
+        for (int i = lane; i < jj; i += 32) add_r2<false>(hist::centred_r2(igroup[i], aj), win, ring, p);
       }
     }
     const bool full = g.count == hist::kGroupAtoms;
@@ -369,10 +408,8 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
       const int next_base = hist::window_base(g, s);
       if (next_base > win.base) {
         __syncthreads();  // the pairs so far are in the ring
-        flush_bins<W>(ring, win.base, win.base_slot, win.base, min(next_base, win.base + W), p);
-        win.base = next_base;
-        win.base_slot = next_base % W;
-        win.magic = hist::window_magic(win.base, win.base_slot);
+        move_window<W>(ring, win.base, next_base, p);
+        win = window_at(next_base);
         __syncthreads();
       }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -390,16 +427,16 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
         __syncthreads();
         if (tid < min(kStage, end - b0 - kStage)) next = p.j[scratch[b0 + kStage + tid]];
         if (mma)
-          mma_batch<W>(stage, n, igroup, fa, win, ring, p);
+          mma_batch(stage, n, igroup, fa, win, ring, p);
         else if (full)
-          pair_batch<true, W>(stage, 0, n, igroup, g.count, win, ring, p);
+          pair_batch<true>(stage, 0, n, igroup, g.count, win, ring, p);
         else
-          pair_batch<false, W>(stage, 0, n, igroup, g.count, win, ring, p);
+          pair_batch<false>(stage, 0, n, igroup, g.count, win, ring, p);
         __syncthreads();
       }
     }
     __syncthreads();
-    flush_bins<W>(ring, win.base, win.base_slot, win.base, win.base + W, p);
+    flush_slots(ring, win.base, W, p);
   }
 }
 
@@ -423,53 +460,76 @@ std::size_t fast_fixed_bytes(std::size_t bins, std::size_t na, std::size_t nb, P
 }
 
 template <int W>
-void launch_fast(bool triangle, int blocks, const FastArgs& args) {
+void launch_fast(bool triangle, int blocks, const FastArgs& args, cudaStream_t stream) {
   const std::size_t smem = fast_shared_bytes(W);
   const auto kernel = triangle ? fast_histogram_kernel<true, W> : fast_histogram_kernel<false, W>;
   NS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-  kernel<<<blocks, kThreads, smem>>>(args);
+  kernel<<<blocks, kThreads, smem, stream>>>(args);
   NS_CUDA_CHECK_LAUNCH();
 }
 
 // A launched fast histogram: its device buffers and where its bins go.
 struct FastRun {
-  DeviceBuffer<PackedAtom> d_a, d_b;
-  DeviceBuffer<GroupGeometry> d_groups;
-  DeviceBuffer<FastBin> d_bins;
-  DeviceBuffer<int> d_counters, d_scratch;
+  StreamBuffer<PackedAtom> d_a, d_b;
+  StreamBuffer<GroupGeometry> d_groups;
+  StreamBuffer<FastBin> d_bins;
+  StreamBuffer<int> d_counters, d_scratch;
+  CudaEvent done;  // recorded on `compute` after the kernel
   PairHistogram* hist = nullptr;
+  double r_max = 0;  // the histogram is sized for it when the bins arrive
   double weight = 0;
 };
 
-// Waits for the run and adds its bins to its histogram.
-void collect(FastRun& run) {
-  NS_CUDA_CHECK(cudaDeviceSynchronize());
+// The fast path's pipeline: kernels run on `compute`; every buffer is
+// allocated, filled, read back and freed on `copy` (stream-ordered, so
+// neither waits for the device). A block's upload overlaps the kernel
+// before it, its kernel is queued right behind that one, and the one before
+// is read back and added up on the host while it runs: the kernels of
+// consecutive blocks run back to back. Two runs hold device memory at a
+// time (histogram_block halves the budget for it).
+struct FastPipeline {
+  CudaStream compute, copy;
+  std::unique_ptr<FastRun> pending;  // launched, not collected; goes before the streams
+};
+
+// Waits for the run's kernel and adds its bins to its histogram; its
+// buffers are then freed behind the read-back on `copy`.
+void collect(FastRun& run, const FastPipeline& pipe) {
+  run.done.make_wait(pipe.copy.get());
   if (run.d_counters.download()[1] != 0) fail("pair_histogram_cuda: a pair distance fell beyond the last bin");
-  add_fast_bins(run.d_bins.download(), run.weight, *run.hist);
+  const std::vector<FastBin> bins = run.d_bins.download();
+  run.hist->resize_for(run.r_max);
+  add_fast_bins(bins, run.weight, *run.hist);
 }
 
-// Lays the block out on the host, then collects `previous` (which the
-// device ran meanwhile) and launches this block in its place.
+// Collects the pending run, if any.
+void drain(FastPipeline& pipe) {
+  if (!pipe.pending) return;
+  const std::unique_ptr<FastRun> run = std::move(pipe.pending);
+  collect(*run, pipe);
+}
+
+// Lays the block out on the host (while the device runs the pending block),
+// queues its kernel behind that block's, then collects the pending block
+// and leaves this one pending in its place.
 void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
-                              int window, std::size_t budget, std::unique_ptr<FastRun>& previous) {
+                              double r_max, int window, std::size_t budget, FastPipeline& pipe) {
   const bool triangle = set == PairSet::triangle;
   const FastHistogramLayout layout = make_fast_layout(a, b, set, hist.bin_width / hist::kSubBins, window);
-  if (previous) {
-    collect(*previous);
-    previous.reset();
-  }
   const auto& jatoms = layout.j_atoms();
   const std::size_t nj = jatoms.size();
   if (layout.a.empty() || nj == 0) return;
+  const cudaStream_t copy = pipe.copy.get(), compute = pipe.compute.get();
   auto run = std::make_unique<FastRun>();
-  run->d_a = DeviceBuffer<PackedAtom>(layout.a);
-  if (!triangle) run->d_b = DeviceBuffer<PackedAtom>(layout.b);
-  run->d_groups = DeviceBuffer<GroupGeometry>(layout.groups);
-  run->d_bins = DeviceBuffer<FastBin>(std::size_t(layout.bins));
+  run->d_a = StreamBuffer<PackedAtom>(layout.a, copy);
+  if (!triangle) run->d_b = StreamBuffer<PackedAtom>(layout.b, copy);
+  run->d_groups = StreamBuffer<GroupGeometry>(layout.groups, copy);
+  run->d_bins = StreamBuffer<FastBin>(std::size_t(layout.bins), copy);
   run->d_bins.zero();
-  run->d_counters = DeviceBuffer<int>(2);  // next group, overflow
+  run->d_counters = StreamBuffer<int>(2, copy);  // next group, overflow
   run->d_counters.zero();
   run->hist = &hist;
+  run->r_max = r_max;
   run->weight = a.w[0] * (triangle ? a.w[0] : b.w[0]);
 
   const std::size_t fixed = fast_fixed_bytes(std::size_t(layout.bins), a.size(), b.size(), set);
@@ -477,7 +537,10 @@ void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet se
   const std::size_t affordable = budget > fixed ? (budget - fixed) / per_block : 1;
   const int blocks = int(std::max<std::size_t>(
       1, std::min({affordable, std::size_t(multiprocessor_count()), layout.groups.size()})));
-  run->d_scratch = DeviceBuffer<int>(std::size_t(blocks) * nj);
+  run->d_scratch = StreamBuffer<int>(std::size_t(blocks) * nj, copy);
+  CudaEvent ready;  // the buffers above are in place
+  ready.record(copy);
+  ready.make_wait(compute);
 
   FastArgs args{};
   args.a = run->d_a.data();
@@ -493,12 +556,14 @@ void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet se
   args.overflow = reinterpret_cast<unsigned*>(run->d_counters.data() + 1);
   static_assert(sizeof(kRingSizes) / sizeof(int) == 3, "one launch branch per ring size");
   if (window == kRingSizes[0])
-    launch_fast<kRingSizes[0]>(triangle, blocks, args);
+    launch_fast<kRingSizes[0]>(triangle, blocks, args, compute);
   else if (window == kRingSizes[1])
-    launch_fast<kRingSizes[1]>(triangle, blocks, args);
+    launch_fast<kRingSizes[1]>(triangle, blocks, args, compute);
   else
-    launch_fast<kRingSizes[2]>(triangle, blocks, args);
-  previous = std::move(run);
+    launch_fast<kRingSizes[2]>(triangle, blocks, args, compute);
+  run->done.record(compute);
+  drain(pipe);
+  pipe.pending = std::move(run);
 }
 
 // ---- generic path (weights differ within a block) ----------------------------
@@ -615,7 +680,7 @@ std::vector<AtomBlock> weight_classes(const AtomBlock& block) {
 }
 
 void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
-                     const CudaDebyeOptions& options, std::unique_ptr<FastRun>& pending);
+                     const CudaDebyeOptions& options, FastPipeline& pipe);
 
 // Blocks whose weights take a few values (partial occupancies of a few
 // sites, the usual case in a CIF) are cut into blocks of one weight each,
@@ -623,32 +688,36 @@ void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHi
 // into the classes' triangles and the rectangles between classes, a
 // rectangle into all class pairs. False when there are too many weights.
 bool histogram_by_weight_class(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
-                               const CudaDebyeOptions& options, std::unique_ptr<FastRun>& pending) {
+                               const CudaDebyeOptions& options, FastPipeline& pipe) {
   const bool triangle = set == PairSet::triangle;
   const std::vector<AtomBlock> ca = weight_classes(a);
   const std::vector<AtomBlock> cb = triangle ? std::vector<AtomBlock>{} : weight_classes(b);
   if (ca.empty() || (!triangle && cb.empty())) return false;
   for (std::size_t i = 0; i < ca.size(); ++i) {
     if (triangle) {
-      histogram_block(ca[i], ca[i], PairSet::triangle, hist, options, pending);
+      histogram_block(ca[i], ca[i], PairSet::triangle, hist, options, pipe);
       for (std::size_t j = i + 1; j < ca.size(); ++j)
-        histogram_block(ca[i], ca[j], PairSet::rectangle, hist, options, pending);
+        histogram_block(ca[i], ca[j], PairSet::rectangle, hist, options, pipe);
     } else {
-      for (const AtomBlock& bj : cb) histogram_block(ca[i], bj, PairSet::rectangle, hist, options, pending);
+      for (const AtomBlock& bj : cb) histogram_block(ca[i], bj, PairSet::rectangle, hist, options, pipe);
     }
   }
   return true;
 }
 
-// One block into hist; a fast-path run may be left in `pending` (launched,
-// not collected), and a pending run from before is collected first.
+// One block into hist; a fast-path run may be left pending in the pipeline
+// (launched, not collected), and the pending run from before is collected
+// once this block's kernel is queued (or, on the generic path, first).
 void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
-                     const CudaDebyeOptions& options, std::unique_ptr<FastRun>& pending) {
+                     const CudaDebyeOptions& options, FastPipeline& pipe) {
   if (!(hist.bin_width > 0)) fail("pair_histogram_cuda: bin width must be positive");
   const bool triangle = set == PairSet::triangle;
   if (a.size() == 0 || (!triangle && b.size() == 0)) return;
-  // Every distance is below the bounding-box diagonal: size the bins for it.
-  hist.resize_for(block_bounds(a, triangle ? a : b).diagonal);
+  // Every distance is below the bounding-box diagonal: the bins are sized
+  // for it (the fast path does it when its bins arrive, while the next
+  // kernel runs; checked here, before any work).
+  const double r_max = block_bounds(a, triangle ? a : b).diagonal;
+  (void)hist.bins_for(r_max);
   const std::size_t bins = histogram_bins_needed(a, b, set, hist.bin_width);
   // Measured while a pending block may still hold its buffers: conservative.
   const std::size_t budget = device_memory_budget(options.max_device_memory);
@@ -656,31 +725,30 @@ void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHi
   const std::size_t kernel_bins = hist::kSubBins * bins;
   const bool fast_bins = window > 0 && kernel_bins <= std::size_t(hist::kMaxFastBins);
   const bool uniform = uniform_weights(a) && (triangle || uniform_weights(b));
-  if (fast_bins && !uniform && histogram_by_weight_class(a, b, set, hist, options, pending)) return;
+  if (fast_bins && !uniform && histogram_by_weight_class(a, b, set, hist, options, pipe)) return;
   const bool fast = fast_bins && uniform;
   if (fast) {
     // Global sums stay below 2^64: Σq ≤ pairs·2^10, pairs ≤ na·nb ≤ 2^43.
     constexpr double kMaxPairs = 8796093022208.0;  // 2^43
+    const std::size_t run_budget = budget / 2;  // two runs hold memory at a time (FastPipeline)
     const std::size_t need = fast_fixed_bytes(kernel_bins, 0, 0, set);
-    if (need > budget)
+    if (need > run_budget)
       fail("pair_histogram_cuda: ", bins, " bins need ", need, " bytes of device memory, over the budget of ",
-           budget, " bytes (raise the bin width)");
+           run_budget, " bytes per block (raise the bin width)");
     split_until_fits(
         a, b, set, 2 * hist::kGroupAtoms,
         [&](std::size_t na, std::size_t nb, PairSet s) {
           const std::size_t nj = s == PairSet::triangle ? na : nb;
           return double(na) * double(nb) <= kMaxPairs &&
-                 fast_fixed_bytes(kernel_bins, na, nb, s) + nj * sizeof(int) <= budget;
+                 fast_fixed_bytes(kernel_bins, na, nb, s) + nj * sizeof(int) <= run_budget;
         },
         [&](const AtomBlock& pa, const AtomBlock& pb, PairSet s) {
-          fast_histogram_on_device(pa, pb, s, hist, window, budget, pending);
+          fast_histogram_on_device(pa, pb, s, hist, r_max, window, run_budget, pipe);
         });
     return;
   }
-  if (pending) {
-    collect(*pending);
-    pending.reset();
-  }
+  drain(pipe);
+  hist.resize_for(r_max);
   const std::size_t bin_bytes = bins * sizeof(BinMoments);
   if (bin_bytes + (std::size_t(1) << 20) > budget)
     fail("pair_histogram_cuda: ", bins, " bins need ", bin_bytes, " bytes of device memory, over the budget of ",
@@ -708,24 +776,22 @@ void pair_histogram_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, Pa
 }
 
 struct CudaHistogramQueue::Pending {
-  std::unique_ptr<FastRun> run;
+  FastPipeline pipe;
 };
 
 CudaHistogramQueue::CudaHistogramQueue() : pending_(std::make_unique<Pending>()) {}
 
 CudaHistogramQueue::~CudaHistogramQueue() {
-  if (pending_->run) cudaDeviceSynchronize();  // let the kernel end before its buffers go; no result
+  // Let the kernel end before its buffers go (their frees are queued on the
+  // copy stream, which has not waited for it); no result.
+  if (pending_->pipe.pending) cudaStreamSynchronize(pending_->pipe.compute.get());
 }
 
 void CudaHistogramQueue::add(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
                              const CudaDebyeOptions& options) {
-  histogram_block(a, b, set, hist, options, pending_->run);
+  histogram_block(a, b, set, hist, options, pending_->pipe);
 }
 
-void CudaHistogramQueue::finish() {
-  if (!pending_->run) return;
-  std::unique_ptr<FastRun> run = std::move(pending_->run);
-  collect(*run);
-}
+void CudaHistogramQueue::finish() { drain(pending_->pipe); }
 
 }  // namespace nanoscatter::debye

@@ -209,9 +209,23 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
     out.a[s] = split.pack(a.x[i], a.y[i], a.z[i], std::int32_t(s));
   }
   if (!triangle) {
+    // j atoms in k-d order too: a shell's atoms, gathered by the kernel in
+    // list order, then lie close in memory whatever order the block came in.
+    std::vector<Point> bpts(b.size());
+#pragma omp parallel for schedule(static)
+    for (std::size_t j = 0; j < b.size(); ++j)
+      bpts[j] = {{(b.x[j] - split.origin[0]) * split.inv_width, (b.y[j] - split.origin[1]) * split.inv_width,
+                  (b.z[j] - split.origin[2]) * split.inv_width},
+                 std::uint32_t(j)};
+#pragma omp parallel
+#pragma omp single
+    bisect(bpts, 0, bpts.size(), hist::kGroupAtoms);
     out.b.resize(b.size());
 #pragma omp parallel for schedule(static)
-    for (std::size_t j = 0; j < b.size(); ++j) out.b[j] = split.pack(b.x[j], b.y[j], b.z[j], std::int32_t(j));
+    for (std::size_t t = 0; t < b.size(); ++t) {
+      const std::uint32_t j = bpts[t].index;
+      out.b[t] = split.pack(b.x[j], b.y[j], b.z[j], std::int32_t(t));
+    }
   }
   return out;
 }

@@ -23,7 +23,7 @@ std::size_t histogram_bins_needed(const AtomBlock& a, const AtomBlock& b, PairSe
 struct FastHistogramLayout {
   std::vector<hist::PackedAtom> a;  // i atoms in groups (k-d order); keys are indices into this list
   std::vector<std::uint32_t> a_order;  // a[s] is input atom a_order[s]
-  std::vector<hist::PackedAtom> b;  // rectangle: j atoms in input order (keys = indices); triangle: empty
+  std::vector<hist::PackedAtom> b;  // rectangle: j atoms in k-d order (keys = indices into this list); triangle: empty
   std::vector<hist::GroupGeometry> groups;
   int bins = 0;          // bins every pair falls below
   int window_bins = 0;   // ring buffer size W the shells were cut for

@@ -26,14 +26,14 @@
 //   ρ0 = r²·y, ρ1 = ρ0 + (r² − ρ0²)·y/2     one Newton step: DMUL, 2 DFMA,
 //                                 and y/2 as an integer add on y's upper word
 //   m  = RD(ρ1 + magic)           one DADD.RM onto the 2^-32 grid of
-//                                 [2^20, 2^21), magic = 2^20 + slot0 −
-//                                 base per window: m's upper word is the
-//                                 pair's ring slot (unwrapped, plus
-//                                 kMagicHi), its lower word
+//                                 [2^20, 2^21), magic = 2^20 − base per
+//                                 window: m's upper word is the pair's
+//                                 ring slot plus kMagicHi, its lower word
 //                                 floor(δ'·2^32) — no floor, no bin
 //                                 crossing case, no range branch;
-// then a shift and an add on the lower word give the ring word (below) and
-// a wrap of the slot gives the shared-memory address.
+// then one LEA.HI on the lower word gives the ring word (below) and one LEA
+// on the upper word the shared-memory address (the ring does not wrap: a
+// window move shifts its contents down, so slot = bin − base).
 //
 // Precision. y = (1 + ε)/r with |ε| ≤ 2^-17 assumed (the PTX semantics are
 // "1/√ of the upper word": 2^-21 from truncating r², 2^-21 from rounding
@@ -64,19 +64,25 @@
 // bound 4× wider (kOffsetQuantumError, kSpreadError).
 //
 // A pair's record: δ' (its offset in the kernel bin, [0, 1)) quantised
-// down to 2^-10 (q = floor(δ'·2^10) = L >> 22 from the lower word L =
-// floor(δ'·2^32)), read back as the midpoint of its quantum: error ≤ 2^-11
-// kernel bin = 2^-11 bin = 4.9e-7 Å at Δr = 1e-3 Å. The ring keeps one
-// 32-bit word per kernel bin, [count : 11 | Σq : 21], and a pair adds (1 << 21) + q:
-// one native 32-bit shared atomic (a 64-bit shared atomic add is a
-// compare-and-swap loop on sm_90). Capacity: the thread whose add leaves
-// the count at kDrainCount or above, or Σq at kDrainSum or above (one bit
-// each, kDrainMask, tested on old + word), moves the word to the global
-// bins (atomic exchange with zero) before its next add. From the first add
-// that reaches a threshold to the first exchange, every add is by a
-// different thread (each of them drains before it adds again), so count ≤
-// kDrainCount − 1 + kMaxAdders = 2047 and Σq ≤ kDrainSum − 1 + kMaxAdders·
-// 1023 < 2^21: no field carries into the next.
+// down to 2^-9 (q = floor(δ'·2^9) = L >> 23 from the lower word L =
+// floor(δ'·2^32)), read back as the midpoint of its quantum: error ≤ 2^-10
+// kernel bin = 2^-10 bin = 9.8e-7 Å at Δr = 1e-3 Å. The ring keeps one
+// 32-bit word per kernel bin, [count : 12 | Σq : 20], and a pair adds
+// (1 << 20) + q: one native 32-bit shared atomic (a 64-bit shared atomic
+// add is a compare-and-swap loop on sm_90). Capacity: the thread whose add
+// finds the count at kDrainCount or above, or Σq at kDrainSum or above
+// (one bit each, kDrainMask, tested on the old word the atomic returns:
+// the test needs no add), moves the word to the global bins (atomic
+// exchange with zero) before its next add. From the add that crosses a
+// threshold to the first exchange, every later add finds the threshold and
+// is by a thread that drains before it adds again, so count ≤ kDrainCount
+// + kMaxAdders = 3072 < 2^12 and Σq ≤ kDrainSum − 1 + (kMaxAdders + 1)·511
+// < 2^20: no field carries into the next. (The seventh session's
+// measurements, bench/results/2026-11-21-debye-histogram-drain-on-old.md:
+// 9 bits of δ with a 12-bit count halve the drains of a crystal's crowded
+// bins against [count : 11 | Σq : 21], and testing the old word saves an
+// add per pair; with the warp-wide drain test below, the 10⁶-atom
+// kernels went from 130 + 274 ms to 120 + 255 ms.)
 //
 // Σδ² of a bin. In a kernel bin with n pairs and mean offset μ (about its
 // centre, |μ| ≤ ½), Σe² (e = δ' − ½) lies in [nμ², n/4]; add_fast_bins
@@ -108,12 +114,12 @@ namespace nanoscatter::debye::hist {
 
 constexpr int kGroupAtoms = 256;  // i atoms per group
 constexpr int kSubBins = 1;       // kernel bins per histogram bin
-constexpr int kCountShift = 21;  // ring word = [count : 11 | Σq : 21]
-constexpr int kQBits = 10;        // δ' to 2^-10 kernel bin
+constexpr int kCountShift = 20;  // ring word = [count : 12 | Σq : 20]
+constexpr int kQBits = 9;        // δ' to 2^-9 kernel bin
 constexpr std::uint32_t kMaxCount = (1u << (32 - kCountShift)) - 1;
 constexpr std::uint32_t kMaxAdders = 1024;  // threads of a block (kernel asserts ≤)
-constexpr std::uint32_t kDrainCount = 1u << 10;  // drain at count ≥ 1024: the word's bit 31
-constexpr std::uint32_t kDrainSum = 1u << 20;    // or at Σq ≥ 2^20: bit 20
+constexpr std::uint32_t kDrainCount = 1u << 11;  // drain at count ≥ 2048: the word's bit 31
+constexpr std::uint32_t kDrainSum = 1u << 19;    // or at Σq ≥ 2^19: bit 19
 constexpr std::uint32_t kDrainMask = (kDrainCount << kCountShift) | kDrainSum;
 constexpr int kMaxShells = 1024;  // distance shells per group (wider shells, and smaller groups, where more would be needed)
 // The fast path's reach (kernel bins; 2^21 bins, 2.1 μm at Δr = 1e-3 Å):
@@ -134,8 +140,9 @@ constexpr double kSpreadError = 3.0 / 16.0 / double(kSubBins * kSubBins);
 // Shells whose nearest pair is at least this far (bins) take the DMMA r².
 constexpr double kMmaGap = 1024.0;
 
-static_assert(kDrainCount - 1 + kMaxAdders <= kMaxCount, "the count field would overflow");
-static_assert(std::uint64_t(kDrainSum) - 1 + std::uint64_t(kMaxAdders) * ((1u << kQBits) - 1) <
+// The add that crosses a threshold, then one add per thread (capacity above).
+static_assert(kDrainCount + kMaxAdders <= kMaxCount, "the count field would overflow");
+static_assert(std::uint64_t(kDrainSum) - 1 + (std::uint64_t(kMaxAdders) + 1) * ((1u << kQBits) - 1) <
                   (std::uint64_t(1) << kCountShift),
               "Σq would carry into the count");
 static_assert((kDrainCount << kCountShift) == 0x80000000u && kDrainSum < (1u << kCountShift),
@@ -206,15 +213,15 @@ NS_HIST_HD double half_of_hi(double y) {
 }
 
 // The window offset of a pair as a fixed-point number in a double's bits:
-// RD(ρ + magic) with magic = 2^20 + (slot0 − base) lies in [2^20, 2^21)
-// (the layout keeps ρ − base + slot0 in [0, 2W), 2W ≤ 2^20), where the
-// grid of a double is 2^-32, so its mantissa is floor((ρ − base +
-// slot0)·2^32): the upper word is 2^20's exponent bits (kMagicHi) plus the
-// unwrapped ring slot of the pair's bin, the lower word floor(δ'·2^32).
-// One DADD.RM; no float→int conversion, no constant to keep in registers.
+// RD(ρ + magic) with magic = 2^20 − base lies in [2^20, 2^21) (the layout
+// keeps ρ − base in [0, W), W ≤ 2^19), where the grid of a double is
+// 2^-32, so its mantissa is floor((ρ − base)·2^32): the upper word is
+// 2^20's exponent bits (kMagicHi) plus the ring slot of the pair's bin,
+// the lower word floor(δ'·2^32). One DADD.RM; no float→int conversion, no
+// constant to keep in registers.
 constexpr std::uint32_t kMagicHi = 0x41300000u;  // upper word of 2^20
 
-NS_HIST_HD double window_magic(int base, int slot0) { return 0x1p20 + double(slot0 - base); }
+NS_HIST_HD double window_magic(int base) { return 0x1p20 - double(base); }
 
 // floor((ρ + magic − 2^20)·2^32) as a 64-bit fixed-point number.
 NS_HIST_HD std::uint64_t magic_floor_bits(double rho, double magic) {
@@ -226,9 +233,8 @@ NS_HIST_HD std::uint64_t magic_floor_bits(double rho, double magic) {
 #endif
 }
 
-// A pair in the window: upper word bin − base + slot0 ∈ [0, 2W) (the ring
-// slot before the wrap), lower word floor(δ'·2^32), for magic =
-// window_magic(base, slot0).
+// A pair in the window: upper word bin − base ∈ [0, W) (its ring slot),
+// lower word floor(δ'·2^32), for magic = window_magic(base).
 struct PairFix {
   std::uint32_t hi, lo;
 };
@@ -281,23 +287,12 @@ NS_HIST_HD double expanded_r2(const Centred& i, const Centred& j) {
 }
 
 // The ring word a pair adds (lower word L = floor(δ'·2^32)), its fields,
-// and whether the word, after an add, must be drained (capacity above).
+// and whether the adder must drain the word, from the old word its atomic
+// add returned (capacity above).
 NS_HIST_HD std::uint32_t pair_word(std::uint32_t lo) { return (1u << kCountShift) + (lo >> (32 - kQBits)); }
 NS_HIST_HD std::uint32_t word_count(std::uint32_t w) { return w >> kCountShift; }
 NS_HIST_HD std::uint32_t word_sum(std::uint32_t w) { return w & ((1u << kCountShift) - 1); }
-NS_HIST_HD bool must_drain(std::uint32_t after) { return (after & kDrainMask) != 0; }
-
-// Unwrapped ring position (bin − base + slot0 ∈ [0, 2W)) to the ring slot.
-NS_HIST_HD std::uint32_t wrap_slot(std::uint32_t s, std::uint32_t window) {
-  return s < window ? s : s - window;
-}
-
-// Ring slot of the bin base + idx (0 ≤ idx < W) when bin `base` sits in
-// slot base_slot: a ring of any size W without a modulo per pair.
-NS_HIST_HD int ring_slot(int idx, int base_slot, int window) {
-  const int s = idx + base_slot;
-  return s >= window ? s - window : s;
-}
+NS_HIST_HD bool must_drain(std::uint32_t old) { return (old & kDrainMask) != 0; }
 
 // Distance D (bins) of a j atom from the group centre, correctly rounded on
 // host and device alike, so both passes and the emulation agree.

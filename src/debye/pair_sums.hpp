@@ -53,6 +53,9 @@ struct PairHistogram {
   std::vector<double> count;   // Σ w_i w_j
   std::vector<double> sum_d;   // Σ w_i w_j δ
   std::vector<double> sum_d2;  // Σ w_i w_j δ²
+  // Bins that hold distances up to r_max (checked: a bin width that needs
+  // too many is an input error), and the arrays grown to them.
+  std::size_t bins_for(double r_max) const;
   void resize_for(double r_max);
   void add(const PairHistogram& other);
 };

@@ -106,13 +106,14 @@ double SpeciesBlocks::total_weight() const {
   return s;
 }
 
-SpeciesBlocks group_by_species(const Structure& structure) {
+SpeciesBlocks group_by_species(const Structure& structure, AtomOrder order) {
   SpeciesSplit split = split_by_species(structure);
   SpeciesBlocks out;
   out.species = std::move(split.species);
   out.blocks = std::move(split.atoms);
   out.atom_count = split.atom_count;
-  for (auto& b : out.blocks) sort_spatially(b);
+  if (order == AtomOrder::spatial)
+    for (auto& b : out.blocks) sort_spatially(b);
   out.labels = make_labels(out.species);
   return out;
 }

@@ -20,12 +20,19 @@ struct SpeciesBlocks {
   double total_weight() const;               // Σ_i w_i
 };
 
+// Whether group_by_species puts each block in spatial order.
+enum class AtomOrder {
+  spatial,  // Morton order: tiles of consecutive atoms are compact (the pair kernels' tiles)
+  input,    // the structure's order (the GPU histogram orders each block itself, in its layout)
+};
+
 // Validates the structure (non-empty, finite positions, occupancy in [0, 1],
 // B ≥ 0 and finite; errors name the atom) and groups it. Atoms with
-// occupancy 0 never scatter and are left out. Within each block atoms are
-// put in spatial (Morton) order so that tiles of consecutive atoms are
-// compact, which keeps the histogram's bin accesses local.
-SpeciesBlocks group_by_species(const Structure& structure);
+// occupancy 0 never scatter and are left out. With AtomOrder::spatial the
+// atoms of each block are put in Morton order, so that tiles of
+// consecutive atoms are compact, which keeps the histogram's bin accesses
+// local (~35 ms for 10⁶ atoms on 16 cores).
+SpeciesBlocks group_by_species(const Structure& structure, AtomOrder order = AtomOrder::spatial);
 
 // Name of a species pair for partial columns: "Co-O"; the self terms of
 // species m go into "m-m".

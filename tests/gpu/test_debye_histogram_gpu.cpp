@@ -122,7 +122,9 @@ TEST(DebyeHistogramCuda, MemoryCapSplitsWithoutChangingTheResult) {
   SKIP_WITHOUT_GPU();
   const AtomBlock a = test::uniform_ball(3000, 20.0, 5, 1.0);
   const std::size_t bins = histogram_bins_needed(a, a, PairSet::triangle, 1e-3);
-  const std::size_t cap = hist::kSubBins * bins * sizeof(FastBin) + (1 << 16) + 20000;
+  // Two blocks hold device memory at a time (the pipeline), each within
+  // half the cap: a few thousand bytes of atoms per block.
+  const std::size_t cap = 2 * (hist::kSubBins * bins * sizeof(FastBin) + (1 << 16) + 20000);
   const PairHistogram whole = gpu_histogram(a, a, PairSet::triangle);
   const PairHistogram capped = gpu_histogram(a, a, PairSet::triangle, cap);
   const PairHistogram cpu = cpu_histogram(a, a, PairSet::triangle);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 
+#include "debye/dispatch.hpp"
 #include "debye/species.hpp"
 #include "nanoscatter/builder.hpp"
 #include "nanoscatter/debye.hpp"
@@ -55,6 +56,31 @@ TEST(DebyeSpecies, GroupsByElementChargeAndB) {
   Structure plain;
   plain.atoms = {atom("Co", {0, 0, 0}, 2), atom("O", {1, 0, 0}, -2)};
   EXPECT_EQ(debye::group_by_species(plain).labels, (std::vector<std::string>{"Co", "O"}));
+}
+
+// AtomOrder::input keeps each block in the structure's order (the GPU
+// histogram orders blocks itself); spatial puts them in Morton order, here
+// the reverse of the input along x. Plans take input order only for a GPU
+// histogram whose blocks are not cut.
+TEST(DebyeSpecies, AtomOrderInputKeepsTheStructuresOrder) {
+  Structure s;
+  for (int k = 0; k < 6; ++k) s.atoms.push_back(atom("Co", {double(5 - k), 0, 0}));
+  const auto input = debye::group_by_species(s, debye::AtomOrder::input);
+  const auto spatial = debye::group_by_species(s, debye::AtomOrder::spatial);
+  EXPECT_EQ(input.blocks[0].x, (std::vector<double>{5, 4, 3, 2, 1, 0}));
+  EXPECT_EQ(spatial.blocks[0].x, (std::vector<double>{0, 1, 2, 3, 4, 5}));
+
+  DebyeOptions gpu_hist;
+  gpu_hist.method = DebyeMethod::histogram;
+  gpu_hist.device = Device::gpu;
+  EXPECT_EQ(debye::atom_order_for(gpu_hist, 1000), debye::AtomOrder::input);
+  EXPECT_EQ(debye::atom_order_for(gpu_hist, std::size_t(1) << 23), debye::AtomOrder::spatial);
+  DebyeOptions cpu_hist = gpu_hist;
+  cpu_hist.device = Device::cpu;
+  EXPECT_EQ(debye::atom_order_for(cpu_hist, 1000), debye::AtomOrder::spatial);
+  DebyeOptions gpu_exact = gpu_hist;
+  gpu_exact.method = DebyeMethod::exact;
+  EXPECT_EQ(debye::atom_order_for(gpu_exact, 1000), debye::AtomOrder::spatial);
 }
 
 TEST(DebyeSpecies, RejectsBadAtoms) {

@@ -48,8 +48,8 @@ struct EmulationStats {
 // tiles of 8 take the expanded r² (the DMMA's, in one summation order) in
 // far shells of full groups, and the direct difference elsewhere), in
 // kernel bins of bin_width / hist::kSubBins. The kernel drains a word when
-// an add leaves its count at hist::kDrainCount or its Σq at
-// hist::kDrainSum or above; smaller thresholds exercise the path. The
+// an add finds its count at hist::kDrainCount or its Σq at hist::kDrainSum
+// or above (after that add); smaller thresholds exercise the path. The
 // kernel has no per-pair window check; the emulation counts pairs outside
 // the window (the layout must make that zero) and leaves them out.
 PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width, int window,
@@ -80,22 +80,23 @@ PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, 
       shells[std::size_t(hist::shell_of(g, hist::centre_distance(g, J[std::size_t(j)])))].push_back(j);
     std::vector<hist::Centred> igroup(std::size_t(g.count));
     for (int t = 0; t < g.count; ++t) igroup[std::size_t(t)] = hist::centred(g, layout.a[std::size_t(g.first + t)]);
-    int base = 0, base_slot = 0;
+    int base = 0;  // ring slot k holds bin base + k
     const auto add = [&](double r2) {
-      const hist::PairFix f = hist::pair_fix_r2(r2, hist::window_magic(base, base_slot));
-      const int bin = base + int(f.hi) - base_slot;
-      if (f.hi >= 2 * std::uint32_t(window) || bin < base || bin >= base + window) {
+      const hist::PairFix f = hist::pair_fix_r2(r2, hist::window_magic(base));
+      const int bin = base + int(f.hi);
+      if (f.hi >= std::uint32_t(window)) {
         st.outside_pairs += 1;
         return;
       }
-      const auto slot = std::size_t(hist::wrap_slot(f.hi, std::uint32_t(window)));
-      const std::uint32_t word = hist::pair_word(f.lo);
+      const auto slot = std::size_t(f.hi);
+      const std::uint32_t word = hist::pair_word(f.lo), old = ring[slot];
       ring[slot] += word;
       shadow_n[slot] += 1;
       shadow_q[slot] += hist::word_sum(word);
       st.ring_pairs += 1;
-      const bool drain = hist::word_count(ring[slot]) >= drain_count || hist::word_sum(ring[slot]) >= drain_sum;
-      if (kernel_thresholds && drain != hist::must_drain(ring[slot])) st.predicate_exact = false;
+      // The kernel decides from the word its atomic add returned (the one before the add).
+      const bool drain = hist::word_count(old) >= drain_count || hist::word_sum(old) >= drain_sum;
+      if (kernel_thresholds && drain != hist::must_drain(old)) st.predicate_exact = false;
       if (drain) {
         take(slot, bin);
         ++st.drains;
@@ -109,11 +110,12 @@ PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, 
       const auto& list = shells[std::size_t(s)];
       if (list.empty()) continue;
       const int next_base = hist::window_base(g, s);
-      if (next_base > base) {
-        for (int k = base; k < std::min(next_base, base + window); ++k)
-          take(std::size_t(hist::ring_slot(k - base, base_slot, window)), k);
+      if (next_base > base) {  // move_window: flush the bins below next_base, shift the rest down
+        const int shift = std::min(next_base - base, window);
+        for (int k = 0; k < shift; ++k) take(std::size_t(k), base + k);
+        std::rotate(ring.begin(), ring.begin() + shift, ring.end());  // the taken slots come back zero
+        for (auto* v : {&shadow_n, &shadow_q}) std::rotate(v->begin(), v->begin() + shift, v->end());
         base = next_base;
-        base_slot = base % window;
       }
       const bool mma = full && hist::mma_shell(g, s);
       for (std::size_t b0 = 0; b0 < list.size(); b0 += kStage) {
@@ -128,7 +130,7 @@ PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, 
         }
       }
     }
-    for (int k = base; k < base + window; ++k) take(std::size_t(hist::ring_slot(k - base, base_slot, window)), k);
+    for (int k = 0; k < window; ++k) take(std::size_t(k), base + k);
   }
   PairHistogram h;
   h.bin_width = bin_width;
@@ -172,7 +174,7 @@ TEST(DebyeHistogramGpuMath, DistanceErrorWithinBound) {
     double worst = 0, worst_rel_r = 0, worst_expanded = 0;
     std::size_t expanded = 0;
     const auto error = [&](double r2, double r) {
-      const hist::PairFix f = hist::pair_fix_r2(r2, hist::window_magic(0, 0));
+      const hist::PairFix f = hist::pair_fix_r2(r2, hist::window_magic(0));
       return std::abs(double(f.hi) + std::ldexp(double(f.lo), -32) - r);
     };
     for (std::size_t s = 0; s < a.size(); ++s)
@@ -388,16 +390,12 @@ BankModel bank_model(const FastHistogramLayout& layout, int m, std::size_t group
     std::vector<std::vector<int>> shells(std::size_t(g.nshell));
     for (int j = g.j_first; j < int(J.size()); ++j)
       shells[std::size_t(hist::shell_of(g, hist::centre_distance(g, J[std::size_t(j)])))].push_back(j);
-    int base = 0, base_slot = 0;
+    int base = 0;
     for (int s = 0; s < g.nshell; ++s) {
       const auto& list = shells[std::size_t(s)];
       if (list.empty()) continue;
-      const int next_base = hist::window_base(g, s);
-      if (next_base > base) {
-        base = next_base;
-        base_slot = base % W;
-      }
-      const double magic = hist::window_magic(base, base_slot);
+      base = std::max(base, hist::window_base(g, s));
+      const double magic = hist::window_magic(base);
       const int mm = std::max(m, 1);
       for (std::size_t b0 = 0; b0 < list.size(); b0 += 512) {
         const int n = int(std::min<std::size_t>(512, list.size() - b0));
@@ -406,7 +404,7 @@ BankModel bank_model(const FastHistogramLayout& layout, int m, std::size_t group
               hist::pair_fix_r2(hist::centred_r2(hist::centred(g, layout.a[std::size_t(g.first + i)]),
                                                  hist::centred(g, J[std::size_t(list[b0 + std::size_t(jj)])])),
                                 magic);
-          return hist::wrap_slot(f.hi, std::uint32_t(W));
+          return f.hi;  // the ring does not wrap (move_window)
         };
         if (m < 0) {  // DMMA: lane l, i tile t of the group's warp part h, result e; row l/4, column 2(l%4) + e
           const bool strided = m == -2;  // -1: the kernel's tiles of consecutive atoms
