@@ -518,7 +518,10 @@ void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet se
   const FastHistogramLayout layout = make_fast_layout(a, b, set, hist.bin_width / hist::kSubBins, window);
   const auto& jatoms = layout.j_atoms();
   const std::size_t nj = jatoms.size();
-  if (layout.a.empty() || nj == 0) return;
+  if (layout.a.empty() || nj == 0) {  // no pairs: the histogram only gets its size
+    hist.resize_for(r_max);
+    return;
+  }
   const cudaStream_t copy = pipe.copy.get(), compute = pipe.compute.get();
   auto run = std::make_unique<FastRun>();
   run->d_a = StreamBuffer<PackedAtom>(layout.a, copy);

@@ -49,22 +49,21 @@ Box pair_box(const AtomBlock& a, const AtomBlock& b, PairSet set) {
   return box;
 }
 
-// An i atom in bin units (relative to the layout's origin) and its index.
-struct Point {
-  double p[3];
-  std::uint32_t index;
-};
+// Atoms are ordered as PackedAtoms (bin units relative to the layout's
+// origin, key = index in the block), so the ordered list is the packed one:
+// no gather from the block afterwards.
+double coord(const PackedAtom& a, int axis) { return axis == 0 ? a.x : axis == 1 ? a.y : a.z; }
 
 // Orders pts[lo, hi) so that consecutive runs of g are compact: split at a
 // multiple of g near the middle, along the longest axis of the range's box
 // (a k-d tree whose leaves are the groups; boxes stay within a factor ~2 of
 // cubes, unlike runs of a space-filling curve, which can straddle two
 // distant cells). Large halves become OpenMP tasks.
-void bisect(std::vector<Point>& pts, std::size_t lo, std::size_t hi, std::size_t g) {
+void bisect(std::vector<PackedAtom>& pts, std::size_t lo, std::size_t hi, std::size_t g) {
   constexpr std::size_t kTaskAtoms = 1 << 15;
   while (hi - lo > g) {
     Box box;
-    for (std::size_t s = lo; s < hi; ++s) box.include(pts[s].p[0], pts[s].p[1], pts[s].p[2]);
+    for (std::size_t s = lo; s < hi; ++s) box.include(pts[s].x, pts[s].y, pts[s].z);
     int axis = 0;
     for (int d = 1; d < 3; ++d)
       if (box.hi[d] - box.lo[d] > box.hi[axis] - box.lo[axis]) axis = d;
@@ -72,7 +71,7 @@ void bisect(std::vector<Point>& pts, std::size_t lo, std::size_t hi, std::size_t
     const std::size_t mid = lo + (groups / 2) * g;
     std::nth_element(pts.begin() + std::ptrdiff_t(lo), pts.begin() + std::ptrdiff_t(mid),
                      pts.begin() + std::ptrdiff_t(hi),
-                     [axis](const Point& u, const Point& v) { return u.p[axis] < v.p[axis]; });
+                     [axis](const PackedAtom& u, const PackedAtom& v) { return coord(u, axis) < coord(v, axis); });
     if (mid - lo >= kTaskAtoms) {
 #pragma omp task default(none) shared(pts) firstprivate(lo, mid, g)
       bisect(pts, lo, mid, g);
@@ -88,8 +87,16 @@ void bisect(std::vector<Point>& pts, std::size_t lo, std::size_t hi, std::size_t
 struct Packer {
   double origin[3];
   double inv_width;
-  PackedAtom pack(double x, double y, double z, std::int32_t key) const {
-    return {(x - origin[0]) * inv_width, (y - origin[1]) * inv_width, (z - origin[2]) * inv_width, key, 0};
+  PackedAtom pack(const AtomBlock& b, std::size_t i) const {
+    return {(b.x[i] - origin[0]) * inv_width, (b.y[i] - origin[1]) * inv_width, (b.z[i] - origin[2]) * inv_width,
+            std::int32_t(i), 0};
+  }
+  // Packs a whole block in its order (keys = indices), in parallel.
+  std::vector<PackedAtom> pack(const AtomBlock& b) const {
+    std::vector<PackedAtom> out(b.size());
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < b.size(); ++i) out[i] = pack(b, i);
+    return out;
   }
 };
 
@@ -123,12 +130,7 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
   split.inv_width = 1.0 / bin_width;
 
   // i atoms ordered so that runs of kGroupAtoms are compact groups.
-  std::vector<Point> pts(a.size());
-#pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < a.size(); ++i)
-    pts[i] = {{(a.x[i] - split.origin[0]) * split.inv_width, (a.y[i] - split.origin[1]) * split.inv_width,
-               (a.z[i] - split.origin[2]) * split.inv_width},
-              std::uint32_t(i)};
+  std::vector<PackedAtom> pts = split.pack(a);
 #pragma omp parallel
 #pragma omp single
   bisect(pts, 0, pts.size(), hist::kGroupAtoms);
@@ -153,7 +155,7 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
   const double rho_fits = 0.5 * (w - 8.0 - w / 8.0);
   const auto geometry = [&](std::size_t first, std::size_t last) {
     Box g;
-    for (std::size_t s = first; s < last; ++s) g.include(pts[s].p[0], pts[s].p[1], pts[s].p[2]);
+    for (std::size_t s = first; s < last; ++s) g.include(pts[s].x, pts[s].y, pts[s].z);
     GroupGeometry geo{};
     geo.cx = 0.5 * (g.lo[0] + g.hi[0]);
     geo.cy = 0.5 * (g.lo[1] + g.hi[1]);
@@ -161,7 +163,7 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
     const double c[3] = {geo.cx, geo.cy, geo.cz};
     double rho = 0;
     for (std::size_t s = first; s < last; ++s) {
-      const double* p = pts[s].p;
+      const double p[3] = {pts[s].x, pts[s].y, pts[s].z};
       rho = std::max(rho, std::sqrt((p[0] - c[0]) * (p[0] - c[0]) + (p[1] - c[1]) * (p[1] - c[1]) +
                                     (p[2] - c[2]) * (p[2] - c[2])));
     }
@@ -199,33 +201,19 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
   for (std::size_t first = 0; first < a.size(); first += hist::kGroupAtoms)
     emit(emit, first, std::min(a.size(), first + hist::kGroupAtoms), hist::kGroupAtoms);
 
-  // Packed atoms in the final order (halving groups reorders inside them).
-  out.a.resize(a.size());
+  // The ordered atoms are the packed ones (halving groups reorders inside
+  // them); keys keep the input index.
   out.a_order.resize(a.size());
 #pragma omp parallel for schedule(static)
-  for (std::size_t s = 0; s < a.size(); ++s) {
-    const std::uint32_t i = pts[s].index;
-    out.a_order[s] = i;
-    out.a[s] = split.pack(a.x[i], a.y[i], a.z[i], std::int32_t(s));
-  }
+  for (std::size_t s = 0; s < a.size(); ++s) out.a_order[s] = std::uint32_t(pts[s].key);
+  out.a = std::move(pts);
   if (!triangle) {
     // j atoms in k-d order too: a shell's atoms, gathered by the kernel in
     // list order, then lie close in memory whatever order the block came in.
-    std::vector<Point> bpts(b.size());
-#pragma omp parallel for schedule(static)
-    for (std::size_t j = 0; j < b.size(); ++j)
-      bpts[j] = {{(b.x[j] - split.origin[0]) * split.inv_width, (b.y[j] - split.origin[1]) * split.inv_width,
-                  (b.z[j] - split.origin[2]) * split.inv_width},
-                 std::uint32_t(j)};
+    out.b = split.pack(b);
 #pragma omp parallel
 #pragma omp single
-    bisect(bpts, 0, bpts.size(), hist::kGroupAtoms);
-    out.b.resize(b.size());
-#pragma omp parallel for schedule(static)
-    for (std::size_t t = 0; t < b.size(); ++t) {
-      const std::uint32_t j = bpts[t].index;
-      out.b[t] = split.pack(b.x[j], b.y[j], b.z[j], std::int32_t(t));
-    }
+    bisect(out.b, 0, out.b.size(), hist::kGroupAtoms);
   }
   return out;
 }

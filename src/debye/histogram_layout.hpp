@@ -21,9 +21,9 @@ bool uniform_weights(const AtomBlock& block);
 std::size_t histogram_bins_needed(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width);
 
 struct FastHistogramLayout {
-  std::vector<hist::PackedAtom> a;  // i atoms in groups (k-d order); keys are indices into this list
+  std::vector<hist::PackedAtom> a;  // i atoms in groups (k-d order); keys are their indices in the block
   std::vector<std::uint32_t> a_order;  // a[s] is input atom a_order[s]
-  std::vector<hist::PackedAtom> b;  // rectangle: j atoms in k-d order (keys = indices into this list); triangle: empty
+  std::vector<hist::PackedAtom> b;  // rectangle: j atoms in k-d order (keys: indices in the block); triangle: empty
   std::vector<hist::GroupGeometry> groups;
   int bins = 0;          // bins every pair falls below
   int window_bins = 0;   // ring buffer size W the shells were cut for

@@ -149,7 +149,8 @@ static_assert((kDrainCount << kCountShift) == 0x80000000u && kDrainSum < (1u << 
               "each threshold is one bit of its field");
 
 // An atom as the fast path reads it: position in bins relative to the
-// layout's origin, key (index for the triangle mask). 32 bytes.
+// layout's origin, and its index in its block (the layout's record of the
+// order; the kernel does not read it). 32 bytes.
 struct alignas(16) PackedAtom {
   double x, y, z;
   std::int32_t key;
