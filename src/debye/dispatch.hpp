@@ -25,8 +25,8 @@ struct PairBlock {
 };
 
 struct PairBlocks {
-  std::vector<std::vector<AtomBlock>> pieces;  // per species
-  std::vector<PairBlock> blocks;               // point into pieces
+  std::vector<std::vector<AtomBlock>> pieces;  // per species: its pieces where it is cut, else none
+  std::vector<PairBlock> blocks;               // point into pieces, or into the species blocks (keep them)
   double total_pairs = 0;
 };
 

@@ -719,9 +719,8 @@ void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHi
   // Every distance is below the bounding-box diagonal: the bins are sized
   // for it (the fast path does it when its bins arrive, while the next
   // kernel runs; checked here, before any work).
-  const double r_max = block_bounds(a, triangle ? a : b).diagonal;
-  (void)hist.bins_for(r_max);
-  const std::size_t bins = histogram_bins_needed(a, b, set, hist.bin_width);
+  const double r_max = pair_diagonal(a, b, set);
+  const std::size_t bins = hist.bins_for(r_max);  // = histogram_bins_needed(a, b, set, Δr), one box pass
   // Measured while a pending block may still hold its buffers: conservative.
   const std::size_t budget = device_memory_budget(options.max_device_memory);
   const int window = fast_window_for_device();

@@ -109,8 +109,10 @@ bool uniform_weights(const AtomBlock& block) {
 }
 
 std::size_t histogram_bins_needed(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width) {
-  return std::size_t(std::floor(pair_box(a, b, set).diagonal() / bin_width)) + 2;
+  return std::size_t(std::floor(pair_diagonal(a, b, set) / bin_width)) + 2;
 }
+
+double pair_diagonal(const AtomBlock& a, const AtomBlock& b, PairSet set) { return pair_box(a, b, set).diagonal(); }
 
 FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width,
                                      int window_bins) {

@@ -17,8 +17,12 @@ namespace nanoscatter::debye {
 bool uniform_weights(const AtomBlock& block);
 
 // Bins a pair set can reach: floor(box diagonal / Δr) + 2, as
-// PairHistogram::resize_for sizes them.
+// PairHistogram::resize_for sizes them for pair_diagonal.
 std::size_t histogram_bins_needed(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width);
+
+// The diagonal of the pair set's bounding box (a's, or a's and b's), which
+// no pair distance exceeds.
+double pair_diagonal(const AtomBlock& a, const AtomBlock& b, PairSet set);
 
 struct FastHistogramLayout {
   std::vector<hist::PackedAtom> a;  // i atoms in groups (k-d order); keys are their indices in the block
