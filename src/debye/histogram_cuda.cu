@@ -311,26 +311,23 @@ __device__ __forceinline__ void pair_batch(const Centred* stage, int from, int n
 // of 8 on the tensor cores (kMmaWarps warps per tile, each warp its four i
 // tiles, A fragments fa), the last n mod 8 atoms by pair_batch.
 __device__ __forceinline__ void mma_batch(const Centred* stage, int n, const Centred* igroup,
-                                          const double (&fa)[kMmaTiles], const Window& win, unsigned* ring,
-                                          const FastArgs& p) {
+                                          const double (&fa)[kMmaTiles], const double (&fc)[kMmaTiles],
+                                          const Window& win, unsigned* ring, const FastArgs& p) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, t = lane & 3;
   const int tiles = n >> 3;
   for (int jt = warp / kMmaWarps; jt < tiles; jt += kWarps / kMmaWarps) {
     __syncwarp();  // the DMMA needs the whole warp
-    // One load per lane: component t of atom lane/4 (x, y, z, n2). B takes
-    // x, y, z and 1 in place of n2; the columns' n2 (C) come from the lanes
-    // that loaded them (t = 3) by shuffle instead of two more shared loads.
-    const double bt = (&stage[8 * jt + (lane >> 2)].x)[t];
-    const double b = t == 3 ? 1.0 : bt;
-    const double c0 = __shfl_sync(0xffffffffu, bt, 8 * t + 3), c1 = __shfl_sync(0xffffffffu, bt, 8 * t + 7);
+    // B: component t of atom lane/4 as stored (x, y, z, n2), one load per
+    // lane; C, the rows' n2, stays in registers for the whole group.
+    const double b = (&stage[8 * jt + (lane >> 2)].x)[t];
     // Software-pipelined: tile m + 1's distances are computed before tile
     // m's atomics, whose drain branches would otherwise hold them back.
     double d0, d1;
-    dmma_r2(d0, d1, fa[0], b, c0, c1);
+    dmma_r2(d0, d1, fa[0], b, fc[0], fc[0]);
     hist::PairFix f0 = hist::pair_fix_r2(d0, win.magic), f1 = hist::pair_fix_r2(d1, win.magic);
 #pragma unroll
     for (int m = 1; m < kMmaTiles; ++m) {
-      dmma_r2(d0, d1, fa[m], b, c0, c1);
+      dmma_r2(d0, d1, fa[m], b, fc[m], fc[m]);
       const hist::PairFix g0 = hist::pair_fix_r2(d0, win.magic), g1 = hist::pair_fix_r2(d1, win.magic);
       add_fix<true>(f0, win, ring, p);
       add_fix<true>(f1, win, ring, p);
@@ -392,14 +389,16 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
     }
     const bool full = g.count == hist::kGroupAtoms;
     // DMMA fragments of this warp's part of the group: i tile m holds atoms
-    // 32·part + 8m + row (row = lane / 4); component lane % 4 of (−2v, |v|²).
-    double fa[kMmaTiles];
+    // 32·part + 8m + row (row = lane / 4); A: component lane % 4 of (−2v, 1),
+    // C: |v|² of the lane's row (both of its C entries are in that row).
+    double fa[kMmaTiles], fc[kMmaTiles];
     {
       const int part = warp % kMmaWarps, t = lane & 3;
 #pragma unroll
       for (int m = 0; m < kMmaTiles; ++m) {
         const Centred ci = igroup[8 * kMmaTiles * part + 8 * m + (lane >> 2)];
-        fa[m] = t == 3 ? ci.n2 : -2.0 * (t == 0 ? ci.x : t == 1 ? ci.y : ci.z);
+        fa[m] = t == 3 ? 1.0 : -2.0 * (t == 0 ? ci.x : t == 1 ? ci.y : ci.z);
+        fc[m] = ci.n2;
       }
     }
     for (int s = 0; s < g.nshell; ++s) {
@@ -427,7 +426,7 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
         __syncthreads();
         if (tid < min(kStage, end - b0 - kStage)) next = p.j[scratch[b0 + kStage + tid]];
         if (mma)
-          mma_batch(stage, n, igroup, fa, win, ring, p);
+          mma_batch(stage, n, igroup, fa, fc, win, ring, p);
         else if (full)
           pair_batch<true>(stage, 0, n, igroup, g.count, win, ring, p);
         else
