@@ -34,7 +34,7 @@
 //    one 32-bit shared atomic ([count | Σq] of its bin) and one
 //    rare-drain branch (histogram_pair_math.hpp gives the arithmetic, the
 //    precision, the capacity argument and how Σδ² comes from the bins).
-//    SASS (sm_90, CUDA 13, kernel <false, 49152>, DMMA loop): 137 issue
+//    SASS (sm_90, CUDA 13, kernel <false, 49152>, DMMA loop): 138 issue
 //    slots per 8 pairs a lane (MUFU, DMUL, 2 DFMA, DADD.RM, ~4 integer,
 //    ATOMS, the drain test as LOP3, VOTE and a uniform branch, per pair,
 //    plus the DMMA, its fragments and the loop); the next tile's distances
@@ -48,9 +48,13 @@
 //    265.8; with [count : 12 | Σq : 20] (δ to 2^-9, half the drains of
 //    crowded bins) 125.0, 261.9; with the drain decided on the old word (no
 //    add before the test) 119.9, 254.9 (kept: 137 SASS slots per 8 pairs in
-//    the DMMA loop against 163). Not kept: kMmaTiles = 8 (16.5 slots per
-//    pair instead of 17.1, but 24 bytes spilled); the C fragment by two
-//    broadcast loads instead of shuffles (no fewer slots).
+//    the DMMA loop against 163). Then C = the row's |v|² held in registers
+//    (A = (−2v, 1), B = (u, n2): no shuffles or selects per j tile): queued
+//    Co–Co + Co–O 0.404–0.410 → 0.398–0.401 s. Not kept: kMmaTiles = 8
+//    (16.5 slots per pair instead of 17.1, but 24 bytes spilled); C as one
+//    16-byte load from a separate n2 array (130 slots per 8 pairs against
+//    138, no measurable gain: the loop is latency-bound, each pair's drain
+//    test waiting for its atomic).
 //  - Sixth session (bench/results/2026-11-21-debye-histogram-whole-bins.md):
 //    ablations on the H200 (1e6-atom CoO, groups of 64 in a half-bin ring)
 //    put pass 1 at ~10 % of the kernels' time, the staging and per-shell
@@ -243,9 +247,11 @@ __device__ __forceinline__ void add_r2(double r2, const Window& win, unsigned* r
 }
 
 // r² of the 8×8 pairs of an i tile (rows) and a j tile (columns) on the
-// float64 tensor cores: A = (−2v, |v|²) per i atom, B = (u, 1) per j atom,
-// C = |u|² per column (hist::Centred). Lane l holds A[l/4][l%4],
-// B[l%4][l/4] and C, D at [l/4][2(l%4)] and [l/4][2(l%4) + 1].
+// float64 tensor cores: A = (−2v, 1) per i atom, B = (u, |u|²) per j atom,
+// C = |v|² per row (hist::Centred; the sum |u|² + |v|² − 2u·v in another
+// order than hist::expanded_r2's, within the same bound). Lane l holds
+// A[l/4][l%4], B[l%4][l/4] and C, D at [l/4][2(l%4)] and [l/4][2(l%4) + 1]:
+// both of its C entries are its row's |v|², so C stays in registers.
 __device__ __forceinline__ void dmma_r2(double& d0, double& d1, double a, double b, double c0, double c1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%4,%5};"

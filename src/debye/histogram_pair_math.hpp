@@ -258,8 +258,9 @@ NS_HIST_HD PairFix pair_fix_r2(double r2, double magic) {
 // An atom relative to its group's centre c (bins): u = x − c and n2 = |u|².
 // The kernel keeps a group's i atoms and the staged j atoms this way; for
 // far shells the tensor cores (DMMA, m8n8k4 float64) then give r² for 64
-// pairs per instruction as |u_j|² + (|v_i|² − 2 v_i·u_j) (A row (−2v, |v|²),
-// B column (u, 1), C = |u_j|²), instead of 3 DADD + 3 DFMA per pair.
+// pairs per instruction as |v_i|² + (|u_j|² − 2 v_i·u_j) (A row (−2v, 1),
+// B column (u, |u|²), C = |v_i|², histogram_cuda.cu), instead of 3 DADD +
+// 3 DFMA per pair.
 // Precision: the roundings of u, v (2^-53 relative) and of the DMMA's four
 // products and sums (≤ 5 roundings of terms ≤ (D + ρ)²) move r by at most
 // ~2^-51·(D + ρ)²/(2(D − ρ)) bins; mma_shell keeps D − ρ ≥ kMmaGap = 1024,
