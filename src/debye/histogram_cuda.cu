@@ -110,6 +110,7 @@
 #include <climits>
 #include <cmath>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "core/cuda_stream.cuh"
@@ -511,7 +512,7 @@ void collect(FastRun& run, const FastPipeline& pipe) {
 void drain(FastPipeline& pipe) {
   if (!pipe.pending) return;
   const std::unique_ptr<FastRun> run = std::move(pipe.pending);
-  collect(*run, pipe);
+  collect(*run, pipe);  // the copy stream waits for its kernel, then frees its buffers
 }
 
 // Lays the block out on the host (while the device runs the pending block),
@@ -570,8 +571,11 @@ void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet se
   else
     launch_fast<kRingSizes[2]>(triangle, blocks, args, compute);
   run->done.record(compute);
-  drain(pipe);
-  pipe.pending = std::move(run);
+  // This run becomes the pending one before the previous is collected: if
+  // collecting throws, the queue's destructor still waits for this kernel
+  // before its buffers are freed.
+  std::unique_ptr<FastRun> previous = std::exchange(pipe.pending, std::move(run));
+  if (previous) collect(*previous, pipe);
 }
 
 // ---- generic path (weights differ within a block) ----------------------------

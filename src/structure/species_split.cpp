@@ -21,19 +21,29 @@ constexpr std::uint32_t kLeftOut = std::numeric_limits<std::uint32_t>::max();  /
 bool same(const Species& s, const Atom& a) { return s.charge == a.charge && s.b_iso == a.b_iso && s.element == a.element; }
 bool same(const Species& s, const Species& t) { return s.charge == t.charge && s.b_iso == t.b_iso && s.element == t.element; }
 
-// Whether the atom is valid input; `check_atom` names what is wrong.
-bool valid(const Atom& atom) {
-  return is_finite(atom.position) && atom.occupancy >= 0 && atom.occupancy <= 1 && atom.b_iso >= 0 &&
-         std::isfinite(atom.b_iso);
+// What is wrong with an atom, if anything: one set of rules for the
+// parallel scan and for the message.
+enum class Fault { none, position, occupancy, b_iso };
+
+Fault fault_of(const Atom& atom) {
+  if (!is_finite(atom.position)) return Fault::position;
+  if (!(atom.occupancy >= 0 && atom.occupancy <= 1)) return Fault::occupancy;
+  if (!(atom.b_iso >= 0) || !std::isfinite(atom.b_iso)) return Fault::b_iso;
+  return Fault::none;
 }
 
-void check_atom(const Atom& atom, std::size_t i) {
+[[noreturn]] void fail_atom(const Atom& atom, std::size_t i) {
   const std::string where = "atom " + std::to_string(i + 1);
-  if (!is_finite(atom.position)) fail_at({"", 0, where}, "position is not finite");
-  if (!(atom.occupancy >= 0 && atom.occupancy <= 1))
-    fail_at({"", 0, where}, "occupancy ", atom.occupancy, " is outside [0, 1]");
-  if (!(atom.b_iso >= 0) || !std::isfinite(atom.b_iso))
-    fail_at({"", 0, where}, "B = ", atom.b_iso, " Å² must be finite and ≥ 0");
+  switch (fault_of(atom)) {
+    case Fault::position:
+      fail_at({"", 0, where}, "position is not finite");
+    case Fault::occupancy:
+      fail_at({"", 0, where}, "occupancy ", atom.occupancy, " is outside [0, 1]");
+    case Fault::b_iso:
+    case Fault::none:  // not reached: only faulty atoms come here
+      break;
+  }
+  fail_at({"", 0, where}, "B = ", atom.b_iso, " Å² must be finite and ≥ 0");
 }
 
 // One chunk's species in order of first appearance, and its atoms of each.
@@ -64,7 +74,7 @@ SpeciesSplit split_by_species(const Structure& structure) {
     std::size_t last = 0;  // runs of one species are the common case
     for (std::size_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
       const Atom& atom = atoms[i];
-      if (!valid(atom)) {
+      if (fault_of(atom) != Fault::none) {
         ch.first_bad = i;
         break;
       }
@@ -87,7 +97,7 @@ SpeciesSplit split_by_species(const Structure& structure) {
   }
   std::size_t first_bad = std::numeric_limits<std::size_t>::max();
   for (const Chunk& ch : chunks) first_bad = std::min(first_bad, ch.first_bad);
-  if (first_bad < n) check_atom(atoms[first_bad], first_bad);  // throws, naming the first bad atom
+  if (first_bad < n) fail_atom(atoms[first_bad], first_bad);  // names the first bad atom
 
   // Species in order of first appearance over the chunks in order; where
   // each chunk's atoms of a species start in its list.
