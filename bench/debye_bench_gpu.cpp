@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "debye/histogram_intensity.hpp"
+#include "debye/histogram_layout.hpp"
+#include "debye/species.hpp"
 #include "debye/pair_sums.hpp"
 #include "nanoscatter/builder.hpp"
 #include "nanoscatter/debye.hpp"
@@ -266,8 +268,35 @@ void BM_DebyeHistogramKernel(benchmark::State& state) {
                  "|pairs/s (vs target)");
 }
 
+// The host steps in front of the first histogram kernel, with the device
+// idle: range(1) = 0 the species split of the structure (group_by_species,
+// input order, as the GPU histogram plan asks), 1 the layout of the first
+// block (make_fast_layout of the Co triangle: k-d groups and their shells).
+// No device needed; reported as steps per second.
+void BM_DebyeHistogramHostSteps(benchmark::State& state) {
+  const Structure particle = coo_sphere(static_cast<double>(state.range(0)));
+  const bool layout = state.range(1) != 0;
+  const debye::SpeciesBlocks species = debye::group_by_species(particle, debye::AtomOrder::input);
+  const debye::AtomBlock& co = species.blocks[0];
+  constexpr int kWindow = 49152;  // the H100/H200 ring (histogram_cuda.cu kRingSizes)
+  for (auto _ : state) {
+    if (layout) {
+      const auto l = debye::make_fast_layout(co, co, debye::PairSet::triangle, 1e-3, kWindow);
+      benchmark::DoNotOptimize(l.groups.data());
+    } else {
+      const auto s = debye::group_by_species(particle, debye::AtomOrder::input);
+      benchmark::DoNotOptimize(s.blocks.data());
+    }
+  }
+  state.counters["throughput"] = benchmark::Counter(1.0, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["floor"] = 0;
+  state.SetLabel(std::string("debye|histogram host ") + (layout ? "first layout (Co triangle)" : "species split") +
+                 " CoO N=" + std::to_string(particle.atoms.size()) + "|steps/s");
+}
+
 }  // namespace
 
+BENCHMARK(BM_DebyeHistogramHostSteps)->Args({1000000, 0})->Args({1000000, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_DebyeHistogramKernel)->Arg(150000)->Arg(1000000)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_DebyeExactKernelChunk)->Args({75000, 32, 0})->Args({75000, 48, 0})->Args({75000, 64, 0})->Args({75000, 48, 8})->Args({75000, 48, 16})->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 // 1.5e5 atoms with 1456 Q is the seed case (CoO sphere R ≈ 70 Å).

@@ -28,6 +28,8 @@
 #include <chrono>
 #include <cmath>
 #include <complex>
+#include <exception>
+#include <mutex>
 
 #include "debye/dispatch.hpp"
 #include "debye/pair_sums.hpp"
@@ -127,11 +129,24 @@ DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
   bare.debye_waller = false;
   std::vector<std::vector<std::complex<double>>> f(ns, std::vector<std::complex<double>>(nq));
   std::vector<std::vector<double>> t(ns, std::vector<double>(nq, 1.0));
+  // All threads (~0.3 µs a factor: ~1 ms for two species at 1456 Q, after
+  // the GPU's sums); the first error in (species, Q) order is raised after
+  // (a species without tables), as a serial loop would.
+  std::exception_ptr error;
+  std::size_t error_at = ns * nq;
+  std::mutex error_mutex;
+#pragma omp parallel for collapse(2) schedule(static)
   for (std::size_t m = 0; m < ns; ++m)
     for (std::size_t k = 0; k < nq; ++k) {
-      f[m][k] = scattering_factor(o.radiation, s.species[m], q[k], bare);
-      if (o.factors.debye_waller) t[m][k] = debye_waller(s.species[m].b_iso, q[k]);
+      try {
+        f[m][k] = scattering_factor(o.radiation, s.species[m], q[k], bare);
+        if (o.factors.debye_waller) t[m][k] = debye_waller(s.species[m].b_iso, q[k]);
+      } catch (...) {
+        const std::lock_guard lock(error_mutex);
+        if (m * nq + k < error_at) error = std::current_exception(), error_at = m * nq + k;
+      }
     }
+  if (error) std::rethrow_exception(error);
 
   DebyeResult result;
   result.q = q;

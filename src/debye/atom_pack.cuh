@@ -29,16 +29,11 @@ struct BlockBounds {
 };
 
 inline BlockBounds block_bounds(const AtomBlock& a, const AtomBlock& b) {
-  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-  for (const AtomBlock* blk : {&a, &b})
-    for (std::size_t i = 0; i < blk->size(); ++i) {
-      const double c[3] = {blk->x[i], blk->y[i], blk->z[i]};
-      for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], c[d]), hi[d] = std::max(hi[d], c[d]);
-    }
+  AxisBox box = bounding_box(a);
+  box.include(bounding_box(b));
   BlockBounds bounds;
-  bounds.centre = {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])};
-  bounds.diagonal = std::sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                              (hi[2] - lo[2]) * (hi[2] - lo[2]));
+  bounds.centre = {0.5 * (box.lo[0] + box.hi[0]), 0.5 * (box.lo[1] + box.hi[1]), 0.5 * (box.lo[2] + box.hi[2])};
+  bounds.diagonal = box.diagonal();
   return bounds;
 }
 

@@ -60,18 +60,9 @@ CudaDebyeOptions cuda_options(const DebyeOptions& o) {
 
 // Every pair distance is at most the diagonal of the atoms' bounding box.
 double max_distance_bound(const SpeciesBlocks& s) {
-  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-  for (const auto& b : s.blocks)
-    for (std::size_t i = 0; i < b.size(); ++i) {
-      const double p[3] = {b.x[i], b.y[i], b.z[i]};
-      for (int d = 0; d < 3; ++d) {
-        lo[d] = std::min(lo[d], p[d]);
-        hi[d] = std::max(hi[d], p[d]);
-      }
-    }
-  double s2 = 0;
-  for (int d = 0; d < 3; ++d) s2 += (hi[d] - lo[d]) * (hi[d] - lo[d]);
-  return std::sqrt(s2);
+  AxisBox box;
+  for (const auto& b : s.blocks) box.include(bounding_box(b));
+  return box.diagonal();
 }
 
 }  // namespace

@@ -12,19 +12,38 @@
 
 namespace nanoscatter::debye {
 
+std::vector<BinRecord> nonempty_bins(const PairHistogram& h) {
+  constexpr std::size_t kChunk = std::size_t(1) << 14;  // bins per chunk
+  const std::size_t nb = h.count.size(), chunks = (nb + kChunk - 1) / kChunk;
+  const auto empty = [&](std::size_t k) { return h.count[k] == 0 && h.sum_d[k] == 0 && h.sum_d2[k] == 0; };
+  std::vector<std::size_t> at(chunks + 1, 0);  // first record of each chunk
+#pragma omp parallel for schedule(static)
+  for (std::size_t c = 0; c < chunks; ++c)
+    for (std::size_t k = c * kChunk; k < std::min(nb, (c + 1) * kChunk); ++k) at[c + 1] += empty(k) ? 0 : 1;
+  for (std::size_t c = 0; c < chunks; ++c) at[c + 1] += at[c];
+  std::vector<BinRecord> out(at[chunks]);
+#pragma omp parallel for schedule(static)
+  for (std::size_t c = 0; c < chunks; ++c) {
+    std::size_t s = at[c];
+    for (std::size_t k = c * kChunk; k < std::min(nb, (c + 1) * kChunk); ++k)
+      if (!empty(k)) out[s++] = {(double(k) + 0.5) * h.bin_width, h.count[k], h.sum_d[k], h.sum_d2[k]};
+  }
+  return out;
+}
+
 namespace {
 struct Bins {
   std::vector<double> r, n, m1, m2;  // non-empty bins only
 };
 
-Bins nonempty_bins(const PairHistogram& h) {
+// The records as arrays (the sums' loop vectorises over them).
+Bins bin_arrays(const PairHistogram& h) {
   Bins b;
-  for (std::size_t k = 0; k < h.count.size(); ++k) {
-    if (h.count[k] == 0 && h.sum_d[k] == 0 && h.sum_d2[k] == 0) continue;
-    b.r.push_back((double(k) + 0.5) * h.bin_width);
-    b.n.push_back(h.count[k]);
-    b.m1.push_back(h.sum_d[k]);
-    b.m2.push_back(h.sum_d2[k]);
+  for (const BinRecord& rec : nonempty_bins(h)) {
+    b.r.push_back(rec.r);
+    b.n.push_back(rec.n);
+    b.m1.push_back(rec.m1);
+    b.m2.push_back(rec.m2);
   }
   return b;
 }
@@ -34,7 +53,7 @@ void histogram_sinc_sums(const PairHistogram& hist, std::span<const double> q,
                          std::span<double> out, BinRule rule, int threads) {
   if (out.size() != q.size())
     fail("histogram_sinc_sums: out has ", out.size(), " entries for ", q.size(), " Q points");
-  const Bins bins = nonempty_bins(hist);
+  const Bins bins = bin_arrays(hist);
   const std::size_t nb = bins.r.size();
   if (nb == 0) return;
   const double* r = bins.r.data();

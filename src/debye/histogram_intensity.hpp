@@ -23,6 +23,16 @@ enum class BinRule {
   centre,   // every pair at its bin centre (only for comparison in tests)
 };
 
+// A non-empty bin: centre r, n = Σw, m1 = Σwδ, m2 = Σwδ².
+struct BinRecord {
+  double r, n, m1, m2;
+};
+
+// The histogram's non-empty bins in order, found and copied on all threads
+// (execute() starts with this; serially it took ~5 ms for the three
+// 2.6e5-bin histograms of a 10⁶-atom particle, longer than the GPU's sums).
+std::vector<BinRecord> nonempty_bins(const PairHistogram& hist);
+
 // out[k] += Σ_bins [n h + m1 h' + ½ m2 h''] at Q = q[k] (already the sinc,
 // no division by Q left to do; Q = 0 gives Σ n).
 void histogram_sinc_sums(const PairHistogram& hist, std::span<const double> q,

@@ -29,10 +29,6 @@ constexpr int kThreads = 256;      // Q per block
 constexpr int kTileBins = 1024;    // bins per shared-memory tile (32 KB)
 constexpr std::size_t kPieceBins = std::size_t(1) << 22;  // bins per upload (128 MB)
 
-struct BinRecord {
-  double r, n, m1, m2;
-};
-
 // Bins [chunk.begin, chunk.end) of the piece (one histogram's, never two).
 struct Chunk {
   int begin, end;
@@ -76,10 +72,8 @@ void histogram_sinc_sums_cuda(const std::vector<const PairHistogram*>& hists, st
   std::vector<BinRecord> bins;
   std::vector<std::size_t> ends;
   for (const PairHistogram* h : hists) {
-    for (std::size_t k = 0; k < h->count.size(); ++k) {
-      if (h->count[k] == 0 && h->sum_d[k] == 0 && h->sum_d2[k] == 0) continue;
-      bins.push_back({(double(k) + 0.5) * h->bin_width, h->count[k], h->sum_d[k], h->sum_d2[k]});
-    }
+    const std::vector<BinRecord> mine = nonempty_bins(*h);
+    bins.insert(bins.end(), mine.begin(), mine.end());
     ends.push_back(bins.size());
   }
   if (bins.empty() || q.empty()) return;

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+
+#include <omp.h>
 
 #include "nanoscatter/error.hpp"
 
@@ -13,40 +16,23 @@ namespace {
 
 using hist::GroupGeometry;
 using hist::PackedAtom;
+using Box = AxisBox;
 
-struct Box {
-  double lo[3] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
-                  std::numeric_limits<double>::infinity()};
-  double hi[3] = {-std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
-                  -std::numeric_limits<double>::infinity()};
-  void include(double x, double y, double z) {
-    const double p[3] = {x, y, z};
-    for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], p[d]), hi[d] = std::max(hi[d], p[d]);
+// Largest distance from p to any point of the box.
+double farthest(const Box& box, const double p[3]) {
+  double s = 0;
+  for (int d = 0; d < 3; ++d) {
+    const double e = std::max(std::abs(p[d] - box.lo[d]), std::abs(p[d] - box.hi[d]));
+    s += e * e;
   }
-  void include(const AtomBlock& b) {
-    for (std::size_t i = 0; i < b.size(); ++i) include(b.x[i], b.y[i], b.z[i]);
-  }
-  double diagonal() const {
-    double s = 0;
-    for (int d = 0; d < 3; ++d) s += (hi[d] - lo[d]) * (hi[d] - lo[d]);
-    return std::sqrt(s);
-  }
-  // Largest distance from p to any point of the box.
-  double farthest(const double p[3]) const {
-    double s = 0;
-    for (int d = 0; d < 3; ++d) {
-      const double e = std::max(std::abs(p[d] - lo[d]), std::abs(p[d] - hi[d]));
-      s += e * e;
-    }
-    return std::sqrt(s);
-  }
-};
+  return std::sqrt(s);
+}
 
-Box pair_box(const AtomBlock& a, const AtomBlock& b, PairSet set) {
-  Box box;
-  box.include(a);
-  if (set == PairSet::rectangle) box.include(b);
-  return box;
+int longest_axis(const Box& box) {
+  int axis = 0;
+  for (int d = 1; d < 3; ++d)
+    if (box.hi[d] - box.lo[d] > box.hi[axis] - box.lo[axis]) axis = d;
+  return axis;
 }
 
 // Atoms are ordered as PackedAtoms (bin units relative to the layout's
@@ -54,31 +40,203 @@ Box pair_box(const AtomBlock& a, const AtomBlock& b, PairSet set) {
 // no gather from the block afterwards.
 double coord(const PackedAtom& a, int axis) { return axis == 0 ? a.x : axis == 1 ? a.y : a.z; }
 
+// Order along an axis. Atoms on one lattice plane tie (thousands of them
+// in a crystal), and which of them a cut sends to each side depends on the
+// order they come in; every step below is deterministic in that order and
+// independent of the thread count, so the groups (and the kernel's integer
+// sums) are too.
+struct AxisLess {
+  int axis;
+  bool operator()(const PackedAtom& u, const PackedAtom& v) const { return coord(u, axis) < coord(v, axis); }
+};
+
+// Ranges at least this long are cut with all threads (below, one range per
+// task); the top cuts of a 5·10⁵-atom block cost ~5 ms each on one core
+// and would otherwise hold the device's first kernel back.
+constexpr std::size_t kParallelAtoms = std::size_t(1) << 15;
+constexpr int kSelectBuckets = 4096;  // coordinate buckets of the parallel selection
+
+Box range_box(const PackedAtom* pts, std::size_t lo, std::size_t hi) {
+  Box box;
+  for (std::size_t s = lo; s < hi; ++s) box.include(pts[s].x, pts[s].y, pts[s].z);
+  return box;
+}
+
+Box range_box_parallel(const PackedAtom* pts, std::size_t lo, std::size_t hi) {
+  Box box;
+  double x0 = box.lo[0], y0 = box.lo[1], z0 = box.lo[2], x1 = box.hi[0], y1 = box.hi[1], z1 = box.hi[2];
+#pragma omp parallel for schedule(static) reduction(min : x0, y0, z0) reduction(max : x1, y1, z1)
+  for (std::size_t s = lo; s < hi; ++s) {
+    x0 = std::min(x0, pts[s].x), x1 = std::max(x1, pts[s].x);
+    y0 = std::min(y0, pts[s].y), y1 = std::max(y1, pts[s].y);
+    z0 = std::min(z0, pts[s].z), z1 = std::max(z1, pts[s].z);
+  }
+  box.lo[0] = x0, box.lo[1] = y0, box.lo[2] = z0, box.hi[0] = x1, box.hi[1] = y1, box.hi[2] = z1;
+  return box;
+}
+
+void copy_range(const PackedAtom* from, PackedAtom* to, std::size_t lo, std::size_t hi) {
+#pragma omp parallel for schedule(static) if (hi - lo >= kParallelAtoms)
+  for (std::size_t s = lo; s < hi; ++s) to[s] = from[s];
+}
+
+// The two halves of a cut range and their boxes.
+struct Cut {
+  Box left, right;
+};
+
+// Cuts src[lo, hi) at mid in AxisLess order into dst[lo, hi) (nth_element's
+// contract) on all threads: a pass counts the atoms per coordinate bucket
+// (per thread), the bucket holding rank mid is found, and a second pass
+// moves the atoms below it, in it and above it to their places, each class
+// in its former order (a stable partition: thread t writes its chunk after
+// those of threads < t) and notes each class's box. The search goes on
+// inside that bucket alone, and ends with nth_element once it is short or
+// flat. The result depends on the atoms' order only, not on the number of
+// threads. src[lo, hi) is left undefined.
+Cut select_parallel(PackedAtom* src, PackedAtom* dst, std::size_t lo, std::size_t mid, std::size_t hi, int axis,
+                    double cmin, double cmax) {
+  const std::size_t threads = std::size_t(std::max(1, omp_get_max_threads()));
+  std::vector<std::size_t> counts(threads * kSelectBuckets), offsets(threads * 3);
+  std::vector<Box> boxes(threads * 3);
+  Cut cut;
+  while (true) {
+    const double scale = kSelectBuckets / (cmax - cmin);
+    if (hi - lo < kParallelAtoms || !(cmax > cmin) || !std::isfinite(scale)) {
+      copy_range(src, dst, lo, hi);
+      std::nth_element(dst + lo, dst + mid, dst + hi, AxisLess{axis});
+      cut.left.include(range_box(dst, lo, mid));
+      cut.right.include(range_box(dst, mid, hi));
+      return cut;
+    }
+    // Monotone in the coordinate: equal coordinates share a bucket.
+    const auto bucket = [&](const PackedAtom& p) {
+      return std::min(kSelectBuckets - 1, int((coord(p, axis) - cmin) * scale));
+    };
+    const std::size_t n = hi - lo, first = lo;
+    const auto chunk = [&](std::size_t t) { return first + n * t / threads; };
+    std::fill(counts.begin(), counts.end(), 0);
+#pragma omp parallel for schedule(static, 1)
+    for (std::size_t t = 0; t < threads; ++t) {
+      std::size_t* c = counts.data() + t * kSelectBuckets;
+      for (std::size_t s = chunk(t); s < chunk(t + 1); ++s) ++c[bucket(src[s])];
+    }
+    // The bucket k of rank mid: below = atoms in buckets < k, within = in k.
+    std::size_t below = 0, within = 0;
+    int k = 0;
+    for (;; ++k) {
+      within = 0;
+      for (std::size_t t = 0; t < threads; ++t) within += counts[t * kSelectBuckets + std::size_t(k)];
+      if (lo + below + within > mid) break;
+      below += within;
+    }
+    // Where each thread's atoms go: [lo, lo+below) | [.., +within) | the rest.
+    std::size_t at[3] = {lo, lo + below, lo + below + within};
+    for (std::size_t t = 0; t < threads; ++t) {
+      std::size_t mine[3] = {0, counts[t * kSelectBuckets + std::size_t(k)], 0};
+      for (int b = 0; b < k; ++b) mine[0] += counts[t * kSelectBuckets + std::size_t(b)];
+      mine[2] = chunk(t + 1) - chunk(t) - mine[0] - mine[1];
+      for (int r = 0; r < 3; ++r) offsets[t * 3 + std::size_t(r)] = at[r], at[r] += mine[r];
+    }
+#pragma omp parallel for schedule(static, 1)
+    for (std::size_t t = 0; t < threads; ++t) {
+      // Cursors and boxes in locals: neighbouring threads' entries share
+      // cache lines, and writing them per atom would bounce the lines.
+      std::size_t at_t[3] = {offsets[t * 3], offsets[t * 3 + 1], offsets[t * 3 + 2]};
+      Box box_t[3];
+      for (std::size_t s = chunk(t); s < chunk(t + 1); ++s) {
+        const PackedAtom p = src[s];
+        const int b = bucket(p), c = b < k ? 0 : b == k ? 1 : 2;
+        dst[at_t[c]++] = p;
+        box_t[c].include(p.x, p.y, p.z);
+      }
+      for (int c = 0; c < 3; ++c) boxes[t * 3 + std::size_t(c)] = box_t[c];
+    }
+    Box middle;
+    for (std::size_t t = 0; t < threads; ++t) {
+      cut.left.include(boxes[t * 3]);
+      middle.include(boxes[t * 3 + 1]);
+      cut.right.include(boxes[t * 3 + 2]);
+    }
+    lo += below;
+    hi = lo + within;
+    cmin = middle.lo[axis], cmax = middle.hi[axis];
+    copy_range(dst, src, lo, hi);  // the bucket is searched again from src
+  }
+}
+
+// Where [lo, hi) is cut: a multiple of g near the middle.
+std::size_t cut_point(std::size_t lo, std::size_t hi, std::size_t g) {
+  const std::size_t groups = (hi - lo + g - 1) / g;
+  return lo + (groups / 2) * g;
+}
+
 // Orders pts[lo, hi) so that consecutive runs of g are compact: split at a
 // multiple of g near the middle, along the longest axis of the range's box
 // (a k-d tree whose leaves are the groups; boxes stay within a factor ~2 of
 // cubes, unlike runs of a space-filling curve, which can straddle two
-// distant cells). Large halves become OpenMP tasks.
-void bisect(std::vector<PackedAtom>& pts, std::size_t lo, std::size_t hi, std::size_t g) {
-  constexpr std::size_t kTaskAtoms = 1 << 15;
+// distant cells). One thread.
+void bisect(PackedAtom* pts, std::size_t lo, std::size_t hi, std::size_t g) {
   while (hi - lo > g) {
-    Box box;
-    for (std::size_t s = lo; s < hi; ++s) box.include(pts[s].x, pts[s].y, pts[s].z);
-    int axis = 0;
-    for (int d = 1; d < 3; ++d)
-      if (box.hi[d] - box.lo[d] > box.hi[axis] - box.lo[axis]) axis = d;
-    const std::size_t groups = (hi - lo + g - 1) / g;
-    const std::size_t mid = lo + (groups / 2) * g;
-    std::nth_element(pts.begin() + std::ptrdiff_t(lo), pts.begin() + std::ptrdiff_t(mid),
-                     pts.begin() + std::ptrdiff_t(hi),
-                     [axis](const PackedAtom& u, const PackedAtom& v) { return coord(u, axis) < coord(v, axis); });
-    if (mid - lo >= kTaskAtoms) {
-#pragma omp task default(none) shared(pts) firstprivate(lo, mid, g)
-      bisect(pts, lo, mid, g);
-    } else {
-      bisect(pts, lo, mid, g);
-    }
+    const int axis = longest_axis(range_box(pts, lo, hi));
+    const std::size_t mid = cut_point(lo, hi, g);
+    std::nth_element(pts + lo, pts + mid, pts + hi, AxisLess{axis});
+    bisect(pts, lo, mid, g);
     lo = mid;
+  }
+}
+
+// bisect over the whole list: ranges of kParallelAtoms or more are cut one
+// after another, each with all threads (select_parallel, from one buffer
+// into the other, level by level; which ranges those are depends on their
+// sizes only), then the shorter ranges go to one task each, which first
+// brings its range back into pts where it lies in the other buffer.
+void kd_order(std::vector<PackedAtom>& pts, std::size_t g) {
+  struct Range {
+    std::size_t lo, hi;
+    Box box;
+  };
+  struct Rest {
+    std::size_t lo, hi;
+    bool in_tmp;
+  };
+  const std::size_t n = pts.size();
+  std::unique_ptr<PackedAtom[]> tmp;  // not value-initialised: first touched by the threads that fill it
+  PackedAtom* buffer[2] = {pts.data(), nullptr};
+  int at = 0;  // the buffer holding this level's ranges
+  std::vector<Range> level;
+  std::vector<Rest> rest;
+  if (n >= kParallelAtoms)
+    level.push_back({0, n, range_box_parallel(pts.data(), 0, n)});
+  else
+    rest.push_back({0, n, false});
+  while (!level.empty()) {
+    std::vector<Range> next;
+    for (const Range& r : level) {
+      if (r.hi - r.lo < kParallelAtoms) {
+        rest.push_back({r.lo, r.hi, at == 1});
+        continue;
+      }
+      if (!tmp) tmp.reset(new PackedAtom[n]), buffer[1] = tmp.get();
+      const int axis = longest_axis(r.box);
+      const std::size_t mid = cut_point(r.lo, r.hi, g);
+      const Cut cut = select_parallel(buffer[at], buffer[1 - at], r.lo, mid, r.hi, axis, r.box.lo[axis], r.box.hi[axis]);
+      next.push_back({r.lo, mid, cut.left});
+      next.push_back({mid, r.hi, cut.right});
+    }
+    level = std::move(next);
+    at = 1 - at;
+  }
+  PackedAtom* const out = pts.data();
+  const PackedAtom* const other = tmp.get();
+#pragma omp parallel
+#pragma omp single
+  for (const Rest r : rest) {
+#pragma omp task default(none) shared(out, other) firstprivate(r, g)
+    {
+      if (r.in_tmp) std::copy(other + r.lo, other + r.hi, out + r.lo);
+      bisect(out, r.lo, r.hi, g);
+    }
   }
 }
 
@@ -103,22 +261,31 @@ struct Packer {
 }  // namespace
 
 bool uniform_weights(const AtomBlock& block) {
-  for (std::size_t i = 1; i < block.size(); ++i)
-    if (block.w[i] != block.w[0]) return false;
-  return true;
+  const std::size_t n = block.size();
+  const double* w = block.w.data();
+  bool same = true;
+#pragma omp parallel for schedule(static) if (n >= kParallelAtoms) reduction(&& : same)
+  for (std::size_t i = 1; i < n; ++i) same = same && w[i] == w[0];
+  return same;
 }
 
 std::size_t histogram_bins_needed(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width) {
   return std::size_t(std::floor(pair_diagonal(a, b, set) / bin_width)) + 2;
 }
 
-double pair_diagonal(const AtomBlock& a, const AtomBlock& b, PairSet set) { return pair_box(a, b, set).diagonal(); }
+double pair_diagonal(const AtomBlock& a, const AtomBlock& b, PairSet set) {
+  Box box = bounding_box(a);
+  if (set == PairSet::rectangle) box.include(bounding_box(b));
+  return box.diagonal();
+}
 
 FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width,
                                      int window_bins) {
   const bool triangle = set == PairSet::triangle;
   if (window_bins < 1024) fail("make_fast_layout: window of ", window_bins, " bins, fewer than 1024");
-  const Box box = pair_box(a, b, set);
+  const Box abox = bounding_box(a), bbox = triangle ? abox : bounding_box(b);
+  Box box = abox;
+  box.include(bbox);
   const double diag_bins = box.diagonal() / bin_width;
   FastHistogramLayout out;
   out.triangle = triangle;
@@ -133,9 +300,7 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
 
   // i atoms ordered so that runs of kGroupAtoms are compact groups.
   std::vector<PackedAtom> pts = split.pack(a);
-#pragma omp parallel
-#pragma omp single
-  bisect(pts, 0, pts.size(), hist::kGroupAtoms);
+  kd_order(pts, hist::kGroupAtoms);
 
   // Groups: centre of their box, radius (+1 bin of margin), and shells sized
   // so that a shell's pairs fit the window: width + 2·rho + 8 ≤ W (the
@@ -143,12 +308,7 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
   // wide for a window with shells of at least W/8 (loose atoms, odd pieces
   // at a surface), or too wide for the shells that kMaxShells allows, is
   // halved again.
-  Box jbox;
-  if (triangle) {
-    jbox.include(a);
-  } else {
-    jbox.include(b);
-  }
+  Box jbox = bbox;
   for (int d = 0; d < 3; ++d) {
     jbox.lo[d] = (jbox.lo[d] - split.origin[d]) * split.inv_width;
     jbox.hi[d] = (jbox.hi[d] - split.origin[d]) * split.inv_width;
@@ -170,7 +330,7 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
                                     (p[2] - c[2]) * (p[2] - c[2])));
     }
     rho += 1.0;
-    const double d_max = jbox.farthest(c) + 2.0;
+    const double d_max = farthest(jbox, c) + 2.0;
     double width = std::max(w - 2.0 * rho - 8.0, w / 8.0);
     int nshell = int(std::ceil(d_max / width)) + 1;
     if (nshell > hist::kMaxShells) {
@@ -187,21 +347,35 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
     return geo;
   };
   const auto fits = [&](const GroupGeometry& geo) { return geo.shell_width + 2.0 * geo.rho + 8.0 <= w; };
+  const auto final = [&](const GroupGeometry& geo) {
+    return (geo.rho <= rho_fits && fits(geo)) || geo.count == 1;
+  };
+  const auto keep = [&](const GroupGeometry& geo) {
+    if (!fits(geo))
+      fail("make_fast_layout: a window of ", window_bins, " bins cannot hold the shells of ", diag_bins,
+           " bins of distances (", hist::kMaxShells, " shells at most)");
+    out.groups.push_back(geo);
+  };
   const auto emit = [&](auto&& self, std::size_t first, std::size_t last, std::size_t size) -> void {
     const GroupGeometry geo = geometry(first, last);
-    if ((geo.rho <= rho_fits && fits(geo)) || last - first == 1) {
-      if (!fits(geo))
-        fail("make_fast_layout: a window of ", window_bins, " bins cannot hold the shells of ", diag_bins,
-             " bins of distances (", hist::kMaxShells, " shells at most)");
-      out.groups.push_back(geo);
-      return;
-    }
+    if (final(geo)) return keep(geo);
     const std::size_t half = (size + 1) / 2;
-    bisect(pts, first, last, half);
+    bisect(pts.data(), first, last, half);
     for (std::size_t s = first; s < last; s += half) self(self, s, std::min(last, s + half), half);
   };
-  for (std::size_t first = 0; first < a.size(); first += hist::kGroupAtoms)
-    emit(emit, first, std::min(a.size(), first + hist::kGroupAtoms), hist::kGroupAtoms);
+  // Every run of kGroupAtoms on all threads; the few that must be halved
+  // again (each only reorders its own atoms) follow in order.
+  const std::size_t g = hist::kGroupAtoms, runs = (a.size() + g - 1) / g;
+  std::vector<GroupGeometry> run_geo(runs);
+#pragma omp parallel for schedule(static)
+  for (std::size_t r = 0; r < runs; ++r) run_geo[r] = geometry(r * g, std::min(a.size(), (r + 1) * g));
+  out.groups.reserve(runs);
+  for (std::size_t r = 0; r < runs; ++r) {
+    if (final(run_geo[r]))
+      keep(run_geo[r]);
+    else
+      emit(emit, r * g, std::min(a.size(), (r + 1) * g), g);
+  }
 
   // The ordered atoms are the packed ones (halving groups reorders inside
   // them); keys keep the input index.
@@ -213,32 +387,39 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
     // j atoms in k-d order too: a shell's atoms, gathered by the kernel in
     // list order, then lie close in memory whatever order the block came in.
     out.b = split.pack(b);
-#pragma omp parallel
-#pragma omp single
-    bisect(out.b, 0, out.b.size(), hist::kGroupAtoms);
+    kd_order(out.b, hist::kGroupAtoms);
   }
   return out;
 }
 
 void add_fast_bins(const std::vector<FastBin>& bins, double weight, PairHistogram& hist) {
-  const std::size_t sub = hist::kSubBins;
+  const std::size_t sub = hist::kSubBins, nk = (bins.size() + sub - 1) / sub;
   const double dr = hist.bin_width, q_unit = std::ldexp(1.0, -hist::kQBits);
-  for (std::size_t s = 0; s < bins.size(); ++s) {
-    const FastBin& f = bins[s];
-    if (f.count == 0) continue;
-    const std::size_t k = s / sub;
-    if (k >= hist.count.size()) fail("add_fast_bins: histogram has fewer bins than the device result");
-    const double n = double(f.count);
-    // Offsets e = δ' − ½ in the sub-bin, δ' read as the midpoint of its
-    // quantum: Σe = (Σq + n/2)·2^-10 − n/2. The sub-bin's centre sits at c
-    // bins from the bin's, so δ/Δr = c + e/kSubBins.
-    const double sum_e = (double(f.sum) + 0.5 * n) * q_unit - 0.5 * n;
-    const double mu = std::clamp(sum_e / n, -0.5, 0.5), spread = 0.5 - std::abs(mu);
-    const double sum_e2 = n * (mu * mu + spread * spread / 3);  // Σe² ∈ [nμ², n/4]: an even spread about μ
-    const double c = (double(s % sub) + 0.5) / double(sub) - 0.5, inv_sub = 1.0 / double(sub);
-    hist.count[k] += weight * n;
-    hist.sum_d[k] += weight * dr * (n * c + sum_e * inv_sub);
-    hist.sum_d2[k] += weight * dr * dr * (n * c * c + 2 * c * sum_e * inv_sub + sum_e2 * inv_sub * inv_sub);
+  // Any pairs in kernel bins beyond the histogram's last bin?
+  bool beyond = false;
+  for (std::size_t s = std::min(bins.size(), hist.count.size() * sub); s < bins.size() && !beyond; ++s)
+    beyond = bins[s].count != 0;
+  if (beyond) fail("add_fast_bins: histogram has fewer bins than the device result");
+  // Histogram bins on all threads (the last block's are on the critical
+  // path: ~1.3 ms per 2.6e5 bins on one core); each takes its sub-bins.
+  const std::size_t kmax = std::min(nk, hist.count.size());
+#pragma omp parallel for schedule(static) if (kmax >= (std::size_t(1) << 15))
+  for (std::size_t k = 0; k < kmax; ++k) {
+    for (std::size_t s = k * sub; s < std::min(bins.size(), (k + 1) * sub); ++s) {
+      const FastBin& f = bins[s];
+      if (f.count == 0) continue;
+      const double n = double(f.count);
+      // Offsets e = δ' − ½ in the sub-bin, δ' read as the midpoint of its
+      // quantum: Σe = (Σq + n/2)·2^-10 − n/2. The sub-bin's centre sits at c
+      // bins from the bin's, so δ/Δr = c + e/kSubBins.
+      const double sum_e = (double(f.sum) + 0.5 * n) * q_unit - 0.5 * n;
+      const double mu = std::clamp(sum_e / n, -0.5, 0.5), spread = 0.5 - std::abs(mu);
+      const double sum_e2 = n * (mu * mu + spread * spread / 3);  // Σe² ∈ [nμ², n/4]: an even spread about μ
+      const double c = (double(s % sub) + 0.5) / double(sub) - 0.5, inv_sub = 1.0 / double(sub);
+      hist.count[k] += weight * n;
+      hist.sum_d[k] += weight * dr * (n * c + sum_e * inv_sub);
+      hist.sum_d2[k] += weight * dr * dr * (n * c * c + 2 * c * sum_e * inv_sub + sum_e2 * inv_sub * inv_sub);
+    }
   }
 }
 

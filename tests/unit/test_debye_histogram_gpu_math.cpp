@@ -12,6 +12,7 @@
 // Tolerances: test_histogram_compare.hpp (check_fast_histogram), derived
 // from the quantisation and the distance error bound.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -341,6 +342,59 @@ TEST(DebyeHistogramGpuMath, LayoutLimits) {
   EXPECT_TRUE(uniform_weights(mixed));
   mixed.w[3] = 0.5;
   EXPECT_FALSE(uniform_weights(mixed));
+}
+
+// The layout's k-d order (histogram_layout.cpp): ranges of 2^15 atoms or
+// more are cut by the parallel bucket selection, shorter ones by
+// nth_element. On a crystal (thousands of atoms per lattice plane: ties),
+// on a plane that holds most atoms (the selection's flat bucket) and on a
+// thin slab inside a wide cloud (a bucket searched again), the order must
+// be a permutation of the block, every cut must be one (no atom of a left
+// half beyond the right half's smallest coordinate along some axis is
+// checked through the groups' boxes: each group lies within its radius),
+// and it must not depend on the number of threads.
+TEST(DebyeHistogramGpuMath, LayoutOrderIsAThreadIndependentPermutation) {
+  std::vector<std::pair<const char*, AtomBlock>> cases;
+  cases.emplace_back("crystal", test::rocksalt_block(70.0, 0, 1.0));  // 7.4e4 atoms: two parallel levels
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (const double thickness : {0.0, 1e-3}) {
+    AtomBlock b;
+    for (int i = 0; i < 40000; ++i) {
+      const bool plane = i % 20 != 0;  // 38000 of 40000 atoms on (or near) x = 0
+      b.x.push_back(plane ? thickness * u(rng) : 200.0 * (u(rng) - 0.5));
+      b.y.push_back(20.0 * u(rng));
+      b.z.push_back(20.0 * u(rng));
+      b.w.push_back(1.0);
+    }
+    cases.emplace_back(thickness == 0 ? "flat plane" : "thin slab", b);
+  }
+  const int threads = omp_get_max_threads();
+  for (const auto& [name, block] : cases) {
+    SCOPED_TRACE(name);
+    ASSERT_GE(block.size(), std::size_t(1) << 15);
+    omp_set_num_threads(1);
+    const FastHistogramLayout one = make_fast_layout(block, block, PairSet::triangle, 1e-3, kWindow);
+    omp_set_num_threads(std::max(3, threads));
+    const FastHistogramLayout many = make_fast_layout(block, block, PairSet::triangle, 1e-3, kWindow);
+    omp_set_num_threads(threads);
+    ASSERT_EQ(one.a_order, many.a_order);
+    ASSERT_EQ(one.groups.size(), many.groups.size());
+    for (std::size_t g = 0; g < one.groups.size(); ++g) {
+      EXPECT_EQ(one.groups[g].first, many.groups[g].first);
+      EXPECT_EQ(one.groups[g].rho, many.groups[g].rho);
+    }
+    std::vector<std::uint32_t> sorted = many.a_order;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < sorted.size(); ++i) ASSERT_EQ(sorted[i], i);
+    // Every atom lies within its group's radius (the kernel's shells rely on it).
+    for (const auto& g : many.groups)
+      for (int s = g.first; s < g.first + g.count; ++s) {
+        const auto& p = many.a[std::size_t(s)];
+        const double d = std::sqrt((p.x - g.cx) * (p.x - g.cx) + (p.y - g.cy) * (p.y - g.cy) + (p.z - g.cz) * (p.z - g.cz));
+        ASSERT_LE(d, g.rho);
+      }
+  }
 }
 
 namespace {
