@@ -8,9 +8,10 @@
 #pragma once
 #include <cstddef>
 #include <utility>
-#include <vector>
+#include <span>
 
 #include "core/cuda_check.cuh"
+#include "core/uninitialized_vector.hpp"
 
 namespace nanoscatter {
 
@@ -21,7 +22,7 @@ class StreamBuffer {
   StreamBuffer(std::size_t n, cudaStream_t stream) : n_(n), stream_(stream) {
     if (n_) NS_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&ptr_), n_ * sizeof(T), stream_));
   }
-  StreamBuffer(const std::vector<T>& host, cudaStream_t stream) : StreamBuffer(host.size(), stream) {
+  StreamBuffer(std::span<const T> host, cudaStream_t stream) : StreamBuffer(host.size(), stream) {
     if (n_) NS_CUDA_CHECK(cudaMemcpyAsync(ptr_, host.data(), n_ * sizeof(T), cudaMemcpyHostToDevice, stream_));
   }
   ~StreamBuffer() {
@@ -45,8 +46,8 @@ class StreamBuffer {
     if (n_) NS_CUDA_CHECK(cudaMemsetAsync(ptr_, 0, n_ * sizeof(T), stream_));
   }
   // Waits for the buffer's stream (and so for whatever it waits on).
-  std::vector<T> download() const {
-    std::vector<T> host(n_);
+  UninitVector<T> download() const {
+    UninitVector<T> host(n_);
     if (n_) NS_CUDA_CHECK(cudaMemcpyAsync(host.data(), ptr_, n_ * sizeof(T), cudaMemcpyDeviceToHost, stream_));
     NS_CUDA_CHECK(cudaStreamSynchronize(stream_));
     return host;

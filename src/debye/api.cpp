@@ -85,6 +85,9 @@ DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
   const auto& s = impl_->species;
   const std::size_t ns = s.blocks.size(), nq = q.size(), npairs = ns * (ns + 1) / 2;
 
+  std::vector<double> weight(ns);  // Σ w per species (a pass over its atoms each)
+  for (std::size_t m = 0; m < ns; ++m) weight[m] = s.total_weight(m);
+
   // Σ_pairs w_i w_j sinc(Q r_ij) per species pair (W_mm, V_mn).
   std::vector<std::vector<double>> sums(npairs, std::vector<double>(nq, 0.0));
   double pairs_done = 0;
@@ -110,14 +113,14 @@ DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
     for (std::size_t m = 0; m < ns; ++m)
       for (std::size_t n = m; n < ns; ++n) {
         auto& v = sums[pair_index(ns, m, n)];
-        const double wm = s.total_weight(m);
+        const double wm = weight[m];
         double zero_q;
         if (m == n) {
           double w2 = 0;
           for (double w : s.blocks[m].w) w2 += w * w;
           zero_q = 0.5 * (wm * wm - w2);  // Σ_{i<j} w_i w_j
         } else {
-          zero_q = wm * s.total_weight(n);
+          zero_q = wm * weight[n];
         }
         if (!o.share.first()) zero_q = 0;
         for (std::size_t k = 0; k < nq; ++k) v[k] = q[k] > 0 ? v[k] / q[k] : zero_q;
@@ -157,7 +160,7 @@ DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
   std::vector<std::vector<double>> partials(npairs, std::vector<double>(nq, 0.0));
   for (std::size_t m = 0; m < ns; ++m) {
     // Self terms once: in part 0 of a work share.
-    const double wm = o.share.first() ? s.total_weight(m) : 0.0;
+    const double wm = o.share.first() ? weight[m] : 0.0;
     for (std::size_t n = m; n < ns; ++n) {
       const std::size_t p = pair_index(ns, m, n);
       names[p] = debye::pair_label(s, m, n);

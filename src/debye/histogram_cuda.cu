@@ -507,8 +507,8 @@ struct FastPipeline {
 void collect(FastRun& run, const FastPipeline& pipe) {
   run.done.make_wait(pipe.copy.get());
   if (run.d_counters.download()[1] != 0) fail("pair_histogram_cuda: a pair distance fell beyond the last bin");
-  const std::vector<FastBin> bins = run.d_bins.download();
-  run.hist->resize_for(run.r_max);
+  const UninitVector<FastBin> bins = run.d_bins.download();
+  run.hist->resize_for(run.r_max);  // done at launch; kept for a histogram another block grew since
   add_fast_bins(bins, run.weight, *run.hist);
 }
 
@@ -580,6 +580,9 @@ void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet se
   // collecting throws, the queue's destructor still waits for this kernel
   // before its buffers are freed.
   std::unique_ptr<FastRun> previous = std::exchange(pipe.pending, std::move(run));
+  // Sized while the kernels run (a fresh histogram's zero-fill and page
+  // faults, ~2 ms for 2.6e5 bins, would otherwise follow the last kernel).
+  hist.resize_for(r_max);
   if (previous) collect(*previous, pipe);
 }
 

@@ -7,27 +7,50 @@
 #include <vector>
 
 #include "core/simd_trig.hpp"
+#include "core/uninitialized_vector.hpp"
 #include "debye/sinc_taylor.hpp"
 #include "nanoscatter/error.hpp"
 
 namespace nanoscatter::debye {
 
-std::vector<BinRecord> nonempty_bins(const PairHistogram& h) {
+UninitVector<BinRecord> nonempty_bins(std::span<const PairHistogram* const> hists, std::vector<std::size_t>& ends) {
   constexpr std::size_t kChunk = std::size_t(1) << 14;  // bins per chunk
-  const std::size_t nb = h.count.size(), chunks = (nb + kChunk - 1) / kChunk;
-  const auto empty = [&](std::size_t k) { return h.count[k] == 0 && h.sum_d[k] == 0 && h.sum_d2[k] == 0; };
-  std::vector<std::size_t> at(chunks + 1, 0);  // first record of each chunk
-#pragma omp parallel for schedule(static)
-  for (std::size_t c = 0; c < chunks; ++c)
-    for (std::size_t k = c * kChunk; k < std::min(nb, (c + 1) * kChunk); ++k) at[c + 1] += empty(k) ? 0 : 1;
-  for (std::size_t c = 0; c < chunks; ++c) at[c + 1] += at[c];
-  std::vector<BinRecord> out(at[chunks]);
-#pragma omp parallel for schedule(static)
-  for (std::size_t c = 0; c < chunks; ++c) {
-    std::size_t s = at[c];
-    for (std::size_t k = c * kChunk; k < std::min(nb, (c + 1) * kChunk); ++k)
-      if (!empty(k)) out[s++] = {(double(k) + 0.5) * h.bin_width, h.count[k], h.sum_d[k], h.sum_d2[k]};
+  struct Chunk {
+    const PairHistogram* h;
+    std::size_t begin, end;
+  };
+  std::vector<Chunk> chunks;  // every histogram's, in order: one pass for all
+  std::vector<std::size_t> chunk_end;  // one past histogram h's chunks
+  for (const PairHistogram* h : hists) {
+    for (std::size_t k = 0; k < h->count.size(); k += kChunk)
+      chunks.push_back({h, k, std::min(h->count.size(), k + kChunk)});
+    chunk_end.push_back(chunks.size());
   }
+  const auto empty = [](const PairHistogram& h, std::size_t k) {
+    return h.count[k] == 0 && h.sum_d[k] == 0 && h.sum_d2[k] == 0;
+  };
+  std::vector<std::size_t> at(chunks.size() + 1, 0);  // first record of each chunk
+#pragma omp parallel
+  {
+#pragma omp for schedule(static)
+    for (std::size_t c = 0; c < chunks.size(); ++c) {
+      std::size_t n = 0;
+      for (std::size_t k = chunks[c].begin; k < chunks[c].end; ++k) n += empty(*chunks[c].h, k) ? 0 : 1;
+      at[c + 1] = n;
+    }
+#pragma omp single
+    for (std::size_t c = 0; c < chunks.size(); ++c) at[c + 1] += at[c];
+  }
+  UninitVector<BinRecord> out(at.back());
+#pragma omp parallel for schedule(static)
+  for (std::size_t c = 0; c < chunks.size(); ++c) {
+    const PairHistogram& h = *chunks[c].h;
+    std::size_t s = at[c];
+    for (std::size_t k = chunks[c].begin; k < chunks[c].end; ++k)
+      if (!empty(h, k)) out[s++] = {(double(k) + 0.5) * h.bin_width, h.count[k], h.sum_d[k], h.sum_d2[k]};
+  }
+  ends.clear();
+  for (const std::size_t c : chunk_end) ends.push_back(at[c]);
   return out;
 }
 
@@ -39,7 +62,9 @@ struct Bins {
 // The records as arrays (the sums' loop vectorises over them).
 Bins bin_arrays(const PairHistogram& h) {
   Bins b;
-  for (const BinRecord& rec : nonempty_bins(h)) {
+  const PairHistogram* one[] = {&h};
+  std::vector<std::size_t> ends;
+  for (const BinRecord& rec : nonempty_bins(one, ends)) {
     b.r.push_back(rec.r);
     b.n.push_back(rec.n);
     b.m1.push_back(rec.m1);

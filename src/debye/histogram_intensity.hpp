@@ -14,6 +14,7 @@
 #include <span>
 #include <vector>
 
+#include "core/uninitialized_vector.hpp"
 #include "debye/pair_sums.hpp"
 
 namespace nanoscatter::debye {
@@ -28,10 +29,11 @@ struct BinRecord {
   double r, n, m1, m2;
 };
 
-// The histogram's non-empty bins in order, found and copied on all threads
+// The non-empty bins of each histogram in order, one histogram after the
+// other (ends[h]: one past histogram h's), found and copied on all threads
 // (execute() starts with this; serially it took ~5 ms for the three
 // 2.6e5-bin histograms of a 10⁶-atom particle, longer than the GPU's sums).
-std::vector<BinRecord> nonempty_bins(const PairHistogram& hist);
+UninitVector<BinRecord> nonempty_bins(std::span<const PairHistogram* const> hists, std::vector<std::size_t>& ends);
 
 // out[k] += Σ_bins [n h + m1 h' + ½ m2 h''] at Q = q[k] (already the sinc,
 // no division by Q left to do; Q = 0 gives Σ n).

@@ -69,13 +69,8 @@ void histogram_sinc_sums_cuda(const std::vector<const PairHistogram*>& hists, st
     if (o.size() != q.size())
       fail("histogram_sinc_sums_cuda: out has ", o.size(), " entries for ", q.size(), " Q points");
   // Non-empty bins of every histogram, one after the other; ends[h] is one past histogram h's.
-  std::vector<BinRecord> bins;
   std::vector<std::size_t> ends;
-  for (const PairHistogram* h : hists) {
-    const std::vector<BinRecord> mine = nonempty_bins(*h);
-    bins.insert(bins.end(), mine.begin(), mine.end());
-    ends.push_back(bins.size());
-  }
+  const UninitVector<BinRecord> bins = nonempty_bins(hists, ends);
   if (bins.empty() || q.empty()) return;
   const int nq = int(q.size());
   const int qblocks = (nq + kThreads - 1) / kThreads;

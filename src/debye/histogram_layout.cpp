@@ -35,9 +35,18 @@ int longest_axis(const Box& box) {
   return axis;
 }
 
-// Atoms are ordered as PackedAtoms (bin units relative to the layout's
-// origin, key = index in the block), so the ordered list is the packed one:
-// no gather from the block afterwards.
+// The k-d order is found on 16-byte records (float coordinates in bin
+// units relative to the layout's origin, key = index in the block): half
+// the bytes of a PackedAtom to move per cut, and the cuts are memory-bound.
+// The conversion to float is monotone, so it only adds ties (atoms within
+// ~1e-7 of the particle's size of each other along an axis); the
+// PackedAtoms (float64) are gathered in the final order.
+struct KdRecord {
+  float x, y, z;
+  std::uint32_t key;
+};
+
+double coord(const KdRecord& a, int axis) { return axis == 0 ? a.x : axis == 1 ? a.y : a.z; }
 double coord(const PackedAtom& a, int axis) { return axis == 0 ? a.x : axis == 1 ? a.y : a.z; }
 
 // Order along an axis. Atoms on one lattice plane tie (thousands of them
@@ -47,7 +56,10 @@ double coord(const PackedAtom& a, int axis) { return axis == 0 ? a.x : axis == 1
 // sums) are too.
 struct AxisLess {
   int axis;
-  bool operator()(const PackedAtom& u, const PackedAtom& v) const { return coord(u, axis) < coord(v, axis); }
+  template <class Rec>
+  bool operator()(const Rec& u, const Rec& v) const {
+    return coord(u, axis) < coord(v, axis);
+  }
 };
 
 // Ranges at least this long are cut with all threads (below, one range per
@@ -56,26 +68,27 @@ struct AxisLess {
 constexpr std::size_t kParallelAtoms = std::size_t(1) << 15;
 constexpr int kSelectBuckets = 4096;  // coordinate buckets of the parallel selection
 
-Box range_box(const PackedAtom* pts, std::size_t lo, std::size_t hi) {
+template <class Rec>
+Box range_box(const Rec* pts, std::size_t lo, std::size_t hi) {
   Box box;
   for (std::size_t s = lo; s < hi; ++s) box.include(pts[s].x, pts[s].y, pts[s].z);
   return box;
 }
 
-Box range_box_parallel(const PackedAtom* pts, std::size_t lo, std::size_t hi) {
+Box range_box_parallel(const KdRecord* pts, std::size_t lo, std::size_t hi) {
   Box box;
   double x0 = box.lo[0], y0 = box.lo[1], z0 = box.lo[2], x1 = box.hi[0], y1 = box.hi[1], z1 = box.hi[2];
 #pragma omp parallel for schedule(static) reduction(min : x0, y0, z0) reduction(max : x1, y1, z1)
   for (std::size_t s = lo; s < hi; ++s) {
-    x0 = std::min(x0, pts[s].x), x1 = std::max(x1, pts[s].x);
-    y0 = std::min(y0, pts[s].y), y1 = std::max(y1, pts[s].y);
-    z0 = std::min(z0, pts[s].z), z1 = std::max(z1, pts[s].z);
+    x0 = std::min(x0, double(pts[s].x)), x1 = std::max(x1, double(pts[s].x));
+    y0 = std::min(y0, double(pts[s].y)), y1 = std::max(y1, double(pts[s].y));
+    z0 = std::min(z0, double(pts[s].z)), z1 = std::max(z1, double(pts[s].z));
   }
   box.lo[0] = x0, box.lo[1] = y0, box.lo[2] = z0, box.hi[0] = x1, box.hi[1] = y1, box.hi[2] = z1;
   return box;
 }
 
-void copy_range(const PackedAtom* from, PackedAtom* to, std::size_t lo, std::size_t hi) {
+void copy_range(const KdRecord* from, KdRecord* to, std::size_t lo, std::size_t hi) {
 #pragma omp parallel for schedule(static) if (hi - lo >= kParallelAtoms)
   for (std::size_t s = lo; s < hi; ++s) to[s] = from[s];
 }
@@ -94,7 +107,7 @@ struct Cut {
 // inside that bucket alone, and ends with nth_element once it is short or
 // flat. The result depends on the atoms' order only, not on the number of
 // threads. src[lo, hi) is left undefined.
-Cut select_parallel(PackedAtom* src, PackedAtom* dst, std::size_t lo, std::size_t mid, std::size_t hi, int axis,
+Cut select_parallel(KdRecord* src, KdRecord* dst, std::size_t lo, std::size_t mid, std::size_t hi, int axis,
                     double cmin, double cmax) {
   const std::size_t threads = std::size_t(std::max(1, omp_get_max_threads()));
   std::vector<std::size_t> counts(threads * kSelectBuckets), offsets(threads * 3);
@@ -110,7 +123,7 @@ Cut select_parallel(PackedAtom* src, PackedAtom* dst, std::size_t lo, std::size_
       return cut;
     }
     // Monotone in the coordinate: equal coordinates share a bucket.
-    const auto bucket = [&](const PackedAtom& p) {
+    const auto bucket = [&](const KdRecord& p) {
       return std::min(kSelectBuckets - 1, int((coord(p, axis) - cmin) * scale));
     };
     const std::size_t n = hi - lo, first = lo;
@@ -145,7 +158,7 @@ Cut select_parallel(PackedAtom* src, PackedAtom* dst, std::size_t lo, std::size_
       std::size_t at_t[3] = {offsets[t * 3], offsets[t * 3 + 1], offsets[t * 3 + 2]};
       Box box_t[3];
       for (std::size_t s = chunk(t); s < chunk(t + 1); ++s) {
-        const PackedAtom p = src[s];
+        const KdRecord p = src[s];
         const int b = bucket(p), c = b < k ? 0 : b == k ? 1 : 2;
         dst[at_t[c]++] = p;
         box_t[c].include(p.x, p.y, p.z);
@@ -176,7 +189,8 @@ std::size_t cut_point(std::size_t lo, std::size_t hi, std::size_t g) {
 // (a k-d tree whose leaves are the groups; boxes stay within a factor ~2 of
 // cubes, unlike runs of a space-filling curve, which can straddle two
 // distant cells). One thread.
-void bisect(PackedAtom* pts, std::size_t lo, std::size_t hi, std::size_t g) {
+template <class Rec>
+void bisect(Rec* pts, std::size_t lo, std::size_t hi, std::size_t g) {
   while (hi - lo > g) {
     const int axis = longest_axis(range_box(pts, lo, hi));
     const std::size_t mid = cut_point(lo, hi, g);
@@ -191,7 +205,7 @@ void bisect(PackedAtom* pts, std::size_t lo, std::size_t hi, std::size_t g) {
 // into the other, level by level; which ranges those are depends on their
 // sizes only), then the shorter ranges go to one task each, which first
 // brings its range back into pts where it lies in the other buffer.
-void kd_order(std::vector<PackedAtom>& pts, std::size_t g) {
+void kd_order(UninitVector<KdRecord>& pts, std::size_t g) {
   struct Range {
     std::size_t lo, hi;
     Box box;
@@ -201,8 +215,8 @@ void kd_order(std::vector<PackedAtom>& pts, std::size_t g) {
     bool in_tmp;
   };
   const std::size_t n = pts.size();
-  std::unique_ptr<PackedAtom[]> tmp;  // not value-initialised: first touched by the threads that fill it
-  PackedAtom* buffer[2] = {pts.data(), nullptr};
+  std::unique_ptr<KdRecord[]> tmp;  // not value-initialised: first touched by the threads that fill it
+  KdRecord* buffer[2] = {pts.data(), nullptr};
   int at = 0;  // the buffer holding this level's ranges
   std::vector<Range> level;
   std::vector<Rest> rest;
@@ -217,7 +231,7 @@ void kd_order(std::vector<PackedAtom>& pts, std::size_t g) {
         rest.push_back({r.lo, r.hi, at == 1});
         continue;
       }
-      if (!tmp) tmp.reset(new PackedAtom[n]), buffer[1] = tmp.get();
+      if (!tmp) tmp.reset(new KdRecord[n]), buffer[1] = tmp.get();
       const int axis = longest_axis(r.box);
       const std::size_t mid = cut_point(r.lo, r.hi, g);
       const Cut cut = select_parallel(buffer[at], buffer[1 - at], r.lo, mid, r.hi, axis, r.box.lo[axis], r.box.hi[axis]);
@@ -227,8 +241,8 @@ void kd_order(std::vector<PackedAtom>& pts, std::size_t g) {
     level = std::move(next);
     at = 1 - at;
   }
-  PackedAtom* const out = pts.data();
-  const PackedAtom* const other = tmp.get();
+  KdRecord* const out = pts.data();
+  const KdRecord* const other = tmp.get();
 #pragma omp parallel
 #pragma omp single
   for (const Rest r : rest) {
@@ -249,12 +263,28 @@ struct Packer {
     return {(b.x[i] - origin[0]) * inv_width, (b.y[i] - origin[1]) * inv_width, (b.z[i] - origin[2]) * inv_width,
             std::int32_t(i), 0};
   }
-  // Packs a whole block in its order (keys = indices), in parallel.
-  std::vector<PackedAtom> pack(const AtomBlock& b) const {
-    std::vector<PackedAtom> out(b.size());
+  // The block's records in its order (keys = indices), on all threads.
+  UninitVector<KdRecord> records(const AtomBlock& b) const {
+    UninitVector<KdRecord> out(b.size());
 #pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < b.size(); ++i) out[i] = pack(b, i);
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      const PackedAtom p = pack(b, i);
+      out[i] = {float(p.x), float(p.y), float(p.z), std::uint32_t(i)};
+    }
     return out;
+  }
+  // The block's atoms packed in the records' order, on all threads.
+  PackedAtoms gather(const AtomBlock& b, const UninitVector<KdRecord>& order) const {
+    PackedAtoms out(order.size());
+#pragma omp parallel for schedule(static)
+    for (std::size_t s = 0; s < order.size(); ++s) out[s] = pack(b, order[s].key);
+    return out;
+  }
+  // The block in k-d order (groups of g).
+  PackedAtoms kd_packed(const AtomBlock& b, std::size_t g) const {
+    UninitVector<KdRecord> recs = records(b);
+    kd_order(recs, g);
+    return gather(b, recs);
   }
 };
 
@@ -299,8 +329,7 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
   split.inv_width = 1.0 / bin_width;
 
   // i atoms ordered so that runs of kGroupAtoms are compact groups.
-  std::vector<PackedAtom> pts = split.pack(a);
-  kd_order(pts, hist::kGroupAtoms);
+  PackedAtoms pts = split.kd_packed(a, hist::kGroupAtoms);
 
   // Groups: centre of their box, radius (+1 bin of margin), and shells sized
   // so that a shell's pairs fit the window: width + 2·rho + 8 ≤ W (the
@@ -386,13 +415,12 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
   if (!triangle) {
     // j atoms in k-d order too: a shell's atoms, gathered by the kernel in
     // list order, then lie close in memory whatever order the block came in.
-    out.b = split.pack(b);
-    kd_order(out.b, hist::kGroupAtoms);
+    out.b = split.kd_packed(b, hist::kGroupAtoms);
   }
   return out;
 }
 
-void add_fast_bins(const std::vector<FastBin>& bins, double weight, PairHistogram& hist) {
+void add_fast_bins(std::span<const FastBin> bins, double weight, PairHistogram& hist) {
   const std::size_t sub = hist::kSubBins, nk = (bins.size() + sub - 1) / sub;
   const double dr = hist.bin_width, q_unit = std::ldexp(1.0, -hist::kQBits);
   // Any pairs in kernel bins beyond the histogram's last bin?

@@ -5,8 +5,10 @@
 // and by the host emulation test, so both see the same layout.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "core/uninitialized_vector.hpp"
 #include "debye/histogram_pair_math.hpp"
 #include "debye/pair_sums.hpp"
 
@@ -24,15 +26,17 @@ std::size_t histogram_bins_needed(const AtomBlock& a, const AtomBlock& b, PairSe
 // no pair distance exceeds.
 double pair_diagonal(const AtomBlock& a, const AtomBlock& b, PairSet set);
 
+using PackedAtoms = UninitVector<hist::PackedAtom>;
+
 struct FastHistogramLayout {
-  std::vector<hist::PackedAtom> a;  // i atoms in groups (k-d order); keys are their indices in the block
-  std::vector<std::uint32_t> a_order;  // a[s] is input atom a_order[s]
-  std::vector<hist::PackedAtom> b;  // rectangle: j atoms in k-d order (keys: indices in the block); triangle: empty
+  PackedAtoms a;  // i atoms in groups (k-d order); keys are their indices in the block
+  UninitVector<std::uint32_t> a_order;  // a[s] is input atom a_order[s]
+  PackedAtoms b;  // rectangle: j atoms in k-d order (keys: indices in the block); triangle: empty
   std::vector<hist::GroupGeometry> groups;
   int bins = 0;          // bins every pair falls below
   int window_bins = 0;   // ring buffer size W the shells were cut for
   bool triangle = false;
-  const std::vector<hist::PackedAtom>& j_atoms() const { return triangle ? a : b; }
+  const PackedAtoms& j_atoms() const { return triangle ? a : b; }
 };
 
 // Requires histogram_bins_needed(...) ≤ hist::kMaxFastBins and window_bins ≥ 1024;
@@ -52,6 +56,6 @@ struct FastBin {
 // (3/64)·count·Δr², histogram_pair_math.hpp). The kernel bins must be those
 // of one run (the estimate is not additive over partial sums), and hist must
 // hold every bin they reach.
-void add_fast_bins(const std::vector<FastBin>& bins, double weight, PairHistogram& hist);
+void add_fast_bins(std::span<const FastBin> bins, double weight, PairHistogram& hist);
 
 }  // namespace nanoscatter::debye

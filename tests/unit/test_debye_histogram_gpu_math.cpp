@@ -384,7 +384,7 @@ TEST(DebyeHistogramGpuMath, LayoutOrderIsAThreadIndependentPermutation) {
       EXPECT_EQ(one.groups[g].first, many.groups[g].first);
       EXPECT_EQ(one.groups[g].rho, many.groups[g].rho);
     }
-    std::vector<std::uint32_t> sorted = many.a_order;
+    std::vector<std::uint32_t> sorted(many.a_order.begin(), many.a_order.end());
     std::sort(sorted.begin(), sorted.end());
     for (std::size_t i = 0; i < sorted.size(); ++i) ASSERT_EQ(sorted[i], i);
     // Every atom lies within its group's radius (the kernel's shells rely on it).
