@@ -370,18 +370,32 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
     const GroupGeometry g = p.groups[gi];
 
     // Pass 1: counting sort of the j atoms by shell; the group's atoms
-    // relative to its centre.
+    // relative to its centre. A group has a few shells (~8 across a
+    // 10⁶-atom particle), so a warp's 32 atoms mostly share one: lanes that
+    // add to one shared word are serialised, so the lanes of a shell add
+    // once, through their lowest lane (warp-aggregated), and take
+    // consecutive places. Warps step through the j atoms together (lane l
+    // of warp w: j_first + 32w + l + k·kThreads, as thread 32w + l did).
     for (int s = tid; s < g.nshell; s += kThreads) shell_n[s] = 0;
     if (tid < hist::kGroupAtoms) igroup[tid] = tid < g.count ? hist::centred(g, p.a[g.first + tid]) : Centred{};
     __syncthreads();
-    for (int j = g.j_first + tid; j < p.nj; j += kThreads)
-      atomicAdd(&shell_n[hist::shell_of(g, hist::centre_distance(g, p.j[j]))], 1);
+    const auto shell_at_j = [&](int j) { return j < p.nj ? hist::shell_of(g, hist::centre_distance(g, p.j[j])) : -1; };
+    for (int j0 = g.j_first + 32 * warp; j0 < p.nj; j0 += kThreads) {
+      const int s = shell_at_j(j0 + lane);
+      const unsigned peers = __match_any_sync(0xffffffffu, s);
+      if (s >= 0 && lane == __ffs(peers) - 1) atomicAdd(&shell_n[s], __popc(peers));
+    }
     __syncthreads();
     scan_shells(shell_n, shell_at, g.nshell, warp_sums);
     __syncthreads();
-    for (int j = g.j_first + tid; j < p.nj; j += kThreads) {
-      const int s = hist::shell_of(g, hist::centre_distance(g, p.j[j]));
-      scratch[atomicAdd(&shell_n[s], 1)] = j;
+    for (int j0 = g.j_first + 32 * warp; j0 < p.nj; j0 += kThreads) {
+      const int s = shell_at_j(j0 + lane);
+      const unsigned peers = __match_any_sync(0xffffffffu, s);
+      const int leader = __ffs(peers) - 1;
+      int at = 0;
+      if (s >= 0 && lane == leader) at = atomicAdd(&shell_n[s], __popc(peers));
+      at = __shfl_sync(0xffffffffu, at, leader);
+      if (s >= 0) scratch[at + __popc(peers & ((1u << lane) - 1u))] = j0 + lane;
     }
     __syncthreads();
 
