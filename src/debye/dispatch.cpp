@@ -184,8 +184,8 @@ std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOp
     (void)h.bins_for(r_max);  // a bin width that needs too many bins fails before any work
   }
   // Every histogram ends with the bins of r_max (ranks sum them bin by bin).
-  // The GPU path sizes them at the end: its blocks size theirs as their
-  // results arrive, while the device runs the next block.
+  // The GPU path sizes them at the end: its blocks size theirs once their
+  // kernels are queued, while the device runs.
   const auto size_all = [&] {
     for (auto& h : hist) h.resize_for(r_max);
   };

@@ -748,8 +748,8 @@ void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHi
   const bool triangle = set == PairSet::triangle;
   if (a.size() == 0 || (!triangle && b.size() == 0)) return;
   // Every distance is below the bounding-box diagonal: the bins are sized
-  // for it (the fast path does it when its bins arrive, while the next
-  // kernel runs; checked here, before any work).
+  // for it (the fast path does it once its kernel is queued, while the
+  // kernels run; checked here, before any work).
   const double r_max = pair_diagonal(a, b, set);
   const std::size_t bins = hist.bins_for(r_max);  // = histogram_bins_needed(a, b, set, Δr), one box pass
   // Measured while a pending block may still hold its buffers: conservative.
