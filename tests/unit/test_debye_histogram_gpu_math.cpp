@@ -344,15 +344,34 @@ TEST(DebyeHistogramGpuMath, LayoutLimits) {
   EXPECT_FALSE(uniform_weights(mixed));
 }
 
+// Whether a[lo, hi) is ordered like the layout's k-d tree down to groups of
+// g: each range is cut where the layout cuts it (a multiple of g near the
+// middle) and some axis separates the halves. The cuts are made on float
+// copies of the coordinates, so atoms within their rounding (2^-23 of the
+// coordinate) may fall on either side.
+bool kd_cuts_hold(const PackedAtoms& a, std::size_t lo, std::size_t hi, std::size_t g) {
+  if (hi - lo <= g) return true;
+  const std::size_t mid = lo + (hi - lo + g - 1) / g / 2 * g;
+  bool separated = false;
+  for (int d = 0; d < 3 && !separated; ++d) {
+    const auto c = [d](const hist::PackedAtom& p) { return d == 0 ? p.x : d == 1 ? p.y : p.z; };
+    double left = -INFINITY, right = INFINITY;
+    for (std::size_t s = lo; s < mid; ++s) left = std::max(left, c(a[s]));
+    for (std::size_t s = mid; s < hi; ++s) right = std::min(right, c(a[s]));
+    separated = left <= right + 0x1p-23 * std::max(std::abs(left), std::abs(right));
+  }
+  return separated && kd_cuts_hold(a, lo, mid, g) && kd_cuts_hold(a, mid, hi, g);
+}
+
 // The layout's k-d order (histogram_layout.cpp): ranges of 2^15 atoms or
 // more are cut by the parallel bucket selection, shorter ones by
 // nth_element. On a crystal (thousands of atoms per lattice plane: ties),
 // on a plane that holds most atoms (the selection's flat bucket) and on a
 // thin slab inside a wide cloud (a bucket searched again), the order must
-// be a permutation of the block, every cut must be one (no atom of a left
-// half beyond the right half's smallest coordinate along some axis is
-// checked through the groups' boxes: each group lies within its radius),
-// and it must not depend on the number of threads.
+// be a permutation of the block whose packed atoms are the block's atoms
+// (relative positions in bins to 1e-9), every cut a k-d cut (kd_cuts_hold,
+// to the float rounding of the coordinates the cuts see), and it
+// must not depend on the number of threads (exact equality).
 TEST(DebyeHistogramGpuMath, LayoutOrderIsAThreadIndependentPermutation) {
   std::vector<std::pair<const char*, AtomBlock>> cases;
   cases.emplace_back("crystal", test::rocksalt_block(70.0, 0, 1.0));  // 7.4e4 atoms: two parallel levels
@@ -387,13 +406,15 @@ TEST(DebyeHistogramGpuMath, LayoutOrderIsAThreadIndependentPermutation) {
     std::vector<std::uint32_t> sorted(many.a_order.begin(), many.a_order.end());
     std::sort(sorted.begin(), sorted.end());
     for (std::size_t i = 0; i < sorted.size(); ++i) ASSERT_EQ(sorted[i], i);
-    // Every atom lies within its group's radius (the kernel's shells rely on it).
-    for (const auto& g : many.groups)
-      for (int s = g.first; s < g.first + g.count; ++s) {
-        const auto& p = many.a[std::size_t(s)];
-        const double d = std::sqrt((p.x - g.cx) * (p.x - g.cx) + (p.y - g.cy) * (p.y - g.cy) + (p.z - g.cz) * (p.z - g.cz));
-        ASSERT_LE(d, g.rho);
-      }
+    for (std::size_t s = 0; s < many.a.size(); ++s) {
+      const auto &p = many.a[s], &p0 = many.a[0];
+      const std::size_t k = many.a_order[s], k0 = many.a_order[0];
+      ASSERT_EQ(std::size_t(p.key), k);
+      ASSERT_NEAR(p.x - p0.x, (block.x[k] - block.x[k0]) / 1e-3, 1e-9 * (1 + std::abs(p.x - p0.x)));
+      ASSERT_NEAR(p.y - p0.y, (block.y[k] - block.y[k0]) / 1e-3, 1e-9 * (1 + std::abs(p.y - p0.y)));
+      ASSERT_NEAR(p.z - p0.z, (block.z[k] - block.z[k0]) / 1e-3, 1e-9 * (1 + std::abs(p.z - p0.z)));
+    }
+    EXPECT_TRUE(kd_cuts_hold(many.a, 0, many.a.size(), hist::kGroupAtoms));
   }
 }
 
