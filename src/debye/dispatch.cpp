@@ -1,5 +1,6 @@
 // Pair blocks and device dispatch for the Debye engine (dispatch.hpp).
 #include "debye/dispatch.hpp"
+#include "debye/q_grid.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -156,15 +157,24 @@ void run_histogram_sums(const DebyeOptions& o, const std::vector<PairHistogram>&
 
 void run_exact(const DebyeOptions& o, const PairBlock& blk, std::span<const double> q,
                std::span<double> out) {
+  // float32 is held to its bound (docs/debye.md) only where its terms come
+  // from the dithered recurrence, i.e. on uniform Q grids; on other grids
+  // (2θ grids, Q lists) each term is one float32 sine whose rounding is the
+  // same for every pair of a crystal shell and adds up coherently, so those
+  // grids are summed in float64 (the cost is the same order: one sine per
+  // pair·Q either way).
+  const Precision precision = uniform_q_step(q) ? o.precision : Precision::dual;
   if (o.device == Device::gpu) {
 #if NANOSCATTER_HAVE_CUDA
-    exact_pair_sums_cuda(*blk.a, *blk.b, blk.set, q, out, cuda_options(o));
+    CudaDebyeOptions c = cuda_options(o);
+    c.precision = precision;
+    exact_pair_sums_cuda(*blk.a, *blk.b, blk.set, q, out, c);
     return;
 #else
     check_device(o.device);
 #endif
   }
-  exact_pair_sums_cpu(*blk.a, *blk.b, blk.set, q, out, o.precision, o.threads);
+  exact_pair_sums_cpu(*blk.a, *blk.b, blk.set, q, out, precision, o.threads);
 }
 
 AtomOrder atom_order_for(const DebyeOptions& options, std::size_t atoms) {

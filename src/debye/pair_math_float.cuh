@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "debye/pair_dither.hpp"
+
 #ifdef __CUDACC__
 #define NS_HD __host__ __device__ __forceinline__
 #else
@@ -142,36 +144,75 @@ NS_HD PairDistance pair_distance(double d2) {
   return {r, r_lo, fma32(y, t, y)};
 }
 
+// A pair's distance, amplitude and dither (pair_dither.hpp says why the
+// float32 inputs of a pair are dithered). The recurrence runs on a sequence
+// scaled by `sigma` (1 ± 2⁻⁴, pseudo-random per pair), and each term is
+// multiplied by amp = w_i w_j/(r·sigma), rounded once from float64, so that
+// pairs of one crystal shell round at unrelated points of the float grid.
+// Coincident atoms (d2 = 0, shared sites) get amp 0 here and their limit
+// term (sin(qr)/r → q) is added by the caller from coincident_pair_weight.
+struct PairTerm {
+  PairDistance d;
+  float amp;            // w_i w_j / (r σ), or 0
+  float sigma;          // the sequence's scale σ
+  float lambda_factor;  // 1 + η on the recurrence's step λ
+};
+
+NS_HD double inverse_sqrt(double x) {
+#ifdef __CUDA_ARCH__
+  return ::rsqrt(x);
+#else
+  return 1.0 / std::sqrt(x);
+#endif
+}
+
+NS_HD PairTerm pair_term(double d2, float wij, std::uint32_t hash) {
+  const bool apart = d2 > 0.0;
+  PairTerm p;
+  p.d = pair_distance(apart ? d2 : 1.0);
+  p.sigma = dither::factor(hash, dither::kSequenceScaleWidth);
+  p.lambda_factor = dither::factor(dither::next_hash(hash), dither::kDitherWidth);
+  p.amp = apart ? static_cast<float>(double(wij) * inverse_sqrt(d2) / double(p.sigma)) : 0.f;
+  return p;
+}
+
 // Start of Reinsch's recurrence for one pair over a chunk of K uniform Q
 // values q_k = q_first + kΔq: the chunk's centre phase is taken half a step
 // past its first point, x_mid = (q_first + Δq/2)·r, and h = (Δq/2)·r.
 //   t_0 = sin(x_mid − h) = sin(q_first r),  u_1 = t_1 − t_0,
 //   λ = −4 sin² h (θ = 2h = Δq·r);
 // when cos θ < 0 (mirror) the recurrence runs on t_k = (−1)^k s_k with
-// θ → π − θ, λ = −4 cos² h, and the caller flips the sign of odd k.
-// All three scaled by `scale` (w_i w_j / r).
+// θ → π − θ, λ = −4 cos² h, and the sign of odd k goes into the amplitude.
+// t and u are scaled by σ, λ by its dither factor; the terms are amp·t_k.
 struct RecurrenceStart {
-  float t, u, lambda;
+  float t, u, lambda, amp;
   bool mirror;
 };
 
 // The start from sin/cos of the chunk's centre phase (s_mid, c_mid) and of
 // the half step h (s_h, c_h).
-NS_HD RecurrenceStart recurrence_start_from(float s_mid, float c_mid, float s_h, float c_h, float scale) {
+NS_HD RecurrenceStart recurrence_start_from(float s_mid, float c_mid, float s_h, float c_h, const PairTerm& p) {
   RecurrenceStart st;
   st.mirror = c_h * c_h < s_h * s_h;  // cos θ < 0
-  st.t = (s_mid * c_h - c_mid * s_h) * scale;
-  st.u = (st.mirror ? -2.f * s_mid * c_h : 2.f * c_mid * s_h) * scale;
-  st.lambda = st.mirror ? -4.f * c_h * c_h : -4.f * s_h * s_h;
+  st.t = (s_mid * c_h - c_mid * s_h) * p.sigma;
+  st.u = (st.mirror ? -2.f * s_mid * c_h : 2.f * c_mid * s_h) * p.sigma;
+  st.lambda = (st.mirror ? -4.f * c_h * c_h : -4.f * s_h * s_h) * p.lambda_factor;
+  st.amp = p.amp;
   return st;
 }
 
-NS_HD RecurrenceStart recurrence_start(FloatPair mid, FloatPair half_dq, const PairDistance& d, float scale) {
+NS_HD RecurrenceStart recurrence_start(FloatPair mid, FloatPair half_dq, const PairTerm& p) {
   float s_mid, c_mid, s_h, c_h;
-  sincos_of_product(mid, d.r_hi, d.r_lo, s_mid, c_mid);
-  sincos_of_product(half_dq, d.r_hi, d.r_lo, s_h, c_h);
-  return recurrence_start_from(s_mid, c_mid, s_h, c_h, scale);
+  sincos_of_product(mid, p.d.r_hi, p.d.r_lo, s_mid, c_mid);
+  sincos_of_product(half_dq, p.d.r_hi, p.d.r_lo, s_h, c_h);
+  return recurrence_start_from(s_mid, c_mid, s_h, c_h, p);
 }
+
+// λ and the mirror flag in one float for caches: λ ≤ 0, so the mirror case
+// is stored as −λ ≥ 0 (λ = 0 only for zero-amplitude padding).
+NS_HD float pack_lambda(float lambda, bool mirror) { return mirror ? -lambda : lambda; }
+NS_HD float unpack_lambda(float packed) { return packed > 0.f ? -packed : packed; }
+NS_HD bool unpack_mirror(float packed) { return packed > 0.f; }
 
 // Recurrence starts of one pair for C consecutive chunks of K Q values
 // (centres mid0 + c·KΔq): three accurate sincos per pair (the first
@@ -182,46 +223,74 @@ NS_HD RecurrenceStart recurrence_start(FloatPair mid, FloatPair half_dq, const P
 // phase, so they average out over pairs (pair_math_float.cuh header; the
 // host test DebyeGpuMath.SlabKernel* measures the whole path).
 // t[c], u[c] for each chunk; λ and the mirror sign (±1) are the pair's.
-template <int C>
-NS_HD void chunk_starts(FloatPair mid0, FloatPair half_dq, FloatPair chunk_dq, const PairDistance& d, float scale,
-                        float (&t)[C], float (&u)[C], float& lambda, float& sign) {
-  float s_mid, c_mid, s_h, c_h, s_step, c_step;
-  sincos_of_product(mid0, d.r_hi, d.r_lo, s_mid, c_mid);
-  sincos_of_product(half_dq, d.r_hi, d.r_lo, s_h, c_h);
-  sincos_of_product(chunk_dq, d.r_hi, d.r_lo, s_step, c_step);
-  // recurrence_start_from with the per-pair factors taken out of the loop:
-  // t = sin(mid − h)·scale, u = 2 cos(mid)·sin h·scale, or in the mirror
-  // case −2 sin(mid)·cos h·scale.
-  const bool mirror = c_h * c_h < s_h * s_h;
-  lambda = mirror ? -4.f * c_h * c_h : -4.f * s_h * s_h;
-  sign = mirror ? -1.f : 1.f;
-  const float a = c_h * scale, b = s_h * scale;
-  const float u_factor = mirror ? -2.f * a : 2.f * b;
+template <int K, int C>
+NS_HD void chunk_starts(FloatPair mid0, FloatPair half_dq, FloatPair chunk_dq, const PairTerm& p,
+                        float (&t)[C], float (&u)[C], float& lambda, bool& mirror) {
+  // The step λ from float64 (h = Δq r/2; a float sin h would carry a
+  // rounding shared by a whole shell), rounded once with its dither; the
+  // step θ_f = θ + δθ that rounded λ really takes, to first order
+  // (dλ/dθ = ∓2 sin θ); and the start phase shifted by ε = −δθ·(K − 1)/2 so
+  // that the drift (k − (K − 1)/2)·δθ is zero mid-chunk and at most half
+  // the chunk's length times δθ at its ends.
+  const double r = double(p.d.r_hi) + double(p.d.r_lo);
+  const double h = (double(half_dq.hi) + double(half_dq.lo)) * r;
+#ifdef __CUDA_ARCH__
+  double sh_d, ch_d;
+  ::sincos(h, &sh_d, &ch_d);
+#else
+  const double sh_d = std::sin(h), ch_d = std::cos(h);
+#endif
+  mirror = ch_d * ch_d < sh_d * sh_d;
+  const double lambda_exact = mirror ? -4.0 * ch_d * ch_d : -4.0 * sh_d * sh_d;
+  lambda = static_cast<float>(lambda_exact * double(p.lambda_factor));
+  const double sin_theta = 2.0 * sh_d * ch_d;
+  const double delta_lambda = double(lambda) - lambda_exact;
+  const double delta_theta = sin_theta != 0.0 ? (mirror ? delta_lambda : -delta_lambda) / sin_theta * 0.5 : 0.0;
+  const double shift = -0.5 * (K - 1) * delta_theta;
+  // Chunk centres in float64 (phase, sincos, and the rotation through the
+  // chunk step): a float rotation would repeat the float rounding of the
+  // step's sin/cos, the same for a whole shell, C − 1 times.
+  const double phase = (double(mid0.hi) + double(mid0.lo)) * r + shift;
+  const double chunk_phase = (double(chunk_dq.hi) + double(chunk_dq.lo)) * r;
+  double s_mid, c_mid, s_step, c_step;
+#ifdef __CUDA_ARCH__
+  ::sincos(phase, &s_mid, &c_mid);
+  ::sincos(chunk_phase, &s_step, &c_step);
+#else
+  s_mid = std::sin(phase), c_mid = std::cos(phase);
+  s_step = std::sin(chunk_phase), c_step = std::cos(chunk_phase);
+#endif
+  // t = sin(mid − h)·σ, u = 2 cos(mid)·sin h·σ, or in the mirror case
+  // −2 sin(mid)·cos h·σ; each rounded once to float.
+  const double sigma = p.sigma;
+  const double a = ch_d * sigma, b = sh_d * sigma;
+  const double u_factor = mirror ? -2.0 * a : 2.0 * b;
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif
   for (int c = 0; c < C; ++c) {
-    t[c] = fma32(s_mid, a, -(c_mid * b));
-    u[c] = (mirror ? s_mid : c_mid) * u_factor;
-    const float s_next = fma32(s_mid, c_step, c_mid * s_step);
-    c_mid = fma32(c_mid, c_step, -(s_mid * s_step));
+    t[c] = static_cast<float>(s_mid * a - c_mid * b);
+    u[c] = static_cast<float>((mirror ? s_mid : c_mid) * u_factor);
+    const double s_next = s_mid * c_step + c_mid * s_step;
+    c_mid = c_mid * c_step - s_mid * s_step;
     s_mid = s_next;
   }
 }
 
-// acc[k] += the recurrence's K terms of two pairs (one FMA and two adds per
-// pair·Q), interleaved in one straight-line body: each chain
-// is a serial dependency (u then t, 4-cycle latencies), so one chain leaves
-// most issue slots empty at the occupancy a 64-register accumulator allows.
-// Same operation count per pair·Q as recurrence_accumulate.
+// acc[k] += amp·t_k, the recurrence's K terms of two pairs (per pair·Q: an
+// FMA into u, an add into t, an FMA into acc), interleaved in one
+// straight-line body: each chain is a serial dependency (u then t, 4-cycle
+// latencies), so one chain leaves most issue slots empty at the occupancy a
+// 64-register accumulator allows. The amplitude costs nothing: the sum into
+// acc is an FMA instead of an add.
 template <int K>
 NS_HD void recurrence_accumulate2(const RecurrenceStart& a, const RecurrenceStart& b, float (&acc)[K]) {
-  const float sa = a.mirror ? -1.f : 1.f, sb = b.mirror ? -1.f : 1.f;
+  const float oa = a.mirror ? -a.amp : a.amp, ob = b.mirror ? -b.amp : b.amp;  // odd k's amplitudes
   float ta = a.t, ua = a.u, tb = b.t, ub = b.u;
-  acc[0] += ta + tb;
+  acc[0] = fma32(a.amp, ta, fma32(b.amp, tb, acc[0]));
   ta += ua;
   tb += ub;
-  acc[1] = fma32(sa, ta, fma32(sb, tb, acc[1]));
+  acc[1] = fma32(oa, ta, fma32(ob, tb, acc[1]));
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif
@@ -230,23 +299,8 @@ NS_HD void recurrence_accumulate2(const RecurrenceStart& a, const RecurrenceStar
     ub = fma32(b.lambda, tb, ub);
     ta += ua;
     tb += ub;
-    acc[k] = (k & 1) ? fma32(sa, ta, fma32(sb, tb, acc[k])) : acc[k] + (ta + tb);
+    acc[k] = (k & 1) ? fma32(oa, ta, fma32(ob, tb, acc[k])) : fma32(a.amp, ta, fma32(b.amp, tb, acc[k]));
   }
-}
-
-// A pair's distance and amplitude without a branch: coincident atoms
-// (d2 = 0, shared sites) get weight 0 here and their limit term
-// (sin(qr)/r → q) is added by the caller from coincident_pair_weight.
-struct PairTerm {
-  PairDistance d;
-  float scale;  // w_i w_j / r, or 0
-};
-NS_HD PairTerm pair_term(double d2, float wij) {
-  const bool apart = d2 > 0.0;
-  PairTerm p;
-  p.d = pair_distance(apart ? d2 : 1.0);
-  p.scale = apart ? wij * p.d.inv_r : 0.f;
-  return p;
 }
 
 }  // namespace nanoscatter::debye::fmath

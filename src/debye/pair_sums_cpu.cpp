@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "debye/pair_sums.hpp"
+#include "debye/pair_dither.hpp"
 #include "debye/q_grid.hpp"
 #include "core/simd_trig.hpp"
 #include "nanoscatter/error.hpp"
@@ -57,9 +58,12 @@ constexpr std::size_t kTileAtoms = 256;
 // Pairs staged at once: ~13 arrays × 512 × ≤ 8 bytes ≈ 50 KiB, in L1/L2 next
 // to the Q block's accumulators, and a float32 lane sums only 512/kLanes = 16
 // terms before the chunk is flushed into float64.
-constexpr std::size_t kChunkPairs = 512;
+constexpr std::size_t kChunkPairs = 256;
 // Q steps per block, i.e. between restarts of the three-term recurrence.
 constexpr int kRestart = 32;
+// The step within a block at which the float32 sequence is exact (its
+// start is shifted by the frequency's rounding so that the drift is zero there).
+constexpr double kCentre = 0.5 * (kRestart - 1);
 // Blocks between direct float64 sincos evaluations of the block start values.
 constexpr int kRefresh = 8;
 // Below this distance two atoms count as coincident: sin(qr)/r = q·(1 −
@@ -76,6 +80,24 @@ constexpr double kCoincident = 1e-20;
 template <class T>
 constexpr std::size_t kLanes = 128 / sizeof(T);
 
+// The dither factor 1 + η of one of a pair's float32 inputs (pair_dither.hpp);
+// float64 runs round nothing that needs it.
+template <class T>
+inline double dither_factor(std::uint32_t hash) {
+  if constexpr (std::is_same_v<T, float>)
+    return double(dither::factor(dither::next_hash(hash), dither::kDitherWidth));
+  else
+    return 1.0;
+}
+
+template <class T>
+inline double sequence_scale(std::uint32_t hash) {
+  if constexpr (std::is_same_v<T, float>)
+    return double(dither::factor(hash, dither::kSequenceScaleWidth));
+  else
+    return 1.0;
+}
+
 struct Range {
   std::size_t begin, end;
 };
@@ -88,13 +110,15 @@ struct Workspace {
   std::size_t fill = 0;
   alignas(64) double r[kChunkPairs];       // distance, Å
   alignas(64) double weight[kChunkPairs];  // w_i w_j
+  alignas(64) std::uint32_t hash[kChunkPairs];  // float32: the pair's dither (pair_dither.hpp)
   alignas(64) T amp[kChunkPairs];          // w_i w_j / r (0 for coincident atoms)
   // Direct path: r in T is not needed (phases are formed in float64).
   // Uniform path, per pair:
   alignas(64) T flip[kChunkPairs];        // σ = sign cos(Δq r)
   alignas(64) T reinsch_d[kChunkPairs];   // d = 2|cos(Δq r)| − 2
-  alignas(64) double cos_step[kChunkPairs];   // cos(Δq r)
-  alignas(64) double sin_step[kChunkPairs];   // sin(Δq r)
+  alignas(64) double cos_step[kChunkPairs];   // cos(x_f), x_f the step the rounded d takes (≈ Δq r)
+  alignas(64) double sin_step[kChunkPairs];   // sin(x_f)
+  alignas(64) double centre_shift[kChunkPairs];  // ε = −kCentre (x_f − Δq r)
   alignas(64) double cos_block[kChunkPairs];  // cos(kRestart Δq r)
   alignas(64) double sin_block[kChunkPairs];  // sin(kRestart Δq r)
   alignas(64) double cos_start[kChunkPairs];  // cos(q_b r) at the current block
@@ -121,10 +145,19 @@ void accumulate_uniform(Workspace<T>& ws, std::size_t n, const Grid& grid) {
     trig::sincos(0.5 * x, sh, ch);
     const bool flip = ch * ch < sh * sh;  // cos x < 0: run the recurrence for π − x
     ws.flip[t] = flip ? T(-1) : T(1);
-    ws.reinsch_d[t] = T(flip ? -4 * ch * ch : -4 * sh * sh);  // 2|cos x| − 2 without cancellation
+    const double d_exact = flip ? -4 * ch * ch : -4 * sh * sh;  // 2|cos x| − 2 without cancellation
+    ws.reinsch_d[t] = T(d_exact * dither_factor<T>(ws.hash[t]));
     trig::sincos(x, s, c);
-    ws.cos_step[t] = c;
-    ws.sin_step[t] = s;
+    // The step the rounded d really takes, x_f = x + δx (first order in the
+    // rounding δd: dd/dx = ∓2 sin x), and the phase offset that makes the
+    // sequence exact at the block's centre instead of at its start, so the
+    // drift (k − kCentre)·δx stays half as large and changes sign.
+    const double delta_d = double(ws.reinsch_d[t]) - d_exact;
+    const double two_sin = 2 * s;
+    const double delta_x = two_sin != 0 ? (flip ? delta_d : -delta_d) / (two_sin != 0 ? two_sin : 1.0) : 0.0;
+    ws.centre_shift[t] = -kCentre * delta_x;
+    ws.cos_step[t] = c - s * delta_x;  // cos x_f
+    ws.sin_step[t] = s + c * delta_x;  // sin x_f
     trig::sincos(kRestart * x, s, c);
     ws.cos_block[t] = c;
     ws.sin_block[t] = s;
@@ -140,11 +173,15 @@ void accumulate_uniform(Workspace<T>& ws, std::size_t n, const Grid& grid) {
 #pragma omp simd
     for (std::size_t t = 0; t < n; ++t) {
       const double s = ws.sin_start[t], c = ws.cos_start[t];
-      const double s1 = s * ws.cos_step[t] + c * ws.sin_step[t];  // sin((q_b + Δq) r)
-      // t_k = σ^k sin((q_b + kΔq) r); D_0 = t_0 − t_{−1} = (t_1 − t_0) − d t_0.
+      // Start phase q_b r + ε, ε = −kCentre δx (|ε| ~ 1e-6: cos ε = 1 − ε²/2).
+      const double e = ws.centre_shift[t], cos_e = 1 - 0.5 * e * e;
+      const double s_c = s * cos_e + c * e, c_c = c * cos_e - s * e;
+      const double s1 = s_c * ws.cos_step[t] + c_c * ws.sin_step[t];  // sin(q_b r + ε + x_f)
+      // t_k = σ^k sin(q_b r + ε + k x_f); D_0 = t_0 − t_{−1} = (t_1 − t_0) − d t_0.
       const double t1 = double(ws.flip[t]) * s1;
-      ws.s0[t] = T(s);
-      ws.s1[t] = T((t1 - s) - double(ws.reinsch_d[t]) * s);
+      const double scale = sequence_scale<T>(ws.hash[t]);
+      ws.s0[t] = T(s_c * scale);
+      ws.s1[t] = T(((t1 - s_c) - double(ws.reinsch_d[t]) * s_c) * scale);
       ws.sin_start[t] = s * ws.cos_block[t] + c * ws.sin_block[t];  // next block's start
       ws.cos_start[t] = c * ws.cos_block[t] - s * ws.sin_block[t];
     }
@@ -218,13 +255,16 @@ template <class T>
 void flush(Workspace<T>& ws, const Grid& grid) {
   constexpr std::size_t V = kLanes<T>;
   const std::size_t n = (ws.fill + V - 1) / V * V;
-  for (std::size_t t = ws.fill; t < n; ++t) ws.r[t] = ws.weight[t] = 0;  // padding adds 0
+  for (std::size_t t = ws.fill; t < n; ++t) {  // padding adds 0
+    ws.r[t] = ws.weight[t] = 0;
+    ws.hash[t] = 0;
+  }
   double coincident = 0;
 #pragma omp simd reduction(+ : coincident)
   for (std::size_t t = 0; t < n; ++t) {
     const bool zero = ws.r[t] < kCoincident;
     coincident += zero ? ws.weight[t] : 0.0;
-    ws.amp[t] = T(zero ? 0.0 : ws.weight[t] / (zero ? 1.0 : ws.r[t]));
+    ws.amp[t] = T(zero ? 0.0 : ws.weight[t] / ((zero ? 1.0 : ws.r[t]) * sequence_scale<T>(ws.hash[t])));
   }
   ws.coincident_weight += coincident;
   if (grid.step)
@@ -252,6 +292,11 @@ void stage_row(Workspace<T>& ws, const AtomBlock& a, std::size_t i, const AtomBl
       const double dx = xi - bx[j + t], dy = yi - by[j + t], dz = zi - bz[j + t];
       r[t] = std::sqrt(dx * dx + dy * dy + dz * dz);
       weight[t] = wi * bw[j + t];
+    }
+    if constexpr (std::is_same_v<T, float>) {
+      std::uint32_t* hash = ws.hash + ws.fill;
+#pragma omp simd
+      for (std::size_t t = 0; t < n; ++t) hash[t] = dither::pair_hash(std::uint32_t(i), std::uint32_t(j + t));
     }
     ws.fill += n;
     j += n;

@@ -65,23 +65,24 @@ struct FloatChunk {
 // Coincident atoms (d2 = 0) get weight 0 here (fmath::pair_term); the
 // caller adds their limit terms on the host (coincident_pair_weight).
 template <bool Uniform, int K>
-__device__ __forceinline__ void tile_sums_float(const Atom4<double>& ai, float wi, const Atom4<double>* tile,
-                                                const float* tile_w, int j_lo, int jj_begin, int jj_end,
+__device__ __forceinline__ void tile_sums_float(const Atom4<double>& ai, int i, float wi, const Atom4<double>* tile,
+                                                const float* tile_w, int j0, int j_lo, int jj_begin, int jj_end,
                                                 const FloatChunk& chunk, const fmath::FloatPair (&q)[Uniform ? 1 : K],
                                                 float (&acc)[K]) {
   const auto term = [&](int jj) {
     const Atom4<double> bj = tile[jj];
     const float wij = jj < j_lo ? 0.f : wi * tile_w[jj];
     const double dx = ai.x - bj.x, dy = ai.y - bj.y, dz = ai.z - bj.z;
-    return fmath::pair_term(fma(dx, dx, fma(dy, dy, dz * dz)), wij);
+    return fmath::pair_term(fma(dx, dx, fma(dy, dy, dz * dz)), wij,
+                            dither::pair_hash(std::uint32_t(i), std::uint32_t(j0 + jj)));
   };
   if constexpr (Uniform) {
     // Two pairs at a time (jj_end − jj_begin is even): see recurrence_accumulate2.
 #pragma unroll 1
     for (int jj = jj_begin; jj < jj_end; jj += 2) {
       const fmath::PairTerm p0 = term(jj), p1 = term(jj + 1);
-      fmath::recurrence_accumulate2<K>(fmath::recurrence_start(chunk.mid, chunk.half_dq, p0.d, p0.scale),
-                                       fmath::recurrence_start(chunk.mid, chunk.half_dq, p1.d, p1.scale), acc);
+      fmath::recurrence_accumulate2<K>(fmath::recurrence_start(chunk.mid, chunk.half_dq, p0),
+                                       fmath::recurrence_start(chunk.mid, chunk.half_dq, p1), acc);
     }
   } else {
     for (int jj = jj_begin; jj < jj_end; ++jj) {
@@ -90,7 +91,7 @@ __device__ __forceinline__ void tile_sums_float(const Atom4<double>& ai, float w
       for (int k = 0; k < K; ++k) {
         float sv, cv;
         fmath::sincos_of_product(q[k], p.d.r_hi, p.d.r_lo, sv, cv);
-        acc[k] = fmaf(sv, p.scale, acc[k]);
+        acc[k] = fmaf(sv, p.amp * p.sigma, acc[k]);
       }
     }
   }
@@ -215,7 +216,7 @@ __global__ void __launch_bounds__(kTile, (sizeof(Real) == 4 && K == kChunkQMid) 
 #pragma unroll
       for (int k = 0; k < K; ++k) acc[k] = 0;
       if constexpr (sizeof(Real) == 4)
-        tile_sums_float<Uniform, K>(ai, wi, tile, tile_w, j_lo, sub, sub + kFlushPairs, chunk, qf, acc);
+        tile_sums_float<Uniform, K>(ai, i, wi, tile, tile_w, jt * kTile, j_lo, sub, sub + kFlushPairs, chunk, qf, acc);
       else
         tile_sums_double<Uniform, K>(ai, tile, j_lo, sub, sub + kFlushPairs, qd, qp.dq, acc);
 #pragma unroll
@@ -248,7 +249,7 @@ constexpr int kSlabPairs = kSlabRows * kTile;    // 1024 pairs
 constexpr int kSlabLanePairs = kSlabPairs / 32;  // pairs per lane and float32 partial
 static_assert(kSlabLanePairs == kFlushPairs, "same float32 partial length as the per-thread kernel");
 
-// Shared bytes of the slab cache: (t, u) per chunk and pair, (λ, sign) per pair.
+// Shared bytes of the slab cache: (t, u) per chunk and pair, (λ with the mirror flag, amp) per pair.
 constexpr std::size_t slab_cache_bytes(int chunks) {
   return std::size_t(chunks + 1) * kSlabPairs * sizeof(float2);
 }
@@ -259,24 +260,24 @@ constexpr std::size_t slab_cache_bytes(int chunks) {
 // remaining levels add whole (every lane of the pair gets the sum). On
 // return v[i] holds the warp sum of index base + i (i < N_final) and
 // `writer` is set on one lane per distinct index set.
-template <int N, int O, int K>
-__device__ __forceinline__ void warp_butterfly(float (&v)[K], int lane, int& base, bool& writer) {
+template <int N, int O, int K, class T>
+__device__ __forceinline__ void warp_butterfly(T (&v)[K], int lane, int& base, bool& writer) {
   if constexpr (O > 0) {
     if constexpr (N % 2 == 0) {
       const bool upper = lane & O;
 #pragma unroll
       for (int i = 0; i < N / 2; ++i) {
-        const float send = upper ? v[i] : v[i + N / 2];
-        const float keep = upper ? v[i + N / 2] : v[i];
+        const T send = upper ? v[i] : v[i + N / 2];
+        const T keep = upper ? v[i + N / 2] : v[i];
         v[i] = keep + __shfl_xor_sync(0xffffffffu, send, O);
       }
       if (upper) base += N / 2;
-      warp_butterfly<N / 2, O / 2, K>(v, lane, base, writer);
+      warp_butterfly<N / 2, O / 2, K, T>(v, lane, base, writer);
     } else {
 #pragma unroll
       for (int i = 0; i < N; ++i) v[i] += __shfl_xor_sync(0xffffffffu, v[i], O);
       if (lane & O) writer = false;
-      warp_butterfly<N, O / 2, K>(v, lane, base, writer);
+      warp_butterfly<N, O / 2, K, T>(v, lane, base, writer);
     }
   }
 }
@@ -294,8 +295,8 @@ __global__ void __launch_bounds__(32 * C, C <= 8 ? 2 : 1)
   constexpr int kThreads = 32 * C;
   __shared__ Atom4<double> tile_i[kTile], tile_j[kTile];
   __shared__ double warp_total[C][K];
-  extern __shared__ float2 cache[];  // [C][kSlabPairs] (t, u), then [kSlabPairs] (λ, sign)
-  float2* lambda_sign = cache + C * kSlabPairs;
+  extern __shared__ float2 cache[];  // [C][kSlabPairs] (t, u), then [kSlabPairs] (packed λ, amp)
+  float2* lambda_amp = cache + C * kSlabPairs;
 
   const PairWorkItem item = items[blockIdx.x];
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -330,12 +331,15 @@ __global__ void __launch_bounds__(32 * C, C <= 8 ? 2 : 1)
         // On the triangle's diagonal tile only pairs j > i count.
         const float wij = (diagonal && jl <= il) ? 0.f : float(ai.w) * float(bj.w);
         const double dx = ai.x - bj.x, dy = ai.y - bj.y, dz = ai.z - bj.z;
-        const fmath::PairTerm term = fmath::pair_term(fma(dx, dx, fma(dy, dy, dz * dz)), wij);
-        float t[C], u[C], lambda, sign;
-        fmath::chunk_starts<C>(mid0, half_dq, chunk_dq, term.d, term.scale, t, u, lambda, sign);
+        const fmath::PairTerm term =
+            fmath::pair_term(fma(dx, dx, fma(dy, dy, dz * dz)), wij,
+                             dither::pair_hash(std::uint32_t(item.i_tile * kTile + il), std::uint32_t(jt * kTile + jl)));
+        float t[C], u[C], lambda;
+        bool mirror;
+        fmath::chunk_starts<K, C>(mid0, half_dq, chunk_dq, term, t, u, lambda, mirror);
 #pragma unroll
         for (int c = 0; c < C; ++c) cache[c * kSlabPairs + p] = make_float2(t[c], u[c]);
-        lambda_sign[p] = make_float2(lambda, sign);
+        lambda_amp[p] = make_float2(fmath::pack_lambda(lambda, mirror), term.amp);
       }
       __syncthreads();
       if (!active) continue;
@@ -346,8 +350,10 @@ __global__ void __launch_bounds__(32 * C, C <= 8 ? 2 : 1)
 #pragma unroll 1
       for (int p = lane; p < kSlabPairs; p += 64) {
         const float2 s0 = starts[p], s1 = starts[p + 32];
-        const float2 l0 = lambda_sign[p], l1 = lambda_sign[p + 32];
-        fmath::recurrence_accumulate2<K>({s0.x, s0.y, l0.x, l0.y < 0.f}, {s1.x, s1.y, l1.x, l1.y < 0.f}, acc);
+        const float2 l0 = lambda_amp[p], l1 = lambda_amp[p + 32];
+        fmath::recurrence_accumulate2<K>(
+            {s0.x, s0.y, fmath::unpack_lambda(l0.x), l0.y, fmath::unpack_mirror(l0.x)},
+            {s1.x, s1.y, fmath::unpack_lambda(l1.x), l1.y, fmath::unpack_mirror(l1.x)}, acc);
       }
       int base = 0;
       bool writer = true;

@@ -43,15 +43,16 @@ std::vector<double> emulate_kernel(const AtomBlock& block, double q0, double dq,
         std::fill(acc, acc + K, 0.f);
         // Two pairs at a time, as the kernel (a zero-weight pair pads an odd count).
         const auto term = [&](std::size_t j) {
-          if (j >= std::min(n, jb + kFlushPairs)) return fmath::pair_term(1.0, 0.f);
+          if (j >= std::min(n, jb + kFlushPairs)) return fmath::pair_term(1.0, 0.f, 0u);
           const double dx = atoms[i].x - atoms[j].x, dy = atoms[i].y - atoms[j].y, dz = atoms[i].z - atoms[j].z;
           const float wij = static_cast<float>(atoms[i].w) * static_cast<float>(atoms[j].w);
-          return fmath::pair_term(std::fma(dx, dx, std::fma(dy, dy, dz * dz)), wij);
+          return fmath::pair_term(std::fma(dx, dx, std::fma(dy, dy, dz * dz)), wij,
+                                  dither::pair_hash(std::uint32_t(i), std::uint32_t(j)));
         };
         for (std::size_t j = jb; j < std::min(n, jb + kFlushPairs); j += 2) {
           const auto p0 = term(j), p1 = term(j + 1);
-          fmath::recurrence_accumulate2<K>(fmath::recurrence_start(mid, half_dq, p0.d, p0.scale),
-                                           fmath::recurrence_start(mid, half_dq, p1.d, p1.scale), acc);
+          fmath::recurrence_accumulate2<K>(fmath::recurrence_start(mid, half_dq, p0),
+                                           fmath::recurrence_start(mid, half_dq, p1), acc);
         }
         for (int k = 0; k < K; ++k) total[k] += acc[k];
       }
@@ -74,7 +75,8 @@ std::vector<double> emulate_slab_kernel(const AtomBlock& block, double q0, doubl
   const auto atoms = pack_atoms<double>(block, o);
   const std::size_t n = atoms.size();
   struct Start {
-    float t[C], u[C], lambda, sign;
+    float t[C], u[C], lambda, amp;
+    bool mirror;
   };
   std::vector<Start> slab;
   std::vector<double> out(nq, 0.0);
@@ -87,8 +89,8 @@ std::vector<double> emulate_slab_kernel(const AtomBlock& block, double q0, doubl
         for (int p = l; p < kSlab; p += 2 * kLanes) {
           const Start& a = slab[p];
           const Start& b = slab[p + kLanes];
-          fmath::recurrence_accumulate2<K>({a.t[c], a.u[c], a.lambda, a.sign < 0}, {b.t[c], b.u[c], b.lambda, b.sign < 0},
-                                           lane_acc[l]);
+          fmath::recurrence_accumulate2<K>({a.t[c], a.u[c], a.lambda, a.amp, a.mirror},
+                                           {b.t[c], b.u[c], b.lambda, b.amp, b.mirror}, lane_acc[l]);
         }
       }
       for (int k = 0; k < K; ++k) {
@@ -110,9 +112,11 @@ std::vector<double> emulate_slab_kernel(const AtomBlock& block, double q0, doubl
       for (std::size_t j = i + 1; j < n; ++j) {
         const double dx = atoms[i].x - atoms[j].x, dy = atoms[i].y - atoms[j].y, dz = atoms[i].z - atoms[j].z;
         const float wij = static_cast<float>(atoms[i].w) * static_cast<float>(atoms[j].w);
-        const auto term = fmath::pair_term(std::fma(dx, dx, std::fma(dy, dy, dz * dz)), wij);
+        const auto term = fmath::pair_term(std::fma(dx, dx, std::fma(dy, dy, dz * dz)), wij,
+                                           dither::pair_hash(std::uint32_t(i), std::uint32_t(j)));
         Start st;
-        fmath::chunk_starts<C>(mid0, half_dq, chunk_dq, term.d, term.scale, st.t, st.u, st.lambda, st.sign);
+        fmath::chunk_starts<K, C>(mid0, half_dq, chunk_dq, term, st.t, st.u, st.lambda, st.mirror);
+        st.amp = term.amp;
         slab.push_back(st);
         if (slab.size() == kSlab) flush(k_first);
       }
@@ -219,9 +223,12 @@ TEST(DebyeGpuMath, RecurrenceKernelMatchesFloat64WhereTheFringesCancel) {
     const double err = test::max_rel_error(s, s_ref, 1e-3);
     std::printf("N=%zu K=%d: float32 kernel arithmetic, max rel err %.3e where S > 1e-3 max S\n", block.size(), K,
                 err);
-    // Acceptance (c) asks 1e-5 of the GPU. Measured 8e-8 here; with the
-    // earlier Cephes sincos 9.8e-7 (and 4.1e-5 at 26k atoms, as on the GPU).
-    EXPECT_LE(err, 5e-7);
+    // Acceptance (c) asks 1e-5 of the GPU. Measured 8e-8 here before the
+    // dither (pair_dither.hpp), 3.8e-7 (K = 32) and 5.8e-7 (K = 64) with it:
+    // the dither trades coherent error on crystals for a little noise on
+    // disordered particles. With the earlier Cephes sincos 9.8e-7 (and
+    // 4.1e-5 at 26k atoms, as on the GPU).
+    EXPECT_LE(err, 2e-6);
   }
 }
 
@@ -248,9 +255,49 @@ TEST(DebyeGpuMath, SlabKernelMatchesFloat64WhereTheFringesCancel) {
     std::printf("N=%zu NQ=%d K=48 C=%d: slab kernel arithmetic, max rel err %.3e where S > 1e-3 max S\n",
                 block.size(), g.nq, g.chunks, err);
     // As the per-thread kernel (acceptance (c) asks 1e-5 of the GPU).
-    // Measured 4.1e-8 (N = 1701, 200 Q, C = 8) and 2.3e-7 (N = 558, 1456 Q, C = 16).
-    EXPECT_LE(err, 5e-7);
+    // Measured 3.6e-7 (N = 1701, 200 Q, C = 8) and 2.5e-7 (N = 558, 1456 Q,
+    // C = 16) with the dither; 4.1e-8 and 2.3e-7 before it.
+    EXPECT_LE(err, 2e-6);
   }
+}
+
+// A perfect crystal: thousands of pairs share each distance exactly, so any
+// float32 rounding that is a function of r alone adds up shell by shell.
+AtomBlock perfect_au_sphere(double radius) {
+  LatticeOptions lattice;
+  lattice.type = LatticeType::fcc;
+  lattice.a = 4.078;
+  lattice.elements = {"Au"};
+  const Structure s = cut_crystal(make_lattice(lattice), Sphere{radius});
+  AtomBlock b;
+  for (const auto& a : s.atoms) {
+    b.x.push_back(a.position.x), b.y.push_back(a.position.y), b.z.push_back(a.position.z);
+    b.w.push_back(1.0);
+  }
+  return b;
+}
+
+TEST(DebyeGpuMath, SlabKernelOnAPerfectCrystalWithAGridStartingPastTheForwardPeak) {
+  // Issue 20's CPU-sized case: fcc Au R = 20 Å (1,985 atoms), Q = 0.5 + 0.01k,
+  // 1151 points. The threshold 1e-3·max S then takes in the deep low-angle
+  // fringe minima; without the dither the GPU arithmetic was off by ~1e-4 there.
+  const AtomBlock block = perfect_au_sphere(20.0);
+  ASSERT_EQ(block.size(), 1985u);
+  const int nq = 1151;
+  std::vector<double> q(nq);
+  for (int k = 0; k < nq; ++k) q[k] = 0.5 + 0.01 * k;
+  std::vector<double> ref(q.size(), 0.0);
+  exact_pair_sums_cpu(block, block, PairSet::triangle, q, ref, Precision::dual, 0);
+  const auto w = emulate_slab_kernel<48, 16>(block, q[0], q[1] - q[0], nq);
+  const double err = test::max_rel_error(structure_factor(w, q, block.size()),
+                                         structure_factor(ref, q, block.size()), 1e-3);
+  std::printf("perfect Au sphere N=%zu, Q 0.5-12 x 1151: slab kernel arithmetic, max rel err %.3e\n", block.size(), err);
+  // Measured 1.9e-5 with the dither, float64 step and chunk starts and the
+  // centred drift (9.1e-5 with the dither alone). Issue 20 asks 1e-5; what
+  // is left is the float32 recurrence's own rounding over 48 steps and the
+  // float32 partials over 32 pairs (a float64 butterfly changed nothing), so
+  // this bound guards the gain and docs/debye.md states 1e-4 for GPU float32.
+  EXPECT_LE(err, 3e-5);
 }
 
 TEST(DebyeGpuMath, CoincidentPairWeightMatchesBruteForce) {

@@ -1,0 +1,60 @@
+// Property tests of the Debye fast paths on the CPU: every run draws fresh
+// cases (tests/debye_property_cases.hpp: lattice, shape, size, disorder,
+// species, radiation, Q or 2θ grid) and checks, against the float64 exact
+// sum, where I > 1e-3·max I:
+//  - exact float32 (the dithered recurrence, docs/debye.md) within
+//    kFloat32Bound;
+//  - histogram (Δr = 1e-3 Å, float64 Taylor moments) within kHistogramBound.
+// A failure prints the case's seed (NS_TEST_SEED replays it) and the case.
+// CI draws 500–2,500 atoms and 50–1,500 Q so that 20 cases take about a
+// minute on two cores; the GPU twin (tests/gpu) draws the full ranges.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "debye_property_cases.hpp"
+#include "nanoscatter/debye.hpp"
+#include "property_seed.hpp"
+
+using namespace nanoscatter;
+
+namespace {
+
+// The documented bounds (docs/debye.md, "Methods and their accuracy").
+constexpr double kFloat32Bound = 1e-4;
+constexpr double kHistogramBound = 1e-4;
+constexpr double kIntensityFloor = 1e-3;
+constexpr int kCases = 20;
+
+std::vector<double> intensity(const test::DebyeCase& c, DebyeMethod method, Precision precision) {
+  DebyeOptions o;
+  o.radiation = c.radiation;
+  o.method = method;
+  o.precision = precision;
+  o.device = Device::cpu;
+  return DebyePlan(c.structure, o).execute(c.q).intensity;
+}
+
+}  // namespace
+
+TEST(DebyeProperty, Float32AndHistogramWithinTheirBoundsOnDrawnCases) {
+  const test::DebyeCaseLimits limits{500, 2500, 50, 1500};
+  double worst32 = 0, worst_hist = 0;
+  for (int k = 0; k < kCases; ++k) {
+    const auto seed = test::case_seed(k);
+    NS_PROPERTY_CASE(seed);
+    const test::DebyeCase c = test::draw_debye_case(seed, limits);
+    SCOPED_TRACE(c.description);
+    const auto ref = intensity(c, DebyeMethod::exact, Precision::dual);
+    const double e32 = test::max_rel_where_above(intensity(c, DebyeMethod::exact, Precision::single), ref, kIntensityFloor);
+    const double eh = test::max_rel_where_above(intensity(c, DebyeMethod::histogram, Precision::dual), ref, kIntensityFloor);
+    std::printf("case %2d seed %llu: float32 %.2e, histogram %.2e  (%s)\n", k, static_cast<unsigned long long>(seed),
+                e32, eh, c.description.c_str());
+    EXPECT_LE(e32, kFloat32Bound);
+    EXPECT_LE(eh, kHistogramBound);
+    worst32 = std::max(worst32, e32);
+    worst_hist = std::max(worst_hist, eh);
+  }
+  std::printf("worst of %d drawn cases: float32 %.2e (bound %.0e), histogram %.2e (bound %.0e)\n", kCases, worst32,
+              kFloat32Bound, worst_hist, kHistogramBound);
+}
