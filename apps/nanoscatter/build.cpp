@@ -1,8 +1,10 @@
 // `nanoscatter build`: a nanoparticle from a named lattice or a unit cell read
 // from a file, cut by a shape centred on the lattice origin, optionally
 // copied into an ensemble and given vacancies and displacements.
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <string>
@@ -173,13 +175,29 @@ Structure build(const CLI::App& sub, const BuildOptions& o) {
   return structure;
 }
 
+// The output's format, checked before any work: XYZ or PDB. A built
+// particle is finite (no periodic cell), so CIF, which describes a crystal
+// by its unit cell, is refused with that reason.
+void check_structure_output(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == ".xyz" || ext == ".extxyz" || ext == ".pdb") return;
+  if (ext == ".cif")
+    fail_at({path, 0, "--output"},
+            "a built particle is finite and has no unit cell to write as CIF; use .xyz, .extxyz or .pdb");
+  fail_at({path, 0, "--output"}, ext.empty() ? std::string("no extension") : "unknown extension '" + ext + "'",
+          "; build writes .xyz, .extxyz (extended XYZ) or .pdb");
+}
+
 }  // namespace
 
 void add_build_command(CLI::App& app, const RunContext& context) {
   auto* sub = app.add_subcommand("build", "build a nanoparticle from a lattice or a CIF");
   auto options = std::make_shared<BuildOptions>();
   BuildOptions& o = *options;
-  add_common_options(*sub, o.common, /*with_precision=*/false);  // --device is accepted; building runs on the CPU
+  // --device is accepted; building runs on the CPU. A finite particle has no
+  // unit cell, so there is no CIF output.
+  add_common_options(*sub, o.common, /*with_precision=*/false, ".xyz/.extxyz (extended XYZ), .pdb");
   sub->add_option("--lattice", o.lattice, "sc|bcc|fcc|hcp|diamond|rocksalt|zincblende|wurtzite|perovskite");
   sub->add_option("--a", o.a, "lattice constant a, Å");
   sub->add_option("--c", o.c, "lattice constant c, Å (hcp, wurtzite; default ideal √(8/3)·a)");
@@ -205,6 +223,7 @@ void add_build_command(CLI::App& app, const RunContext& context) {
   sub->callback([sub, options, context] {
     if (!context.comm.root()) return;  // serial and quick: under mpirun rank 0 alone builds and writes
     const BuildOptions& o = *options;
+    check_structure_output(o.common.output);
     const Structure structure = build(*sub, o);
     const std::string comment = structure.title + " (nanoscatter " + context.version + " build)";
     write_structure(o.common.output, structure, comment);

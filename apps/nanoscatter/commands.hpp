@@ -16,7 +16,7 @@ struct RunContext {
   parallel::Communicator comm;  // the MPI ranks of this run (rank 0 of 1 without mpirun)
 };
 
-// Options shared by the engines (DESIGN.md command-line contract).
+// Options shared by the engines (docs/design.md command-line contract).
 struct CommonOptions {
   std::string device = "auto";
   std::string precision = "double";
@@ -26,7 +26,9 @@ struct CommonOptions {
 };
 
 // Adds --device, --precision (when the engine has one), --output and --quiet.
-void add_common_options(CLI::App& sub, CommonOptions& options, bool with_precision,
+// `formats` lists the extensions this subcommand writes, for --help (only
+// those it can write: issue 20).
+void add_common_options(CLI::App& sub, CommonOptions& options, bool with_precision, const std::string& formats,
                         bool output_required = true);
 
 // --ranks-per-gpu (for the engines without CommonOptions).

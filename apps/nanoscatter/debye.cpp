@@ -17,6 +17,7 @@
 #include "nanoscatter/debye_pdf.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/io_hdf5.hpp"
+#include "nanoscatter/io_png.hpp"
 #include "nanoscatter/io_text.hpp"
 #include "nanoscatter/output_format.hpp"
 #include "nanoscatter/structure_io.hpp"
@@ -62,16 +63,17 @@ std::vector<double> q_grid(const CLI::App& sub, const DebyeCliOptions& o) {
   return uniform_q_grid(o.qmin, o.qmax, o.qpoints);
 }
 
-// Text or HDF5 only; the directory must exist (checked before the work).
+// Text, HDF5 or a PNG plot; the directory must exist (checked before the work).
 OutputFormat checked_output(const std::string& path, const char* option) {
+  constexpr const char* formats = "debye writes text (.dat, .txt, .csv), HDF5 (.h5, .hdf5) or a plot (.png)";
   OutputFormat format;
   try {
     format = output_format_from_path(path);
   } catch (const Error& e) {
-    throw Error(Where{path, 0, option}, e.reason());
+    const std::string reason = e.reason();  // "unknown extension '.x'; use ..." (all writers' list)
+    fail_at({path, 0, option}, reason.substr(0, reason.find(';')), "; ", formats);
   }
-  if (format != OutputFormat::text && format != OutputFormat::hdf5)
-    fail_at({path, 0, option}, "debye writes text (.dat, .txt, .csv) or HDF5 (.h5, .hdf5)");
+  if (format == OutputFormat::xyz) fail_at({path, 0, option}, formats);
   const auto dir = std::filesystem::path(path).parent_path();
   if (!dir.empty() && !std::filesystem::is_directory(dir))
     fail_at({path, 0, option}, "directory '", dir.string(), "' does not exist");
@@ -127,8 +129,29 @@ RunInfo describe(const DebyeCliOptions& o, const RunContext& context, const Stru
   return info;
 }
 
+// The header lines as PNG tEXt entries (nanoscatter:header_0, ...).
+std::vector<std::pair<std::string, std::string>> png_header(const std::vector<std::string>& lines) {
+  std::vector<std::pair<std::string, std::string>> text;
+  for (std::size_t i = 0; i < lines.size(); ++i) text.emplace_back("nanoscatter:header_" + std::to_string(i), lines[i]);
+  return text;
+}
+
 void write_pattern(const std::string& path, OutputFormat format, const RunInfo& info,
                    const DebyeResult& result, const std::string& column, const std::string& unit) {
+  if (format == OutputFormat::png) {
+    // A quick look: I(Q) on a log scale (S(Q) and F(Q), which cross zero or
+    // hover around 1, on a linear one), the partials in colour.
+    std::vector<PlotSeries> series{{column, result.intensity, plot_colours()[0]}};
+    for (std::size_t p = 0; p < result.partials.size(); ++p)
+      series.push_back({result.partial_names[p], result.partials[p], plot_colours()[1 + p % 9]});
+    PlotOptions plot;
+    plot.log_y = column == "I" || column == "I_per_atom";
+    plot.x_label = "Q (1/Å)";
+    plot.y_label = unit.empty() ? column : column + " (" + unit + ")";
+    plot.text = png_header(info.lines);
+    write_png_plot(path, result.q, series, plot);
+    return;
+  }
   if (format == OutputFormat::text) {
     TextTable t;
     t.header_lines = info.lines;
@@ -172,6 +195,15 @@ void write_pdf(const std::string& path, OutputFormat format, const RunInfo& info
      << " Å, sphere radius R = sqrt(5/3) R_g = " << pdf.sphere_radius
      << " Å, rho0 = N/(4πR³/3) = " << pdf.number_density << " 1/Å³";
   lines.push_back(os.str());
+  if (format == OutputFormat::png) {
+    PlotOptions plot;  // G(r), linear
+    plot.log_y = false;
+    plot.x_label = "r (Å)";
+    plot.y_label = "G (1/Å²)";
+    plot.text = png_header(lines);
+    write_png_plot(path, pdf.r, {{"G", pdf.g, plot_colours()[0]}}, plot);
+    return;
+  }
   if (format == OutputFormat::text) {
     TextTable t;
     t.header_lines = lines;
@@ -282,7 +314,8 @@ void add_debye_command(CLI::App& app, const RunContext& context) {
   auto options = std::make_shared<DebyeCliOptions>();
   DebyeCliOptions& o = *options;
   sub->add_option("structure", o.structure, "atoms: .xyz, .extxyz, .pdb, .cif")->required();
-  add_common_options(*sub, o.common, /*with_precision=*/true);
+  add_common_options(*sub, o.common, /*with_precision=*/true,
+                     ".dat/.txt/.csv text, .h5 HDF5, .png plot of I(Q)");
   sub->add_option("--radiation", o.radiation, "xray|neutron|electron")->capture_default_str();
   sub->add_option("--qmin", o.qmin, "first Q, Å⁻¹ (≥ 0)")->capture_default_str();
   sub->add_option("--qmax", o.qmax, "last Q, Å⁻¹");
@@ -293,7 +326,7 @@ void add_debye_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--method", o.method, "exact|histogram")->capture_default_str();
   sub->add_option("--bin-width", o.bin_width, "histogram bin width Δr, Å")->capture_default_str();
   sub->add_flag("--partials", o.partials, "one more column per species pair (sums to the total)");
-  sub->add_option("--pdf", o.pdf, "also write R(r) and G(r) to this file (.dat or .h5)");
+  sub->add_option("--pdf", o.pdf, "also write R(r) and G(r) to this file (.dat/.txt/.csv, .h5, or .png: a plot of G(r))");
   sub->add_option("--pdf-dr", o.pdf_dr, "r step of the PDF, Å")->capture_default_str();
   sub->add_option("--pdf-rmax", o.pdf_rmax, "last r of the PDF, Å (0: the largest distance)");
   sub->add_option("--energy", o.energy, "X-ray photon energy, keV: adds anomalous f', f''");

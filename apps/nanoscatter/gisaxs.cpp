@@ -148,7 +148,7 @@ void add_gisaxs_command(CLI::App& app, const RunContext& context) {
   auto options = std::make_shared<GisaxsCliOptions>();
   GisaxsCliOptions& o = *options;
   sub->add_option("sample", o.sample, "sample description (TOML, see docs/gisaxs.md)")->required();
-  add_common_options(*sub, o.common, /*with_precision=*/true);
+  add_common_options(*sub, o.common, /*with_precision=*/true, ".h5 HDF5, .txt/.dat text, .png picture");
   sub->add_option("--approximation", o.approximation, "dwba|born")->capture_default_str();
   sub->add_option("--png", o.png, "also write a log-scale picture (.png)");
   sub->add_option("--text", o.text, "also write the image as text in BornAgain's layout (.txt, .dat)");

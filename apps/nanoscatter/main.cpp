@@ -1,4 +1,4 @@
-// nanoscatter: one executable, one subcommand per engine (DESIGN.md).
+// nanoscatter: one executable, one subcommand per engine (docs/design.md).
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -9,14 +9,13 @@
 
 namespace nanoscatter::cli {
 
-void add_common_options(CLI::App& sub, CommonOptions& options, bool with_precision,
+void add_common_options(CLI::App& sub, CommonOptions& options, bool with_precision, const std::string& formats,
                         bool output_required) {
   sub.add_option("--device", options.device, "auto|cpu|gpu (auto: the GPU when one is present)")
       ->capture_default_str();
   if (with_precision)
     sub.add_option("--precision", options.precision, "single|double")->capture_default_str();
-  auto* out = sub.add_option("--output,-o", options.output,
-                             "output file; the format follows the extension (.dat/.txt, .h5, .png, .xyz)");
+  auto* out = sub.add_option("--output,-o", options.output, "output file; the format follows the extension: " + formats);
   if (output_required) out->required();
   sub.add_flag("--quiet,-q", options.quiet, "no progress bar or summary on stderr");
   add_ranks_per_gpu_option(sub, options.ranks_per_gpu);

@@ -191,7 +191,7 @@ void add_pattern2d_command(CLI::App& app, const RunContext& context) {
   sub->add_flag("--amplitude", opts->amplitude, "also write the complex amplitude A(q)");
   sub->add_option("--png", opts->png, "also write a log-scale quick-look picture");
   sub->add_option("--threads", opts->threads, "CPU threads (0: all)");
-  add_common_options(*sub, opts->common, true);
+  add_common_options(*sub, opts->common, true, ".h5 HDF5, .dat/.txt/.csv text, .png picture");
   sub->callback([sub, opts, context] { run(*sub, *opts, context); });
 }
 

@@ -1,6 +1,6 @@
 // Building nanoparticles: a unit cell (named lattice or read from a file),
 // repeated and cut by a convex shape centred on the lattice origin
-// (DESIGN.md: an atom is kept when it lies inside the shape, with a 1e-6 Å
+// (docs/design.md: an atom is kept when it lies inside the shape, with a 1e-6 Å
 // tolerance), then optionally copied into an ensemble and given defects.
 #pragma once
 #include <cstdint>
@@ -88,7 +88,7 @@ std::string describe_shape(const Shape& shape);  // "sphere R=16 Å"
 // ---- cutting -------------------------------------------------------------------
 
 struct CutOptions {
-  double tolerance = 1e-6;  // Å, DESIGN.md rule: |r| ≤ R + 1e-6 Å for a sphere
+  double tolerance = 1e-6;  // Å, docs/design.md rule: |r| ≤ R + 1e-6 Å for a sphere
 };
 
 // Every atom r = L (n + f) of the infinite crystal (lattice vectors L,

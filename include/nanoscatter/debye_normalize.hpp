@@ -1,5 +1,5 @@
 // Normalisations of a Debye pattern I(Q) (the unnormalised double sum with
-// self terms, DESIGN.md). With N = Σ_i w_i (occupancy-weighted atom count),
+// self terms, docs/design.md). With N = Σ_i w_i (occupancy-weighted atom count),
 // ⟨|f|²⟩ = Σ_i w_i |f_i|² / N and ⟨f⟩ = Σ_i w_i f_i / N, all without the
 // Debye–Waller factor (the engine leaves self terms undamped):
 //

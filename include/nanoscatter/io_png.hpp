@@ -1,4 +1,5 @@
-// Quick-look PNG pictures of 2D intensities on a log10 colour scale.
+// Quick-look PNG pictures of 2D intensities on a log10 colour scale, and
+// line plots of 1D results (I(Q), G(r)).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -56,5 +57,47 @@ inline constexpr std::array<std::uint8_t, 3> non_finite_rgb{255, 0, 255};
 std::array<std::uint8_t, 3> viridis_rgb(double t);
 // The 256 entries of the table behind viridis_rgb (for tests and legends).
 const std::array<std::array<std::uint8_t, 3>, 256>& viridis_table();
+
+// ---- Line plots ------------------------------------------------------------
+
+// One curve of a plot: y over the plot's x values, in an 8-bit sRGB colour.
+struct PlotSeries {
+  std::string name;
+  std::vector<double> y;
+  std::array<std::uint8_t, 3> rgb{0, 0, 0};
+};
+
+struct PlotOptions {
+  std::size_t width = 800;  // pixels, 200–10000
+  std::size_t height = 500;  // pixels, 150–10000
+  bool log_x = false;
+  bool log_y = true;
+  // Log y axes span at most this factor below the largest value (as the
+  // images' dynamic_range), and start at the smallest positive value when
+  // the data span less.
+  double dynamic_range = 1e8;
+  // Recorded as tEXt (the picture has numbers on its ticks but no words).
+  std::string x_label;
+  std::string y_label;
+  std::vector<std::pair<std::string, std::string>> text;
+};
+
+struct PlotRange {
+  double xmin = 0, xmax = 0, ymin = 0, ymax = 0;
+};
+
+// Writes an 8-bit RGB PNG line plot of the series over x: a frame, grid
+// lines with numbered ticks (decades on log axes, 1-2-5 steps on linear
+// ones), each series as a 2-pixel line (the first drawn on top); points
+// that are not finite, or ≤ 0 on a log axis, break the line. tEXt chunks
+// record nanoscatter:xmin/xmax/ymin/ymax (17 significant digits),
+// xscale/yscale, xlabel/ylabel and series ("name #rrggbb; ..."). Goes
+// through AtomicOutput; throws Error naming the file.
+PlotRange write_png_plot(const std::filesystem::path& path, const std::vector<double>& x,
+                         const std::vector<PlotSeries>& series, const PlotOptions& options = {});
+
+// Colours for the series of a plot: black (the total), then matplotlib's
+// tab10 cycle.
+const std::array<std::array<std::uint8_t, 3>, 10>& plot_colours();
 
 }  // namespace nanoscatter

@@ -1,5 +1,5 @@
 // Which writer an `--output` path asks for, from its extension
-// (DESIGN.md command-line contract).
+// (docs/design.md command-line contract).
 #pragma once
 #include <filesystem>
 #include <string_view>

@@ -1,4 +1,4 @@
-// Cutting a crystal by a shape centred on the lattice origin (DESIGN.md).
+// Cutting a crystal by a shape centred on the lattice origin (docs/design.md).
 #include <algorithm>
 #include <cmath>
 

@@ -20,6 +20,11 @@ expect_error() {
 }
 
 expect_error "missing.cif: no such file" --cif missing.cif --shape sphere --radius 10
+# Outputs: XYZ or PDB only, refused before any work (a particle has no cell for CIF).
+expect_cli_error "p.cif: --output: a built particle is finite and has no unit cell to write as CIF; use .xyz, .extxyz or .pdb" \
+  "$bin" build --lattice fcc --a 4.078 --elements Au --shape sphere --radius 6 --output p.cif
+expect_cli_error "p.h5: --output: unknown extension '.h5'; build writes .xyz, .extxyz (extended XYZ) or .pdb" \
+  "$bin" build --lattice fcc --a 4.078 --elements Au --shape sphere --radius 6 --output p.h5
 expect_error "bad.xyz:4: x: not a number 'abc'" --input bad.xyz
 expect_error "element.xyz:3: element: unknown element in species label 'Qq'" --input element.xyz
 expect_error "--elements: unknown element in species label 'Xx'" \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `nanoscatter build` reproduces the exact particle sizes of the task and
-# DESIGN.md: fcc Au (a = 4.078 Å) in a sphere of R = 16 Å has 959 atoms;
+# docs/design.md: fcc Au (a = 4.078 Å) in a sphere of R = 16 Å has 959 atoms;
 # rock-salt CoO (a = 4.26 Å, Co at 0,0,0 and O at ½,0,0) with R = 14 Å has 1213.
 # The same counts come from independent enumerations in
 # tests/unit/test_structure_builder.cpp.

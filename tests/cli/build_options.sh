@@ -3,21 +3,19 @@
 # polyhedron from planes, conversion of an input structure, ensembles, and
 # reproducible defects.
 set -u
-bin=$1 work=$2 data=$3 shared=$4
+bin=$1 work=$2 data=$(realpath "$3")
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 fail() { echo "FAIL: $*"; exit 1; }
 count() { head -n1 "$1"; }
 
 # NaCl from the COD CIF equals the named rock-salt lattice with the same a.
-nacl=$shared/reference/debye-xansons-nacl/NaCl.cif
-if [ -f "$nacl" ]; then
-  "$bin" build --cif "$nacl" --shape sphere --radius 14 --output cif.xyz -q || fail "--cif NaCl"
-  "$bin" build --lattice rocksalt --a 5.62 --elements Na1+ Cl1- --shape sphere --radius 14 --output named.xyz -q ||
-    fail "rocksalt NaCl"
-  [ "$(count cif.xyz)" = "$(count named.xyz)" ] || fail "CIF $(count cif.xyz) != named $(count named.xyz)"
-  # Ions keep their charges (extended XYZ charge column).
-  grep -q 'charge:I:1' cif.xyz || fail "no charge column in cif.xyz"
-fi
+nacl=$data/debye-xansons-nacl/NaCl.cif
+"$bin" build --cif "$nacl" --shape sphere --radius 14 --output cif.xyz -q || fail "--cif NaCl"
+"$bin" build --lattice rocksalt --a 5.62 --elements Na1+ Cl1- --shape sphere --radius 14 --output named.xyz -q ||
+  fail "rocksalt NaCl"
+[ "$(count cif.xyz)" = "$(count named.xyz)" ] || fail "CIF $(count cif.xyz) != named $(count named.xyz)"
+# Ions keep their charges (extended XYZ charge column).
+grep -q 'charge:I:1' cif.xyz || fail "no charge column in cif.xyz"
 
 # A cube written as six planes gives the cube's atoms.
 printf '# cube of edge 12\n1 0 0 6\n-1 0 0 6\n0 1 0 6\n0 -1 0 6\n0 0 1 6\n0 0 -1 6\n' > cube.planes

@@ -5,7 +5,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 # expect_cli_error EXPECTED COMMAND...
 # Runs COMMAND in the current directory and checks the contract for bad
-# input (DESIGN.md): non-zero exit, nothing on stdout, exactly one line on
+# input (docs/design.md): non-zero exit, nothing on stdout, exactly one line on
 # stderr equal to "nanoscatter: error: EXPECTED" (a trailing '*' in EXPECTED
 # makes it a prefix), and no file left behind: the directory must list
 # exactly $inputs afterwards (set it after creating the input files).

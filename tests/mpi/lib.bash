@@ -1,7 +1,7 @@
 # Shared helpers of the MPI tests (sourced; CTest runs tests/mpi/*.sh only).
 # Each test runs an engine alone (no mpirun: the same binary) and under
 # `mpirun -np 2` and `-np 4 --oversubscribe`, and compares the outputs.
-# Arguments of every test: BIN WORKDIR DATADIR SHAREDDIR (as tests/cli).
+# Arguments of every test: BIN WORKDIR DATADIR (as tests/cli).
 
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -1,8 +1,8 @@
 // (g) External reference: the XaNSoNS example pattern of a NaCl block of
 // 10×10×10 conventional cells (8,000 ions built from NaCl.cif), X-ray
 // Waasmaier–Kirfel factors of Na1+ and Cl1-, no Debye–Waller, I(q)/N on
-// q_k = 0.5 + k·6.5/1024 Å⁻¹ (/work/shared/reference/debye-xansons-nacl/
-// README.md). Exercises the CIF reader (symmetry expansion, ion labels), the
+// q_k = 0.5 + k·6.5/1024 Å⁻¹ (tests/data/debye-xansons-nacl/README.md:
+// provenance and licence). Exercises the CIF reader (symmetry expansion, ion labels), the
 // ion form factors and the fast float64 Debye path together.
 #include <gtest/gtest.h>
 
@@ -18,8 +18,9 @@
 using namespace nanoscatter;
 
 TEST(DebyeExternalReference, XansonsNaCl10x10x10) {
-  const std::filesystem::path dir = std::filesystem::path(NS_SHARED_DIR) / "reference/debye-xansons-nacl";
-  if (!std::filesystem::exists(dir / "NaCl.cif")) GTEST_SKIP() << "reference data not present: " << dir;
+  // Shipped with the tests: a missing file is a failure, not a skip.
+  const std::filesystem::path dir = std::filesystem::path(NS_TEST_DATA_DIR) / "debye-xansons-nacl";
+  ASSERT_TRUE(std::filesystem::exists(dir / "NaCl.cif")) << "reference data missing: " << dir;
 
   const Structure cell = read_cif((dir / "NaCl.cif").string());
   ASSERT_TRUE(cell.cell.has_value());

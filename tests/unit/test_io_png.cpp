@@ -247,3 +247,51 @@ TEST(IoPng, BadInputIsAnErrorAndLeavesNoFile) {
   EXPECT_THROW(write_png_log(dir / "no-dir" / "x.png", ones.data(), 2, 3), Error);
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
+
+// Line plots (debye --output I.png): size, ranges in tEXt, the curve's pixels
+// where the axes put them, the total drawn over the partials, bad input.
+TEST(IoPng, LinePlotDrawsTheCurvesWhereTheAxesPutThem) {
+  test::TempDir dir("io_png_plot");
+  const auto p = dir / "plot.png";
+  std::vector<double> x, total, partial;
+  for (int i = 0; i <= 100; ++i) {
+    x.push_back(0.1 * i);
+    total.push_back(std::pow(10.0, 4.0 - 0.03 * i));  // a straight line on a log scale: 1e4 .. 10
+    partial.push_back(0.5 * total.back());
+  }
+  PlotOptions options;
+  options.x_label = "Q (1/Å)";
+  const PlotRange range =
+      write_png_plot(p, x, {{"I", total, plot_colours()[0]}, {"A-A", partial, plot_colours()[1]}}, options);
+  EXPECT_DOUBLE_EQ(range.xmin, 0.0);
+  EXPECT_DOUBLE_EQ(range.xmax, 10.0);
+  EXPECT_DOUBLE_EQ(range.ymax, 1e4);
+  EXPECT_DOUBLE_EQ(range.ymin, 5.0);  // the smallest positive value: fewer decades than allowed
+  const DecodedPng png = read_png(p);
+  ASSERT_EQ(png.width, 800u);
+  ASSERT_EQ(png.height, 500u);
+  EXPECT_EQ(png.text.at("nanoscatter:yscale"), "log10");
+  EXPECT_EQ(png.text.at("nanoscatter:xscale"), "linear");
+  EXPECT_EQ(png.text.at("nanoscatter:xlabel"), "Q (1/Å)");
+  EXPECT_EQ(png.text.at("nanoscatter:series"), "I #000000; A-A #1f77b4");
+  EXPECT_EQ(std::stod(png.text.at("nanoscatter:ymax")), 1e4);
+  // Plot area: x from column 70 to 784, y from row 14 (ymax) to 470 (ymin).
+  auto column_of = [](double q) { return 70 + std::lround(q / 10.0 * 714); };
+  auto row_of = [&](double v) {
+    return 470 - std::lround((std::log10(v) - std::log10(5.0)) / (4.0 - std::log10(5.0)) * 456);
+  };
+  for (int i : {10, 50, 90}) {
+    const long c = column_of(x[i]);
+    // Black (the total) at its row, blue (the partial) at its own.
+    EXPECT_EQ(as_array(png.at(row_of(total[i]), c)), (std::array<std::uint8_t, 3>{0, 0, 0})) << i;
+    EXPECT_EQ(as_array(png.at(row_of(partial[i]), c)), plot_colours()[1]) << i;
+  }
+
+  // Bad input: one clear error, no file.
+  const auto q = dir / "bad.png";
+  EXPECT_EQ(error_of([&] { write_png_plot(q, x, {{"I", std::vector<double>(3, 1.0)}}); }),
+            q.string() + ": series: 'I' has 3 values for 101 x values");
+  EXPECT_EQ(error_of([&] { write_png_plot(q, x, {{"I", std::vector<double>(101, 0.0)}}); }),
+            q.string() + ": y: no positive finite value to plot on a log scale");
+  EXPECT_FALSE(std::filesystem::exists(q));
+}

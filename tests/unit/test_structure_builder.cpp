@@ -17,7 +17,7 @@ using namespace nanoscatter;
 
 namespace {
 
-// DESIGN.md: kept when |r| ≤ R + 1e-6 Å.
+// docs/design.md: kept when |r| ≤ R + 1e-6 Å.
 constexpr double kTol = 1e-6;
 
 Structure build(LatticeType type, double a, std::vector<std::string> elements, const Shape& shape) {
@@ -201,7 +201,7 @@ TEST(StructureBuilder, HexagonalAndCompoundLatticesHaveTheirCoordination) {
 }
 
 TEST(StructureBuilder, CifUnitCellGivesTheSameParticleAsTheNamedLattice) {
-  const Structure nacl = read_cif(NS_SHARED_DIR "/reference/debye-xansons-nacl/NaCl.cif");
+  const Structure nacl = read_cif(NS_TEST_DATA_DIR "/debye-xansons-nacl/NaCl.cif");
   const Structure from_cif = cut_crystal(unit_cell_from_structure(nacl), Sphere{14});
   const Structure named = build(LatticeType::rocksalt, 5.62, {"Na1+", "Cl1-"}, Sphere{14});
   ASSERT_EQ(from_cif.atoms.size(), named.atoms.size());

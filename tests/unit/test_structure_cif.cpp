@@ -47,7 +47,7 @@ std::string error_of(const std::string& path) {
 }  // namespace
 
 TEST(StructureCif, NaClFromTheCodExpandsToFourPlusFour) {
-  const Structure s = read_structure(NS_SHARED_DIR "/reference/debye-xansons-nacl/NaCl.cif");
+  const Structure s = read_structure(NS_TEST_DATA_DIR "/debye-xansons-nacl/NaCl.cif");
   ASSERT_TRUE(s.cell.has_value());
   EXPECT_EQ(s.cell->a, 5.62);
   EXPECT_TRUE(s.periodic);

@@ -98,7 +98,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(std::string(NS_TEST_DATA_DIR "/mgo_rocksalt.cif"), std::string(NS_TEST_DATA_DIR "/zno_wurtzite.cif"),
                       std::string(NS_TEST_DATA_DIR "/zro2_monoclinic.cif"),
                       std::string(NS_TEST_DATA_DIR "/triclinic_p-1.cif"),
-                      std::string(NS_SHARED_DIR "/reference/debye-xansons-nacl/NaCl.cif")),
+                      std::string(NS_TEST_DATA_DIR "/debye-xansons-nacl/NaCl.cif")),
     [](const ::testing::TestParamInfo<std::string>& info) {
       const std::string name = std::filesystem::path(info.param).stem().string();
       std::string clean;
