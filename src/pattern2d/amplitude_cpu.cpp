@@ -2,17 +2,26 @@
 // kGroupSize atoms of a group, the group phase in float64 (phase_sums.hpp).
 //
 // Per pixel and group:
-//   s_g = Σ_{j∈g} w_j exp(2πi ν_j),   ν_j = (q/2π)·d_j   (revolutions, type T)
+//   s_g = Σ_{j∈g} w_j exp(2πi ν_j),   ν_j = (q/2π)·d_j   (revolutions, float64)
 //   S  += s_g · exp(i q·c_g)                             (float64)
-// The per-atom phase is reduced exactly to ν − round(ν) ∈ [−½, ½] (the
-// difference of a float and its nearest integer is exact), then
-// sin/cos(2π·ν) come from the polynomials of simd_trig.hpp on one octant,
-// which GCC vectorises. T = float keeps ν_j to ~6e-8·|ν_j| (group offsets of
-// a few Å give ~1e-6 rad); T = double does the same steps in float64.
+// The per-atom phase ν_j is formed in float64 and reduced exactly to
+// r = ν − round(ν) ∈ [−½, ½] (the difference of a float and its nearest
+// integer is exact); r, rounded to T, goes to the polynomials of
+// simd_trig.hpp on one octant (sin/cos(2π r)), which GCC vectorises, and the
+// group sum s_g is formed in T. T = float: r is good to 3e-8 revolutions
+// whatever |ν|. Forming ν itself in float32 (as before issue 20) lost
+// ~6e-8·|ν| — |ν| = |q||d|/2π reaches ~30 revolutions at |q| = 25 Å⁻¹ and
+// |d| ≈ 7 Å, ~1e-5 rad per atom, deterministic in the offsets and so
+// partly coherent in crystals: 3.4e-5 relative error in I where
+// I > 1e-3 max I on drawn cases (tests/physics/test_pattern2d_property.cpp),
+// against 3e-6 now, for ~15 % more time per atom·pixel. T = double does
+// every step in float64.
 //
 // Measured (bench/pattern2d_bench.cpp, 10⁴ Au atoms × 128² pixels, the
 // 16-core host of the H200 machine, SSE2 baseline build): float32 5.2e8
-// atom·pixel/s on one core, 4.3e8 per core on 16; float64 2.2e8 and 1.8e8.
+// atom·pixel/s on one core, 4.3e8 per core on 16; float64 2.2e8 and 1.8e8
+// (float32 before its phases moved to float64; on the 2-core development
+// machine that change costs ~15 % of the float32 CPU time: 0.33 → 0.39 s).
 //
 // Cache blocking: a chunk of groups (kGroupChunk·kGroupSize atoms, ≤ 64 KiB
 // of offsets and weights) is swept by all pixels of a block before the next
@@ -78,30 +87,29 @@ inline void sincos_turns(T r, T& s, T& c) {
   c = std::bit_cast<T>(((pc & ~odd) | (ps & odd)) ^ cos_sign);
 }
 
-// One species' offsets and weights in the working type.
+// One species' groups (offsets in float64) and weights in the working type.
 template <class T>
 struct TypedGroups {
-  explicit TypedGroups(const AtomGroups& g)
-      : groups(g), dx(g.dx.begin(), g.dx.end()), dy(g.dy.begin(), g.dy.end()),
-        dz(g.dz.begin(), g.dz.end()), w(g.w.begin(), g.w.end()) {}
+  explicit TypedGroups(const AtomGroups& g) : groups(g), w(g.w.begin(), g.w.end()) {}
   const AtomGroups& groups;
-  std::vector<T> dx, dy, dz, w;
+  std::vector<T> w;
 };
 
 // Σ w_j exp(2πi ν_j) over the kGroupSize atoms starting at `first`, for a
-// pixel whose scattering vector is (ux, uy, uz) = q/2π in type T.
+// pixel whose scattering vector is (ux, uy, uz) = q/2π (float64): the phase
+// in float64, the sincos and the sum in type T.
 template <class T>
-inline void group_sum(const TypedGroups<T>& g, std::size_t first, T ux, T uy, T uz, T& re, T& im) {
-  const T* dx = g.dx.data() + first;
-  const T* dy = g.dy.data() + first;
-  const T* dz = g.dz.data() + first;
+inline void group_sum(const TypedGroups<T>& g, std::size_t first, double ux, double uy, double uz, T& re, T& im) {
+  const double* dx = g.groups.dx.data() + first;
+  const double* dy = g.groups.dy.data() + first;
+  const double* dz = g.groups.dz.data() + first;
   const T* w = g.w.data() + first;
   T sum_re = 0, sum_im = 0;
 #pragma omp simd reduction(+ : sum_re, sum_im)
   for (std::size_t t = 0; t < kGroupSize; ++t) {
-    const T nu = ux * dx[t] + uy * dy[t] + uz * dz[t];
+    const double nu = ux * dx[t] + uy * dy[t] + uz * dz[t];
     T s, c;
-    sincos_turns(nu - round_nearest(nu), s, c);
+    sincos_turns(T(nu - round_nearest(nu)), s, c);
     sum_re += w[t] * c;
     sum_im += w[t] * s;
   }
@@ -131,7 +139,7 @@ void run(std::span<const AtomGroups> species, std::span<const Vec3> q, std::span
         const std::size_t c1 = std::min(g.groups(), c0 + kGroupChunk);
         for (std::size_t i = 0; i < pn; ++i) {
           const Vec3& qp = q[p0 + i];
-          const T ux = T(qp.x * inv_two_pi), uy = T(qp.y * inv_two_pi), uz = T(qp.z * inv_two_pi);
+          const double ux = qp.x * inv_two_pi, uy = qp.y * inv_two_pi, uz = qp.z * inv_two_pi;
           const std::size_t ng = c1 - c0;
           // exp(i q·c_g) in float64, vectorised over the chunk's groups; the
           // polynomial sincos reduces |x| up to ~1.6e6 rad exactly
