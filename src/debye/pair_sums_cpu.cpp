@@ -26,7 +26,9 @@
 // (simd_trig.hpp), the phase always formed and reduced in float64.
 //
 // Precision::single: distances, phases and block start values in float64,
-// rounded once to float32; recurrence, amplitudes w_i w_j / r and the
+// rounded once to float32 with a per-pair dither (pair_dither.hpp), the
+// block's start phase shifted so that the float step's drift is zero at
+// the block's centre; recurrence, amplitudes w_i w_j / r and the
 // per-chunk sums (≤ 16 terms per SIMD lane) in float32, added into float64
 // accumulators per chunk. Precision::dual does everything in float64.
 // Measured (tests): float32 vs float64 ≤ 2.3e-6 relative where
@@ -55,9 +57,11 @@ namespace {
 // large enough to amortise scheduling, small enough to balance 100+ threads
 // once N ≳ 5,000.
 constexpr std::size_t kTileAtoms = 256;
-// Pairs staged at once: ~13 arrays × 512 × ≤ 8 bytes ≈ 50 KiB, in L1/L2 next
-// to the Q block's accumulators, and a float32 lane sums only 512/kLanes = 16
-// terms before the chunk is flushed into float64.
+// Pairs staged at once: ~15 arrays × 256 × ≤ 8 bytes ≈ 30 KiB, in L1/L2 next
+// to the Q block's accumulators, and a float32 lane sums only 256/kLanes = 8
+// terms before the chunk is flushed into float64 (16 terms gave 7.5e-6
+// instead of 5.7e-6 on issue 20's perfect Au R = 20 Å case, at 4.3e9
+// instead of 4.0e9 pair·Q/s per core; float64 accumulators 3.7e-6 at 3.1e9).
 constexpr std::size_t kChunkPairs = 256;
 // Q steps per block, i.e. between restarts of the three-term recurrence.
 constexpr int kRestart = 32;

@@ -1,0 +1,69 @@
+// Property tests of the Debye GPU paths: every run draws 50 fresh cases in
+// issue 20's full ranges (tests/debye_property_cases.hpp: 500–30,000 atoms,
+// 50–5,000 Q, uniform Q and 2θ grids) and checks, where I > 1e-3·max I:
+//  - exact float32 on the GPU against exact float64 on the GPU (itself
+//    checked against the CPU float64 reference in test_debye_gpu*.cpp);
+//  - histogram on the GPU against the same exact float64 result;
+// and prints the GPU histogram's distance from the CPU histogram (issue
+// 20 item 3 asks 1e-6; not asserted until the GPU histogram keeps exact Σδ²).
+// A failure prints the seed (NS_TEST_SEED replays it) and the case.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "debye_property_cases.hpp"
+#include "nanoscatter/debye.hpp"
+#include "nanoscatter/device.hpp"
+#include "property_seed.hpp"
+
+using namespace nanoscatter;
+
+namespace {
+
+// The documented bounds (docs/debye.md).
+constexpr double kFloat32Bound = 1e-4;
+constexpr double kHistogramBound = 1e-4;
+constexpr double kIntensityFloor = 1e-3;
+constexpr int kCases = 50;
+
+std::vector<double> intensity(const test::DebyeCase& c, DebyeMethod method, Precision precision, Device device) {
+  DebyeOptions o;
+  o.radiation = c.radiation;
+  o.method = method;
+  o.precision = precision;
+  o.device = device;
+  return DebyePlan(c.structure, o).execute(c.q).intensity;
+}
+
+}  // namespace
+
+TEST(DebyePropertyGpu, Float32AndHistogramWithinTheirBoundsOnDrawnCases) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  const test::DebyeCaseLimits limits{};
+  double worst32 = 0, worst_hist = 0, worst_hist_cpu = 0;
+  for (int k = 0; k < kCases; ++k) {
+    const auto seed = test::case_seed(k);
+    NS_PROPERTY_CASE(seed);
+    const test::DebyeCase c = test::draw_debye_case(seed, limits);
+    SCOPED_TRACE(c.description);
+    const auto ref = intensity(c, DebyeMethod::exact, Precision::dual, Device::gpu);
+    const double e32 = test::max_rel_where_above(intensity(c, DebyeMethod::exact, Precision::single, Device::gpu), ref,
+                                                 kIntensityFloor);
+    const auto hist_gpu = intensity(c, DebyeMethod::histogram, Precision::single, Device::gpu);
+    const double eh = test::max_rel_where_above(hist_gpu, ref, kIntensityFloor);
+    // The CPU histogram on the smaller cases only (its cost grows as N² on the host).
+    double eh_cpu = -1;
+    if (c.structure.atoms.size() <= 8000)
+      eh_cpu = test::max_rel_where_above(hist_gpu, intensity(c, DebyeMethod::histogram, Precision::dual, Device::cpu),
+                                         kIntensityFloor);
+    std::printf("case %2d seed %llu: float32 %.2e, histogram %.2e, GPU vs CPU histogram %.2e  (%s)\n", k,
+                static_cast<unsigned long long>(seed), e32, eh, eh_cpu, c.description.c_str());
+    EXPECT_LE(e32, kFloat32Bound);
+    EXPECT_LE(eh, kHistogramBound);
+    worst32 = std::max(worst32, e32);
+    worst_hist = std::max(worst_hist, eh);
+    worst_hist_cpu = std::max(worst_hist_cpu, eh_cpu);
+  }
+  std::printf("worst of %d drawn cases: float32 %.2e (bound %.0e), histogram %.2e (bound %.0e), GPU vs CPU histogram %.2e\n",
+              kCases, worst32, kFloat32Bound, worst_hist, kHistogramBound, worst_hist_cpu);
+}
