@@ -145,7 +145,9 @@ TEST(GisaxsMeshProperty, EveryPathMatchesBinary128TetrahedraOnDrawnMeshes) {
     EXPECT_LE(w_eval.value, 1e-9) << "MeshFormFactor::evaluate";
     EXPECT_LE(w_fast32.value, 1e-4) << "fast float32, at |q| = " << w_fast32.q;
     EXPECT_LE(w_complex.value, 1e-9) << "complex q, at |q| = " << w_complex.q;
-    if (d.analytic) EXPECT_LE(w_analytic.value, 1e-9) << "analytic box against the binary128 tetrahedra";
+    if (d.analytic) {
+      EXPECT_LE(w_analytic.value, 1e-9) << "analytic box against the binary128 tetrahedra";
+    }
     all_ref.add(w_ref.value, w_ref.q);
     all_fast64.add(w_fast64.value, w_fast64.q);
     all_eval.add(w_eval.value, 0);
