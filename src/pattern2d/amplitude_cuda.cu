@@ -9,8 +9,10 @@
 // float64 atomics.
 //
 // Phases (see phase_sums.hpp): per atom ν = (q/2π)·d_j in revolutions,
-// reduced exactly to ν − round(ν) ∈ [−½, ½], then sin and cos on the
-// special-function unit (__sincosf, absolute error ~4e-7 on [−π, π]); per
+// formed in float64 (both kernels) and reduced exactly to ν − round(ν) ∈
+// [−½, ½] (the float32 kernel by a fixed-point trick, phase_sincos_float),
+// then sin and cos on the special-function unit (__sincosf, absolute error
+// ~4e-7 on [−π, π]) or sincospi in float64; per
 // group the large phase q·c_g is formed and reduced by 2π in float64
 // (Cody–Waite with a two-term 2π, as sin_reduced in
 // src/debye/pair_sums_cuda.cu does in float32). Precision: float32 sums over
@@ -22,6 +24,9 @@
 // atom·pixel/s for 10⁶ atoms × 512² pixels, ~70 % of the bound set by the
 // two special-function operations (sin, cos) per atom·pixel at 16 per clock
 // and SM; ~10 full-rate instructions per atom·pixel remain beside them.
+// (Measured before the float32 per-atom phases moved to float64 — three
+// DFMAs, three integer and two float operations in place of ~6 float ones,
+// offsets 32 instead of 16 bytes — not yet re-measured.)
 //
 // Memory: atoms stay resident when they fit in half the budget (otherwise
 // they are streamed in chunks of groups); pixels go in chunks sized from the
@@ -58,12 +63,27 @@ constexpr std::size_t kMaxPixelsPerLaunch = std::size_t(1) << 24;
 constexpr double kTwoPiHi = 6.28318530717958623200e+00;
 constexpr double kTwoPiLo = 2.44929359829470635445e-16;
 constexpr double kInvTwoPi = 0.5 * std::numbers::inv_pi;
-constexpr float kTwoPiF = 6.28318530717958647692f;
 
 template <class Real>
 struct alignas(sizeof(Real) * 4) Offset4 {
   Real x, y, z, w;  // offset from the group centre (Å) and occupancy weight
 };
+// The float32 kernel keeps the offsets in float64 (its per-atom phases are
+// formed in float64, see phase_turns_fixed) and the weight in float32.
+struct alignas(32) OffsetF {
+  double x, y, z;
+  float w, pad;
+};
+template <class Real>
+struct AtomOf {
+  using type = Offset4<Real>;
+};
+template <>
+struct AtomOf<float> {
+  using type = OffsetF;
+};
+template <class Real>
+using Atom = typename AtomOf<Real>::type;
 
 struct alignas(32) Centre {
   double x, y, z, pad;
@@ -77,18 +97,36 @@ static_assert(sizeof(Vec3) == 3 * sizeof(double));
 // where rint is a conversion instruction that shares the quarter-rate unit
 // with the special functions (sm_70 and later) and would be a third
 // quarter-rate operation per atom·pixel besides sin and cos.
-__device__ __forceinline__ float round_to_integer(float x) {
-  constexpr float magic = 12582912.0f;  // 1.5·2^23
-  return (x + magic) - magic;
-}
 __device__ __forceinline__ double round_to_integer(double x) {
   constexpr double magic = 6755399441055744.0;  // 1.5·2^52
   return (x + magic) - magic;
 }
 
 // exp(2πi r) for r ∈ [−½, ½].
-__device__ __forceinline__ void sincos_turns(float r, float& s, float& c) { __sincosf(kTwoPiF * r, &s, &c); }
 __device__ __forceinline__ void sincos_turns(double r, double& s, double& c) { sincospi(2.0 * r, &s, &c); }
+
+// exp(2πi ν) of one atom in the float32 kernel, ν = u·d in revolutions.
+// ν is formed in float64 by three FMAs on top of 1.5·2^20, which leaves
+// 2^20 + ν (|ν| < 2^19) with an ulp of 2^-32 revolutions: the low 32 bits of
+// that double are ν − round(ν) as a two's-complement fixed-point number
+// (units of 2^-32 turns), the exact reduction for free (__double2loint is a
+// register move). Its top 23 bits become a float exactly by the integer
+// trick 1.5·2^23 + n (full-rate integer and float adds, where int→float
+// conversion would be a quarter-rate instruction beside sin and cos), good to
+// 2^-24 revolutions (3.7e-7 rad, the size of __sincosf's own error) whatever
+// |ν|. Forming ν in float32, as before issue 20, lost ~6e-8·|ν|, ~1e-5 rad at
+// |q| = 25 Å⁻¹ and |d| ≈ 7 Å, partly coherent in crystals (3.4e-5 relative in
+// I where I > 1e-3 max I on the CPU twin, tests/physics/test_pattern2d_
+// property.cpp).
+__device__ __forceinline__ void phase_sincos_float(const double (&u)[3], const OffsetF& a, float& s, float& c) {
+  constexpr double kFixedMagic = 1572864.0;  // 1.5·2^20
+  const double t = fma(u[0], a.x, fma(u[1], a.y, fma(u[2], a.z, kFixedMagic)));
+  const unsigned fixed = static_cast<unsigned>(__double2loint(t));  // (ν mod 1)·2^32
+  const int n = static_cast<int>(fixed + 256u) >> 9;                 // round(r·2^23), |n| ≤ 2^22
+  const float turns23 = __int_as_float(0x4B400000 + n) - 12582912.0f;  // n, exactly
+  constexpr float kScale = 6.28318530717958647692f / 8388608.0f;      // 2π / 2^23
+  __sincosf(turns23 * kScale, &s, &c);
+}
 
 // exp(i x) for a float64 phase x of any size: exact reduction by 2π, then the
 // working precision's sincos.
@@ -106,14 +144,14 @@ __device__ __forceinline__ void sincos_reduced(double x, Real& s, Real& c) {
 
 template <class Real>
 __global__ void __launch_bounds__(kThreads)
-    phase_sum_kernel(const Offset4<Real>* __restrict__ atoms, const Centre* __restrict__ centres, int n_groups,
+    phase_sum_kernel(const Atom<Real>* __restrict__ atoms, const Centre* __restrict__ centres, int n_groups,
                      int groups_per_split, const double* __restrict__ q, int n_pixels,
                      double* __restrict__ out) {
-  __shared__ Offset4<Real> tile[kTileAtoms];
+  __shared__ Atom<Real> tile[kTileAtoms];
   __shared__ Centre tile_centres[kTileGroups];
 
   double qd[kPixelsPerThread][3];
-  Real u[kPixelsPerThread][3];  // q/2π in the working precision
+  double u[kPixelsPerThread][3];  // q/2π (revolutions per Å), float64 in both kernels
   double acc_re[kPixelsPerThread], acc_im[kPixelsPerThread];
   const int pixel0 = blockIdx.x * kPixelsPerBlock + threadIdx.x;
 #pragma unroll
@@ -122,7 +160,7 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (int d = 0; d < 3; ++d) {
       qd[k][d] = p < n_pixels ? q[3 * p + d] : 0.0;  // pixels past the end compute zeros, never stored
-      u[k][d] = static_cast<Real>(qd[k][d] * kInvTwoPi);
+      u[k][d] = qd[k][d] * kInvTwoPi;
     }
     acc_re[k] = acc_im[k] = 0;
   }
@@ -145,12 +183,16 @@ __global__ void __launch_bounds__(kThreads)
       for (int k = 0; k < kPixelsPerThread; ++k) sum_re[k] = sum_im[k] = 0;
 #pragma unroll 8
       for (int t = 0; t < kGroup; ++t) {
-        const Offset4<Real> a = tile[gi * kGroup + t];
+        const Atom<Real> a = tile[gi * kGroup + t];
 #pragma unroll
         for (int k = 0; k < kPixelsPerThread; ++k) {
-          const Real nu = fma(u[k][0], a.x, fma(u[k][1], a.y, u[k][2] * a.z));
           Real s, c;
-          sincos_turns(nu - round_to_integer(nu), s, c);
+          if constexpr (sizeof(Real) == 4) {
+            phase_sincos_float(u[k], a, s, c);
+          } else {
+            const double nu = fma(u[k][0], a.x, fma(u[k][1], a.y, u[k][2] * a.z));
+            sincos_turns(nu - round_to_integer(nu), s, c);
+          }
           sum_re[k] = fma(a.w, c, sum_re[k]);
           sum_im[k] = fma(a.w, s, sum_im[k]);
         }
@@ -182,7 +224,7 @@ __global__ void __launch_bounds__(kThreads)
 // One species packed for the device.
 template <class Real>
 struct PackedSpecies {
-  std::vector<Offset4<Real>> atoms;
+  std::vector<Atom<Real>> atoms;
   std::vector<Centre> centres;
 };
 
@@ -190,8 +232,12 @@ template <class Real>
 PackedSpecies<Real> pack(const AtomGroups& g) {
   PackedSpecies<Real> p;
   p.atoms.resize(g.dx.size());
-  for (std::size_t t = 0; t < g.dx.size(); ++t)
-    p.atoms[t] = {Real(g.dx[t]), Real(g.dy[t]), Real(g.dz[t]), Real(g.w[t])};
+  for (std::size_t t = 0; t < g.dx.size(); ++t) {
+    if constexpr (sizeof(Real) == 4)
+      p.atoms[t] = {g.dx[t], g.dy[t], g.dz[t], float(g.w[t]), 0.0f};
+    else
+      p.atoms[t] = {g.dx[t], g.dy[t], g.dz[t], g.w[t]};
+  }
   p.centres.resize(g.groups());
   for (std::size_t b = 0; b < g.groups(); ++b) p.centres[b] = {g.cx[b], g.cy[b], g.cz[b], 0.0};
   return p;
@@ -199,7 +245,7 @@ PackedSpecies<Real> pack(const AtomGroups& g) {
 
 // Launch one species' groups [0, n_groups) against n_pixels pixels.
 template <class Real>
-void launch(const Offset4<Real>* atoms, const Centre* centres, int n_groups, const double* q, int n_pixels,
+void launch(const Atom<Real>* atoms, const Centre* centres, int n_groups, const double* q, int n_pixels,
             double* out, int sms) {
   if (n_groups == 0 || n_pixels == 0) return;
   const int blocks_x = (n_pixels + kPixelsPerBlock - 1) / kPixelsPerBlock;
@@ -224,7 +270,7 @@ void run(std::span<const AtomGroups> species, std::span<const Vec3> q, std::span
     total_groups += g.groups();
     max_groups = std::max(max_groups, g.groups());
   }
-  const std::size_t group_bytes = kGroup * sizeof(Offset4<Real>) + sizeof(Centre);
+  const std::size_t group_bytes = kGroup * sizeof(Atom<Real>) + sizeof(Centre);
   const std::size_t pixel_bytes = 3 * sizeof(double) + ns * 2 * sizeof(double);
   // Atoms resident when they fit in half the budget, else streamed in chunks.
   const bool resident = total_groups * group_bytes <= budget / 2;
@@ -237,7 +283,7 @@ void run(std::span<const AtomGroups> species, std::span<const Vec3> q, std::span
   const std::size_t pixel_chunk =
       std::min({np, kMaxPixelsPerLaunch, (budget - atom_bytes) / pixel_bytes / kPixelsPerBlock * kPixelsPerBlock});
 
-  std::vector<DeviceBuffer<Offset4<Real>>> d_atoms;
+  std::vector<DeviceBuffer<Atom<Real>>> d_atoms;
   std::vector<DeviceBuffer<Centre>> d_centres;
   if (resident) {
     for (const auto& p : packed) {
@@ -294,7 +340,16 @@ void phase_sums_cuda(std::span<const AtomGroups> species, std::span<const Vec3> 
   for (const auto& g : species)
     if (g.groups() > std::size_t(INT_MAX) / kGroupSize) fail("phase_sums_cuda: too many atoms in one species");
   const std::size_t budget = device_memory_budget(options.max_device_memory);
-  if (options.precision == Precision::single)
+  // The float32 kernel's fixed-point phases need |ν| = |q·d|/2π < 2^19
+  // revolutions (phase_sincos_float); beyond (offsets of ~10⁴ Å in a group
+  // of a very sparse structure at large |q|) the float64 kernel runs.
+  double q_max = 0, d_max = 0;
+  for (const Vec3& v : q) q_max = std::max(q_max, norm(v));
+  for (const auto& g : species)
+    for (std::size_t t = 0; t < g.dx.size(); ++t)
+      d_max = std::max(d_max, std::abs(g.dx[t]) + std::abs(g.dy[t]) + std::abs(g.dz[t]));
+  const bool fixed_point_fits = q_max * kInvTwoPi * d_max < double(1 << 18);
+  if (options.precision == Precision::single && fixed_point_fits)
     run<float>(species, q, out, budget);
   else
     run<double>(species, q, out, budget);
