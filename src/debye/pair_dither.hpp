@@ -21,6 +21,7 @@
 // is a few float32 ulps, like the rounding it decorrelates.
 #pragma once
 #include <cstdint>
+#include <cstring>
 
 #ifdef __CUDACC__
 #define NS_DITHER_HD __host__ __device__ __forceinline__
@@ -71,6 +72,30 @@ NS_DITHER_HD std::uint32_t next_hash(std::uint32_t h) {
 NS_DITHER_HD float factor(std::uint32_t hash, float width) {
   const float u = float(hash >> 8) * (1.f / 16777216.f) - 0.5f;  // [−1/2, 1/2)
   return 1.f + u * (2.f * width);
+}
+
+// x rounded to one of its two neighbouring floats at random, the upper with
+// probability (x − lower)/(upper − lower): E[result] = x exactly. Used for
+// the recurrence's step (d on the CPU, λ on the GPU), whose rounding error
+// shifts the frequency: a plain or uniformly dithered rounding leaves the
+// mean shift over a shell's pairs nonzero (a dither of a width that is not
+// a whole number of ulps has a bias of its own), and that mean drift adds
+// up over the shell as a coherent ramp along Q.
+NS_DITHER_HD float stochastic_round(double x, std::uint32_t hash) {
+  const float f = static_cast<float>(x);
+  const double df = f;
+  if (df == x) return f;
+  // The float on the other side of x: one step up or down in magnitude
+  // (x and f have the same sign, and f ≠ 0 unless |x| < the smallest float).
+  std::uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  const bool away = (x < 0) == (x < df);  // |x| > |f|: the neighbour is one step away from zero
+  bits = away ? bits + 1u : bits - 1u;
+  float g;
+  std::memcpy(&g, &bits, sizeof g);
+  const double p = (x - df) / (double(g) - df);  // in (0, 1)
+  const double u = double(hash >> 8) * (1.0 / 16777216.0);
+  return u < p ? g : f;
 }
 
 }  // namespace nanoscatter::debye::dither

@@ -155,7 +155,8 @@ struct PairTerm {
   PairDistance d;
   float amp;            // w_i w_j / (r σ), or 0
   float sigma;          // the sequence's scale σ
-  float lambda_factor;  // 1 + η on the recurrence's step λ
+  float lambda_factor;      // 1 + η on the recurrence's step λ (recurrence_start)
+  std::uint32_t step_hash;  // draws the stochastic rounding of λ (chunk_starts)
 };
 
 NS_HD double inverse_sqrt(double x) {
@@ -171,7 +172,8 @@ NS_HD PairTerm pair_term(double d2, float wij, std::uint32_t hash) {
   PairTerm p;
   p.d = pair_distance(apart ? d2 : 1.0);
   p.sigma = dither::factor(hash, dither::kSequenceScaleWidth);
-  p.lambda_factor = dither::factor(dither::next_hash(hash), dither::kDitherWidth);
+  p.step_hash = dither::next_hash(hash);
+  p.lambda_factor = dither::factor(p.step_hash, dither::kDitherWidth);
   p.amp = apart ? static_cast<float>(double(wij) * inverse_sqrt(d2) / double(p.sigma)) : 0.f;
   return p;
 }
@@ -242,7 +244,7 @@ NS_HD void chunk_starts(FloatPair mid0, FloatPair half_dq, FloatPair chunk_dq, c
 #endif
   mirror = ch_d * ch_d < sh_d * sh_d;
   const double lambda_exact = mirror ? -4.0 * ch_d * ch_d : -4.0 * sh_d * sh_d;
-  lambda = static_cast<float>(lambda_exact * double(p.lambda_factor));
+  lambda = dither::stochastic_round(lambda_exact, p.step_hash);
   const double sin_theta = 2.0 * sh_d * ch_d;
   const double delta_lambda = double(lambda) - lambda_exact;
   const double delta_theta = sin_theta != 0.0 ? (mirror ? delta_lambda : -delta_lambda) / sin_theta * 0.5 : 0.0;

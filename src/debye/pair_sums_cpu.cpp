@@ -26,13 +26,13 @@
 // (simd_trig.hpp), the phase always formed and reduced in float64.
 //
 // Precision::single: distances, phases and block start values in float64,
-// rounded once to float32 with a per-pair dither (pair_dither.hpp), the
-// block's start phase shifted so that the float step's drift is zero at
-// the block's centre; recurrence, amplitudes w_i w_j / r and the
-// per-chunk sums (≤ 16 terms per SIMD lane) in float32, added into float64
-// accumulators per chunk. Precision::dual does everything in float64.
-// Measured (tests): float32 vs float64 ≤ 2.3e-6 relative where
-// I > 1e-3·max I on a 21,079-atom CoO crystal sphere, 5e-8 for two atoms.
+// rounded once to float32 with a per-pair dither (pair_dither.hpp; the step
+// d rounded stochastically), the block's start phase shifted so that the
+// float step's drift is zero at the block's centre; the recurrence, the
+// amplitudes w_i w_j/(r σ) and their products in float32, summed in float64
+// (kRestart says why). Precision::dual does everything in float64.
+// Bound and measurements: docs/debye.md; property test
+// tests/physics/test_debye_property.cpp.
 
 #include <omp.h>
 
@@ -57,14 +57,19 @@ namespace {
 // large enough to amortise scheduling, small enough to balance 100+ threads
 // once N ≳ 5,000.
 constexpr std::size_t kTileAtoms = 256;
-// Pairs staged at once: ~15 arrays × 256 × ≤ 8 bytes ≈ 30 KiB, in L1/L2 next
-// to the Q block's accumulators, and a float32 lane sums only 256/kLanes = 8
-// terms before the chunk is flushed into float64 (16 terms gave 7.5e-6
-// instead of 5.7e-6 on issue 20's perfect Au R = 20 Å case, at 4.3e9
-// instead of 4.0e9 pair·Q/s per core; float64 accumulators 3.7e-6 at 3.1e9).
-constexpr std::size_t kChunkPairs = 256;
+// Pairs staged at once: ~15 arrays × 512 × ≤ 8 bytes ≈ 60 KiB, in L2 next
+// to the Q block's accumulators.
+constexpr std::size_t kChunkPairs = 512;
 // Q steps per block, i.e. between restarts of the three-term recurrence.
-constexpr int kRestart = 32;
+// The float32 terms are summed into float64 accumulators (acc below): in a
+// crystal, runs of equal terms summed in float32 round alike, and that
+// rounding added up coherently (perfect fcc Au R = 30 Å: 6.1e-6 of I with
+// float32 partials over 8 terms, 9.6e-7 with float64 ones, the same as a
+// particle displaced by 1e-4 Å). The float64 sums cost ~30 % of the
+// float32 speed; 64 steps per block instead of 32 win back most of it
+// (3.2e9 instead of 2.9e9 pair·Q/s per core on a loaded machine) for an
+// error still at that floor (centred drift, see kCentre).
+constexpr int kRestart = 64;
 // The step within a block at which the float32 sequence is exact (its
 // start is shifted by the frequency's rounding so that the drift is zero there).
 constexpr double kCentre = 0.5 * (kRestart - 1);
@@ -84,16 +89,17 @@ constexpr double kCoincident = 1e-20;
 template <class T>
 constexpr std::size_t kLanes = 128 / sizeof(T);
 
-// The dither factor 1 + η of one of a pair's float32 inputs (pair_dither.hpp);
-// float64 runs round nothing that needs it.
+// The recurrence's step d in T: float32 rounds it stochastically (unbiased,
+// pair_dither.hpp), float64 keeps it.
 template <class T>
-inline double dither_factor(std::uint32_t hash) {
+inline T round_step(double d, std::uint32_t hash) {
   if constexpr (std::is_same_v<T, float>)
-    return double(dither::factor(dither::next_hash(hash), dither::kDitherWidth));
+    return dither::stochastic_round(d, dither::next_hash(hash));
   else
-    return 1.0;
+    return d;
 }
 
+// The scale σ of a pair's float32 sequence (pair_dither.hpp); 1 in float64.
 template <class T>
 inline double sequence_scale(std::uint32_t hash) {
   if constexpr (std::is_same_v<T, float>)
@@ -150,7 +156,7 @@ void accumulate_uniform(Workspace<T>& ws, std::size_t n, const Grid& grid) {
     const bool flip = ch * ch < sh * sh;  // cos x < 0: run the recurrence for π − x
     ws.flip[t] = flip ? T(-1) : T(1);
     const double d_exact = flip ? -4 * ch * ch : -4 * sh * sh;  // 2|cos x| − 2 without cancellation
-    ws.reinsch_d[t] = T(d_exact * dither_factor<T>(ws.hash[t]));
+    ws.reinsch_d[t] = round_step<T>(d_exact, ws.hash[t]);
     trig::sincos(x, s, c);
     // The step the rounded d really takes, x_f = x + δx (first order in the
     // rounding δd: dd/dx = ∓2 sin x), and the phase offset that makes the
@@ -189,7 +195,7 @@ void accumulate_uniform(Workspace<T>& ws, std::size_t n, const Grid& grid) {
       ws.sin_start[t] = s * ws.cos_block[t] + c * ws.sin_block[t];  // next block's start
       ws.cos_start[t] = c * ws.cos_block[t] - s * ws.sin_block[t];
     }
-    alignas(64) T acc[kRestart][V] = {};
+    alignas(64) double acc[kRestart][V] = {};
     for (std::size_t p = 0; p < n; p += V) {
       // V pairs side by side: the l loops compile to a few SIMD registers
       // each, and the recurrence state stays in L1 between k steps.
