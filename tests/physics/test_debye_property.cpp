@@ -21,7 +21,7 @@ using namespace nanoscatter;
 namespace {
 
 // The documented bounds (docs/debye.md, "Methods and their accuracy").
-constexpr double kFloat32Bound = 1e-4;
+constexpr double kFloat32Bound = 1e-5;
 constexpr double kHistogramBound = 1e-4;
 constexpr double kIntensityFloor = 1e-3;
 constexpr int kCases = 20;
