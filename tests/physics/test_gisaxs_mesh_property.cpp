@@ -10,8 +10,12 @@
 // NS_PROPERTY_CASES sets the number of meshes (default 16, ~7 s on 2 cores).
 //
 // Bounds (docs/gisaxs.md, "Meshes"), errors |F − F_exact| / max(|F_exact|,
-// floor·F(0)): every float64 path (the reference, the fast CPU kernel,
-// MeshFormFactor::evaluate, complex q) ≤ 1e-9 with floor 1e-9; fast
+// floor·F(0)): the float64 reference and complex q ≤ 1e-9 with floor 1e-9;
+// the fast float64 kernel and MeshFormFactor::evaluate ≤ 1e-9 with floor
+// 1e-7 (was 1e-9: on a GPU test draw, seed 3665670689148475212, a 0.3 nm box
+// at |q| R ≈ 29 where |F| = 6e-9 F(0), the fast CPU float64 kernel is 2.25e-9
+// off binary128 at floor 1e-9, an absolute 1.3e-17 F(0) = 1.2e-15 × Σ_T
+// |triangle term|: the rounding of terms that cancel to F); fast
 // float32 ≤ 1e-4 with floor 1e-3 (its triangle terms are O(V) each and
 // cancel to F: an absolute error ~1e-8 V remains). Measured over 350 drawn
 // meshes × 40–48 q (runs of 150 and 200): reference ≤ 6.9e-11 (q exactly
@@ -108,9 +112,9 @@ TEST(GisaxsMeshProperty, EveryPathMatchesBinary128TetrahedraOnDrawnMeshes) {
       if (std::getenv("NS_MESH_DEBUG"))
         std::printf("  q = (%.17g, %.17g, %.17g) |F|/V = %.3e: reference %.2e fast64 %.2e fast32 %.2e\n", q[i].x,
                     q[i].y, q[i].z, std::abs(exact) / v, rel_error(ref[i], exact, v, 1e-9),
-                    rel_error(fast64[i], exact, v, 1e-9), rel_error(fast32[i], exact, v, 1e-3));
-      w_fast64.add(rel_error(fast64[i], exact, v, 1e-9), qm);
-      w_eval.add(rel_error(eval[i], exact, v, 1e-9), qm);
+                    rel_error(fast64[i], exact, v, 1e-7), rel_error(fast32[i], exact, v, 1e-3));
+      w_fast64.add(rel_error(fast64[i], exact, v, 1e-7), qm);
+      w_eval.add(rel_error(eval[i], exact, v, 1e-7), qm);
       w_fast32.add(rel_error(fast32[i], exact, v, 1e-3), qm);
       if (d.analytic) w_analytic.add(rel_error(analytic_form_factor(d, cq[i]), exact, v, 1e-9), qm);
     }
@@ -159,4 +163,27 @@ TEST(GisaxsMeshProperty, EveryPathMatchesBinary128TetrahedraOnDrawnMeshes) {
               "%.2e, analytic box %.2e\n",
               cases, all_ref.value, all_fast64.value, all_eval.value, all_fast32.value, all_complex.value,
               all_analytic.value);
+}
+
+// The float32 failures of the first GPU run of the property test (H100, vs
+// CPU float64): 1.94e-4, 1.47e-4 and 2.73e-4 on boxes of 8–20 nm (floor
+// 1e-3). The CPU float32 path gave 2.45e-4, 2.09e-4 and 1.36e-4 on the same
+// q: both formed the phase differences y = q·(b − a) in float32 from
+// float32 q and edges, ≈ 2^-24 |q| |b − a| absolute (up to 1e-4 rad at |q|
+// 70 nm⁻¹ on a 13 nm face) against ~1e-7 for exp(i q·v). With y in float64
+// where |q| · edge > 2 (triangle_kernel.hpp): 6.7e-5, 2.5e-5, 6.3e-6. The
+// seeds replay the GPU test's draws (draw_gpu_case) on the CPU float32 path.
+TEST(GisaxsMeshProperty, Float32PhaseDifferencesOnGpuTestSeeds) {
+  for (const std::uint64_t seed : {17701277722443132949ull, 12333719932451631635ull, 549528059980723581ull}) {
+    std::mt19937_64 rng(seed);
+    const GpuCase c = draw_gpu_case(rng);
+    SCOPED_TRACE(c.drawn.what);
+    const double v = mesh_volume(c.drawn.mesh);
+    const auto f64 = run_plan(c.drawn.mesh, c.q, Precision::dual), f32 = run_plan(c.drawn.mesh, c.q, Precision::single);
+    double worst = 0;
+    for (std::size_t i = 0; i < c.q.size(); ++i) worst = std::max(worst, rel_error(f32[i], f64[i], v, 1e-3));
+    std::printf("[ measured ] GPU test seed %llu: %s, %zu q: CPU float32 vs float64 %.2e\n",
+                static_cast<unsigned long long>(seed), c.drawn.what.c_str(), c.q.size(), worst);
+    EXPECT_LE(worst, 1e-4);
+  }
 }

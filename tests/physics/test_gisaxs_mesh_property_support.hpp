@@ -275,4 +275,53 @@ inline double rel_error(Complex a, Complex b, double volume, double floor) {
   return std::abs(a - b) / std::max(std::abs(b), floor * volume);
 }
 
+// ---- the GPU property test's draws -------------------------------------------
+
+// One case of tests/gpu/test_gisaxs_mesh_property_gpu.cpp, drawn from `rng`
+// (here so that the CPU tests can replay the GPU test's seeds on the host):
+// with probability 0.3 a fine stretched icosphere of 2,000–20,000 triangles,
+// rotated and shifted by up to 20 nm, else draw_mesh(rng, 1280, 20); then
+// 1e4–1e5 q from draw_q. Of the q with |q| R < 1e-3 (R from the bounding-box
+// centre, as in mesh_tiles.cpp) only every 32nd is kept: they take the
+// float64 reference on the host in every plan (mesh_plan.cpp), the same
+// code for CPU and GPU, and with |q| log-uniform down to 1e-10 they were
+// half of the draws and most of the GPU test's 235 s on an H100 host. The
+// subsampling comes after the draws, so a seed printed before it still
+// replays the same mesh and the same q of the fast routes.
+struct GpuCase {
+  DrawnMesh drawn;
+  std::vector<Vec3> q;
+  std::size_t q_drawn = 0;
+};
+
+inline GpuCase draw_gpu_case(std::mt19937_64& rng) {
+  GpuCase c;
+  DrawnMesh& d = c.drawn;
+  if (uniform(rng, 0, 1) < 0.3) {
+    // A fine mesh: many tiles, tile splits, several hyperblocks.
+    const std::size_t triangles = 2 * std::size_t(log_uniform(rng, 1000, 10000));
+    const double radius = log_uniform(rng, 2, 30), stretch = log_uniform(rng, 0.5, 2);
+    d.mesh = sphere_mesh_with_triangles(radius, triangles, stretch);
+    const Mat3 r = random_rotation(rng);
+    const Vec3 shift{uniform(rng, -20, 20), uniform(rng, -20, 20), uniform(rng, -20, 20)};
+    for (Vec3& v : d.mesh.vertices) v = r * v + shift;
+    d.what = "icosphere R = " + std::to_string(radius) + " stretch " + std::to_string(stretch) + ", " +
+             std::to_string(d.mesh.triangles.size()) + " triangles, rotated and shifted";
+  } else {
+    d = draw_mesh(rng, 1280, 20);
+  }
+  c.q_drawn = std::size_t(log_uniform(rng, 1e4, 1e5));
+  c.q = draw_q(rng, d.mesh, c.q_drawn);
+  Vec3 lo = d.mesh.vertices[0], hi = lo;
+  for (const Vec3& p : d.mesh.vertices)
+    for (int a = 0; a < 3; ++a) lo[a] = std::min(lo[a], p[a]), hi[a] = std::max(hi[a], p[a]);
+  double radius = 0;
+  for (const Vec3& p : d.mesh.vertices) radius = std::max(radius, norm(p - (lo + hi) / 2.0));
+  std::size_t kept = 0, tiny = 0;
+  for (const Vec3& p : c.q)
+    if (norm(p) * radius >= 1e-3 || tiny++ % 32 == 0) c.q[kept++] = p;
+  c.q.resize(kept);
+  return c;
+}
+
 }  // namespace nanoscatter::gisaxs::mesh_property

@@ -34,9 +34,11 @@ void block_sums(const MeshTiles& m, const Vec3* q, double* acc_re, double* acc_i
   alignas(64) Real cos_p[kTileVertices][kBlock], sin_p[kTileVertices][kBlock];
   alignas(64) Real qx[kBlock], qy[kBlock], qz[kBlock];
   alignas(64) double dx[kBlock], dy[kBlock], dz[kBlock];
+  alignas(64) float q_norm[kBlock];  // |q| (rounded up), for |q| · edge > kExactPhaseReach
   for (int j = 0; j < kBlock; ++j) {
     qx[j] = Real(q[j].x), qy[j] = Real(q[j].y), qz[j] = Real(q[j].z);
     dx[j] = q[j].x, dy[j] = q[j].y, dz[j] = q[j].z;
+    q_norm[j] = std::nextafter(float(norm(q[j])), HUGE_VALF);
     acc_re[j] = acc_im[j] = 0;
   }
   for (const TileRange& tile : m.tiles) {
@@ -68,6 +70,35 @@ void block_sums(const MeshTiles& m, const Vec3* q, double* acc_re, double* acc_i
       const Real e2x = Real(v[3 * d] - v[3 * a]), e2y = Real(v[3 * d + 1] - v[3 * a + 1]),
                  e2z = Real(v[3 * d + 2] - v[3 * a + 2]);
       alignas(64) Real y1[kBlock], y2[kBlock], w[kBlock];
+#pragma omp simd
+      for (int j = 0; j < kBlock; ++j) {
+        y1[j] = qx[j] * e1x + qy[j] * e1y + qz[j] * e1z;
+        y2[j] = qx[j] * e2x + qy[j] * e2y + qz[j] * e2z;
+      }
+      if constexpr (sizeof(Real) == 4) {
+        // The q with |q| · edge > kExactPhaseReach take y formed in float64
+        // (triangle_kernel.hpp, "Phase accuracy"); per q, so that a q's
+        // value does not depend on the other q of the block.
+        const double* pa = &v[3 * a];
+        const double* pb = &v[3 * b];
+        const double* pd = &v[3 * d];
+        auto length2 = [](const double* x, const double* y) {
+          return (y[0] - x[0]) * (y[0] - x[0]) + (y[1] - x[1]) * (y[1] - x[1]) + (y[2] - x[2]) * (y[2] - x[2]);
+        };
+        const float edge = std::nextafter(float(std::sqrt(std::max(length2(pa, pb), length2(pa, pd)))), HUGE_VALF);
+        int far = 0;
+        for (int j = 0; j < kBlock; ++j) far += q_norm[j] * edge > kExactPhaseReach;
+        if (far) {
+#pragma omp simd
+          for (int j = 0; j < kBlock; ++j) {
+            Real z1, z2;
+            exact_phase_differences<Real>(dx[j], dy[j], dz[j], pa, pb, pd, z1, z2);
+            const bool use = q_norm[j] * edge > kExactPhaseReach;
+            y1[j] = use ? z1 : y1[j];
+            y2[j] = use ? z2 : y2[j];
+          }
+        }
+      }
       // Per q: 0 = series, 1 = three-point, 2 = general (see the header).
       alignas(64) int path[kBlock];
       constexpr int kTier = SeriesTiers<Real>::count - 1;
@@ -75,8 +106,6 @@ void block_sums(const MeshTiles& m, const Vec3* q, double* acc_re, double* acc_i
       int need_series = 0, need_three = 0, need_general = 0;
 #pragma omp simd reduction(+ : need_series, need_three, need_general)
       for (int j = 0; j < kBlock; ++j) {
-        y1[j] = qx[j] * e1x + qy[j] * e1y + qz[j] * e1z;
-        y2[j] = qx[j] * e2x + qy[j] * e2y + qz[j] * e2z;
         w[j] = qx[j] * nx + qy[j] * ny + qz[j] * nz;
         const Real reach = std::max(std::abs(y1[j]), std::abs(y2[j]));
         const Real gap = std::min(std::min(std::abs(y1[j]), std::abs(y2[j])), std::abs(y2[j] - y1[j]));

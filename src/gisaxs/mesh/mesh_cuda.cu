@@ -109,11 +109,21 @@ __device__ __forceinline__ ExpPhase<Real> exp_of_quarter_turns(double t) {
 // the byte offset of corner a's row of exp(i p) in shared memory (the
 // series paths read only E_a) and the packed local corners (the other
 // paths read E_b, E_c too).
+// In float, also the longest edge from corner a (rounded up), for the test
+// |q| · edge > kExactPhaseReach (triangle_kernel.hpp): it takes the
+// struct's padding (48 bytes either way).
 template <class Real>
 struct alignas(16) TileTriangle {
   Real e1x, e1y, e1z, e2x, e2y, e2z, nx, ny, nz;
   std::uint32_t row_a, corners;
 };
+template <>
+struct alignas(16) TileTriangle<float> {
+  float e1x, e1y, e1z, e2x, e2y, e2z, nx, ny, nz;
+  std::uint32_t row_a, corners;
+  float edge;
+};
+static_assert(sizeof(TileTriangle<float>) == 48);
 
 // Shared memory of a block of `threads` threads, `lanes` per q and `qs` q
 // per thread: the tile's triangles and exp(i p) per vertex and q of the
@@ -224,6 +234,7 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
   // triangle phases y and q·N.
   double hx[kQs], hy[kQs], hz[kQs], acc_re[kQs], acc_im[kQs];
   Real fx[kQs], fy[kQs], fz[kQs];
+  float q_norm[kQs];  // |q| for the test |q| · edge > kExactPhaseReach (float)
 #pragma unroll
   for (int j = 0; j < kQs; ++j) {
     const std::size_t i = std::size_t(blockIdx.x) * nc + j * nt + tid;
@@ -232,6 +243,7 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
     constexpr double kQuarterTurns = 2 * std::numbers::inv_pi;  // per radian
     hx[j] = qx * kQuarterTurns, hy[j] = qy * kQuarterTurns, hz[j] = qz * kQuarterTurns;
     fx[j] = Real(qx), fy[j] = Real(qy), fz[j] = Real(qz);
+    q_norm[j] = __double2float_ru(sqrt(qx * qx + qy * qy + qz * qz));
     acc_re[j] = 0, acc_im[j] = 0;
   }
   const std::size_t begin = std::size_t(blockIdx.y) * tiles_per_split;
@@ -248,10 +260,19 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
       const double* b = vertex + 3 * ((c >> 8) & 0xff);
       const double* d = vertex + 3 * ((c >> 16) & 0xff);
       const double* n = m.normal_xyz + 3 * g;
-      s_triangle[k] = TileTriangle<Real>{Real(b[0] - a[0]), Real(b[1] - a[1]), Real(b[2] - a[2]),
-                                         Real(d[0] - a[0]), Real(d[1] - a[1]), Real(d[2] - a[2]),
-                                         Real(n[0]),        Real(n[1]),        Real(n[2]),
-                                         (c & 0xff) * row_bytes, c};
+      if constexpr (sizeof(Real) == 4) {
+        const double e1 = (b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) + (b[2] - a[2]) * (b[2] - a[2]);
+        const double e2 = (d[0] - a[0]) * (d[0] - a[0]) + (d[1] - a[1]) * (d[1] - a[1]) + (d[2] - a[2]) * (d[2] - a[2]);
+        s_triangle[k] = TileTriangle<Real>{Real(b[0] - a[0]), Real(b[1] - a[1]), Real(b[2] - a[2]),
+                                           Real(d[0] - a[0]), Real(d[1] - a[1]), Real(d[2] - a[2]),
+                                           Real(n[0]),        Real(n[1]),        Real(n[2]),
+                                           (c & 0xff) * row_bytes, c, __double2float_ru(sqrt(max(e1, e2)))};
+      } else {
+        s_triangle[k] = TileTriangle<Real>{Real(b[0] - a[0]), Real(b[1] - a[1]), Real(b[2] - a[2]),
+                                           Real(d[0] - a[0]), Real(d[1] - a[1]), Real(d[2] - a[2]),
+                                           Real(n[0]),        Real(n[1]),        Real(n[2]),
+                                           (c & 0xff) * row_bytes, c};
+      }
     }
     // Vertex phases from the vertices in global memory (one address per
     // warp, cached); the barrier below puts them before the triangles.
@@ -278,10 +299,35 @@ __global__ void mesh_kernel(DeviceMesh m, const double* __restrict__ q, std::siz
     for (int t = part; t < int(r.triangle_count); t += kLanes) {
       const TileTriangle<Real> tri = s_triangle[t];
       Real y1[kQs], y2[kQs], w[kQs], reach;
+      // The phase differences y (triangle_kernel.hpp, "Phase accuracy"): in
+      // Real from the edges, or — float, where some lane's |q| · edge
+      // exceeds kExactPhaseReach (warp-uniform) — in float64 from the
+      // corners in global memory (cached; the same address in every lane).
+      bool exact = false;
+      if constexpr (sizeof(Real) == 4) {
+        bool far = false;
+#pragma unroll
+        for (int j = 0; j < kQs; ++j) far = far || q_norm[j] * tri.edge > kExactPhaseReach;
+        exact = __any_sync(0xffffffffu, far);
+      }
+      if (exact) {
+        const double* a = vertex + 3 * (tri.corners & 0xff);
+        const double* b = vertex + 3 * ((tri.corners >> 8) & 0xff);
+        const double* c = vertex + 3 * ((tri.corners >> 16) & 0xff);
+        constexpr double kRadiansPerQuarterTurn = std::numbers::pi / 2;
+#pragma unroll
+        for (int j = 0; j < kQs; ++j)
+          exact_phase_differences<Real>(hx[j] * kRadiansPerQuarterTurn, hy[j] * kRadiansPerQuarterTurn,
+                                        hz[j] * kRadiansPerQuarterTurn, a, b, c, y1[j], y2[j]);
+      } else {
+#pragma unroll
+        for (int j = 0; j < kQs; ++j) {
+          y1[j] = fx[j] * tri.e1x + fy[j] * tri.e1y + fz[j] * tri.e1z;
+          y2[j] = fx[j] * tri.e2x + fy[j] * tri.e2y + fz[j] * tri.e2z;
+        }
+      }
 #pragma unroll
       for (int j = 0; j < kQs; ++j) {
-        y1[j] = fx[j] * tri.e1x + fy[j] * tri.e1y + fz[j] * tri.e1z;
-        y2[j] = fx[j] * tri.e2x + fy[j] * tri.e2y + fz[j] * tri.e2z;
         w[j] = fx[j] * tri.nx + fy[j] * tri.ny + fz[j] * tri.nz;
         const Real reach_j = max(abs(y1[j]), abs(y2[j]));
         reach = j == 0 ? reach_j : max(reach, reach_j);

@@ -27,8 +27,18 @@
 //
 // Phase accuracy: p_j is formed in float64 and reduced by 2π in float64
 // before the (float or double) sincos, so exp(i p_j) is accurate to the
-// working precision for any |q·v|; phase differences come from float64 p_j
-// too. The sum over triangles still cancels as q → 0 (terms O(|q| A_T),
+// working precision for any |q·v|. The phase differences y = q·(v_b − v_a)
+// that weight the exp(i p_j) (series arguments, Lagrange weights, divisors)
+// must be as accurate, to ~ε absolute where |y| ≲ 1 and ~ε |y| beyond:
+// formed in float32 from float32 q and edges they carry ≈ 2^-24 |q| |e|
+// absolute (the products cancel when q is nearly ⟂ the edge), which near a
+// face normal of a large facet at large |q| is ≫ the ~1e-7 of exp(i p) and
+// gave float32 errors of 1.5–2.7e-4 F(0) (boxes of 8–20 nm, |q| 30–85 nm⁻¹;
+// docs/gisaxs.md). So the float32 kernels form y in float64 (then round it)
+// wherever |q| · max(|b − a|, |c − a|) > kExactPhaseReach (exact_phase_
+// differences below), and in float32 only below, where that error is
+// ≤ 2 · 2^-24 · kExactPhaseReach, the size of the exp(i p) rounding.
+// The sum over triangles still cancels as q → 0 (terms O(|q| A_T),
 // result O(|q|² V)): callers route small |q|·R to float64 and q ≈ 0 to the
 // power series of the reference (mesh_plan.cpp).
 #pragma once
@@ -47,6 +57,18 @@ namespace nanoscatter::gisaxs::mesh {
 
 // δ of the description above.
 inline constexpr double kSeriesSwitch = 0.5;
+
+// |q| · (longest edge from corner a) above which the float32 kernels form
+// the phase differences y in float64 (see "Phase accuracy" above).
+inline constexpr float kExactPhaseReach = 2.0f;
+
+// y1 = q·(b − a), y2 = q·(c − a) from float64 q and corners, rounded to Real.
+template <class Real>
+NS_MESH_HD void exact_phase_differences(double qx, double qy, double qz, const double* a, const double* b,
+                                        const double* c, Real& y1, Real& y2) {
+  y1 = Real(qx * (b[0] - a[0]) + qy * (b[1] - a[1]) + qz * (b[2] - a[2]));
+  y2 = Real(qx * (c[0] - a[0]) + qy * (c[1] - a[1]) + qz * (c[2] - a[2]));
+}
 
 template <class Real>
 struct SeriesTerms;
