@@ -10,7 +10,7 @@
 //   pairQ_per_s_core  unique pair·Q per second per core (exact)
 //   pairs_per_s_core  unique pairs per second per core (histogram)
 // Arguments: {N, threads}. Operation counts: N(N−1)/2 · N_Q sinc terms
-// (exact), N(N−1)/2 distances (histogram) — DESIGN.md performance model.
+// (exact), N(N−1)/2 distances (histogram) — docs/design.md performance model.
 #include <benchmark/benchmark.h>
 
 #include <cmath>

@@ -1,7 +1,7 @@
 // GPU benchmarks of the Debye engine, end to end through DebyePlan on CoO
 // rocksalt spheres (a = 4.26 Å; the seed paper's particle) with 1456 Q
 // points. Throughput: unique pair·Q per second (exact) and unique pairs per
-// second (histogram). Floors (DESIGN.md performance model; issue figures for
+// second (histogram). Floors (docs/design.md performance model; issue figures for
 // one H200 — an H100 SXM has the same 132 SMs and float32 rate):
 //   exact: ~1.5e13 pair·Q/s, the FMA-only bound of the recurrence;
 //   histogram: no arithmetic bound is close; we report against the issue's

@@ -4,7 +4,7 @@
 // 90 × 200 × 200 and 90 × 800 × 800 grids (qx ∈ [−1, 1], qy ∈ [−2, 2],
 // qz ∈ [0, 3] nm⁻¹), end to end through MeshFormFactorPlan::execute(grid)
 // (q expansion, hyperblocks, transfers). Throughput in triangle·q per
-// second. Floor (DESIGN.md performance model): one sincos per vertex·q with
+// second. Floor (docs/design.md performance model): one sincos per vertex·q with
 // shared vertices, 4.0e12 sincos/s on one H200 (the measured rate used by
 // bench/pattern2d_bench_gpu.cpp) divided by the tile vertices per triangle
 // (≈ 0.7). Target: ≥ 3e11 triangle·q/s, i.e. the 91,752 × 57.6 M case in

@@ -2,7 +2,7 @@
 // on gold fcc spheres (a = 4.078 Å) and a polar detector on the Ewald sphere
 // (λ = 1 Å, |q| ≤ 5 Å⁻¹). Axes: atom count, detector pixels, precision,
 // threads. Counters: `throughput` in atom·pixel per second and `per_core`
-// (throughput / threads): the DESIGN.md performance model counts one
+// (throughput / threads): the docs/design.md performance model counts one
 // complex exponential per atom·pixel.
 #include <benchmark/benchmark.h>
 #include <omp.h>

@@ -1,7 +1,7 @@
 // GPU benchmarks of the pattern2d engine, end to end through Pattern2DPlan:
 // gold fcc spheres (a = 4.078 Å) on a 512 × 512 polar detector on the Ewald
 // sphere (λ = 1 Å, |q| ≤ 5 Å⁻¹, general orientation). Throughput in
-// atom·pixel per second. Floor (DESIGN.md performance model, issue 4):
+// atom·pixel per second. Floor (docs/design.md performance model, issue 4):
 // 4.0e12 /s, the measured __sinf rate of one H200 counted as one sincos per
 // atom·pixel (an H100 SXM has the same 132 SMs and special-function rate);
 // the issue's target is ≥ 1e12 /s for 10⁵ atoms × 512² pixels.
