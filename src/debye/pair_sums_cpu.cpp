@@ -270,11 +270,14 @@ void flush(Workspace<T>& ws, const Grid& grid) {
     ws.hash[t] = 0;
   }
   double coincident = 0;
+  const bool uniform = grid.step.has_value();
 #pragma omp simd reduction(+ : coincident)
   for (std::size_t t = 0; t < n; ++t) {
     const bool zero = ws.r[t] < kCoincident;
     coincident += zero ? ws.weight[t] : 0.0;
-    ws.amp[t] = T(zero ? 0.0 : ws.weight[t] / ((zero ? 1.0 : ws.r[t]) * sequence_scale<T>(ws.hash[t])));
+    // The uniform path's sequence carries σ (sequence_scale), so its amplitude divides by it.
+    const double sigma = uniform ? sequence_scale<T>(ws.hash[t]) : 1.0;
+    ws.amp[t] = T(zero ? 0.0 : ws.weight[t] / ((zero ? 1.0 : ws.r[t]) * sigma));
   }
   ws.coincident_weight += coincident;
   if (grid.step)
