@@ -178,7 +178,11 @@ DdaSolution DdaPlan::solve(char pol) {
   run.restarts = rep.restarts;
   run.initial_field = rep.initial_field;
   sol.seconds_iterations = rep.seconds;
-  if (!rep.converged) sol.warning = "WARNING: " + std::string(1, pol) + " polarization: " + rep.failure;
+  if (!rep.converged)
+    sol.warning = "WARNING: " + std::string(1, pol) + " polarization: " + rep.failure;
+  else if (rep.float64_fallback)
+    sol.warning = "NOTE: " + std::string(1, pol) +
+                  " polarization: a float32-product refinement cycle failed; finished with float64 products";
   std::vector<cplx> xv = be.download(x);
   sol.polarization.resize(xv.size());
 #pragma omp parallel for schedule(static)

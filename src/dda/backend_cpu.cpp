@@ -63,6 +63,7 @@ class CpuBackend final : public SolverBackend {
     if (norm2_out) *norm2_out = norm2(out);
   }
   bool matvec_is_approximate() const override { return fast_ != nullptr; }
+  void use_exact_products() override { fast_.reset(); }  // its work arrays are borrowed: nothing else to free
   void lincomb(int dst, cplx a, int x, cplx b, int y, cplx c, int z, double* norm2_out) override {
     C* d = vecs_[dst].data();
     const C* px = vecs_[x].data();

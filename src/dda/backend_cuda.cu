@@ -138,6 +138,7 @@ class CudaBackend final : public SolverBackend {
     if (norm2_out) *norm2_out = norm2(out);
   }
   bool matvec_is_approximate() const override { return fast_ != nullptr; }
+  void use_exact_products() override { fast_.reset(); }  // its work arrays are borrowed: nothing else to free
   void lincomb(int dst, cplx a, int x, cplx b, int y, cplx c, int z, double* norm2_out) override {
     auto cv = [](cplx v) { return C{static_cast<Real>(v.real()), static_cast<Real>(v.imag())}; };
     lincomb_kernel<C, Real><<<blocks(), kThreads>>>(vec(dst)->data(), cv(a), vec(x)->data(), cv(b), vec(y)->data(),

@@ -67,9 +67,10 @@ SolveReport solve(DdaSolver method, SolverBackend& be, int b, int x, const Solve
   double cycle_start = r2;   // the true |r|² this refinement cycle started from
   bool converged = r2 <= eps_b2;
   int futile = 0;
-  const bool approximate = be.matvec_is_approximate();
+  bool approximate = be.matvec_is_approximate();
   double next_check = 0.1 * r2;  // intermediate checks (float32 products only)
   int last_check = 0;
+  int first_cycle = 0, cycle_begin = 0;  // iterations of the first cycle; start of the current one
   rep.history.push_back(std::sqrt(r2 * resid_scale));
   int niter = 1, counter = 0;
   while (!converged && niter <= control.maxiter && counter <= m->stagnation_limit()) {
@@ -94,7 +95,10 @@ SolveReport solve(DdaSolver method, SolverBackend& be, int b, int x, const Solve
     rep.history.push_back(std::sqrt(now * resid_scale));
     if (control.on_iteration) control.on_iteration(niter, rep.history.back());
     ++niter;
-    const bool final_check = now <= target || early;
+    // A refinement cycle three times as long as the first one (at least 300)
+    // without reaching its target is checked and counts as failed.
+    const bool overlong = rep.restarts > 0 && niter - cycle_begin > std::max(3 * first_cycle, 300);
+    const bool final_check = now <= target || early || overlong;
     if (!final_check) {
       // With float32 products the recursion drifts from the true residual; a
       // check at every 10× fall of |r|² (at most every kCheckSpacing
@@ -124,7 +128,7 @@ SolveReport solve(DdaSolver method, SolverBackend& be, int b, int x, const Solve
         report(false);
         continue;
       }
-    } else if (!early && gap2 <= 0.25 * eps_b2) {
+    } else if (!early && !overlong && gap2 <= 0.25 * eps_b2) {
       // The recursion still tracks the true residual: iterate on, aiming below
       // eps |b| by the drift (with a margin for its growth).
       const double e = std::sqrt(eps_b2) - std::sqrt(gap2);
@@ -133,17 +137,26 @@ SolveReport solve(DdaSolver method, SolverBackend& be, int b, int x, const Solve
       continue;
     }
     report(true);
-    // Refinement restart: the method starts again from x with r = t.
-    futile = true2 > kProgress2 * cycle_start ? futile + 1 : 0;
+    // Refinement restart: the method starts again from x with r = t. A cycle
+    // that did not lower the true residual by 10% failed; with float32
+    // products the first failure switches to float64 products (the solve then
+    // converges wherever double does), later ones count towards giving up.
+    const bool failed = overlong || true2 > kProgress2 * cycle_start;
+    if (failed && approximate && !rep.float64_fallback) {
+      be.use_exact_products();
+      approximate = false;
+      rep.float64_fallback = true;
+    } else {
+      futile = failed ? futile + 1 : 0;
+    }
     if (futile >= kFutileLimit) {
       rep.failure = "the true (float64) residual stays at " + fmt(std::sqrt(true2 * resid_scale)) + " after " +
-                    std::to_string(rep.restarts) + " restarts: the " +
-                    (be.matvec_is_approximate() ? "float32 product" : "product") +
-                    " is not accurate enough for eps = " + fmt(control.eps) +
-                    (be.matvec_is_approximate() ? " (use --precision double)" : "");
+                    std::to_string(rep.restarts) + " restarts";
       break;
     }
+    if (rep.restarts == 0) first_cycle = niter - 1;
     ++rep.restarts;
+    cycle_begin = niter - 1;
     be.copy(r, t);
     m->init(x, r, true2);
     best = cycle_start = true2;

@@ -12,7 +12,11 @@
 // restarts the method from x_k with r = t: iterative refinement, each cycle
 // solving for the correction with the fast product, its residual computed in
 // float64. In double precision the first check almost always passes (one
-// extra product per solve).
+// extra product per solve). A refinement cycle that fails (the true residual
+// falls by less than 10%, or the cycle runs 3× as long as the first one)
+// switches single precision to float64 products for the rest of the solve,
+// so that it converges wherever double does; three failed cycles after that
+// end the solve as not converged.
 #pragma once
 #include <functional>
 #include <string>
@@ -41,6 +45,7 @@ struct SolveReport {
   std::string initial_field;         // "x_0 = 0" or "x_0 = E_inc"
   int residual_checks = 0;           // true residuals computed at the convergence test
   int restarts = 0;                  // refinement restarts from the true residual
+  bool float64_fallback = false;     // a failed float32 refinement cycle switched to float64 products
   std::string failure;               // why it stopped without converging ("" when converged)
   double seconds = 0;                // wall time of the iterations (initial residual included)
 };

@@ -34,6 +34,8 @@ class SolverBackend {
   virtual void matvec_exact(int in, int out, bool hermitian, double* norm2 = nullptr) = 0;
   // True when matvec() is less accurate than matvec_exact() (float32 FFTs).
   virtual bool matvec_is_approximate() const = 0;
+  // From now on matvec() = matvec_exact() (the driver's float64 fallback).
+  virtual void use_exact_products() = 0;
   // dst = a x + b y (+ c z when z ≥ 0); dst may be any of x, y, z. When
   // norm2 is given it receives |dst|².
   virtual void lincomb(int dst, cplx a, int x, cplx b, int y, cplx c = 0, int z = -1,
