@@ -9,10 +9,19 @@
 // label "dda|<case>|<unit>". Plan construction (the interaction FFT) is
 // excluded from the solve time and reported as `init_s`; `mem_GB` is the
 // estimate made before allocating.
+//
+// BM_Issue20Sphere: issue 20's float32 acceptance case, sphere x = 20,
+// m = 1.5, grid 128 (1,099,136 dipoles), eps = 1e-5, in double and in single
+// (float32 FFT products in the float64 iteration); counters: iterations,
+// products, exact (float64) products, restarts, true residual, Qext, and
+// conv = 1 when converged. Run it alone with
+//   dda_bench_gpu --benchmark_filter=Issue20
+// and compare the two rows' time and Qext (|ΔQext|/Qext ≤ 1e-5, single faster).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "nanoscatter/dda.hpp"
@@ -81,6 +90,41 @@ void run(benchmark::State& state, DdaOptions o, const std::string& name, bool so
                  " box " + std::to_string(b[0]) + "^3|voxel*products/s (vs 2 ns target)");
 }
 
+void BM_Issue20Sphere(benchmark::State& state) {
+  if (cuda_device_count() == 0) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  DdaOptions o;
+  o.grid = 128;
+  o.eq_rad = 20;  // λ = 2π: x = 20
+  o.m = {{1.5, 0}};
+  o.eps = 1e-5;
+  o.device = Device::gpu;
+  o.precision = state.range(0) ? Precision::dual : Precision::single;
+  DdaResult r;
+  double init = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    DdaPlan plan(o);
+    init = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r = plan.execute();
+    state.SetIterationTime(r.seconds_solve);
+  }
+  state.counters["init_s"] = init;
+  state.counters["iter_s"] = r.seconds_iterations;
+  state.counters["iterations"] = r.runs[0].iterations;
+  state.counters["products"] = r.matvecs;
+  state.counters["checks"] = r.runs[0].residual_checks;
+  state.counters["restarts"] = r.runs[0].restarts;
+  state.counters["residual"] = r.runs[0].residual;
+  state.counters["conv"] = r.converged ? 1 : 0;
+  char q[64];
+  std::snprintf(q, sizeof q, "Qext=%.9f", r.runs[0].qext);
+  state.SetLabel(std::string("dda|sphere x=20 m=1.5 grid 128 ") + (state.range(0) ? "double" : "single") + " " +
+                 std::to_string(r.dipoles) + " dipoles|" + q);
+}
+
 void BM_SphereMatvec(benchmark::State& s) { run(s, sphere_case(static_cast<int>(s.range(1))), "sphere", false); }
 void BM_SphereSolve(benchmark::State& s) { run(s, sphere_case(static_cast<int>(s.range(1))), "sphere", true); }
 void BM_CubeMatvec(benchmark::State& s) { run(s, cube_case(), "cube kD=30 m=1.313 LDR", false); }
@@ -88,6 +132,7 @@ void BM_CubeSolve(benchmark::State& s) { run(s, cube_case(), "cube kD=30 m=1.313
 
 }  // namespace
 
+BENCHMARK(BM_Issue20Sphere)->Arg(1)->Arg(0)->UseManualTime()->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(BM_SphereMatvec)->ArgsProduct({{0, 1}, {64, 128, 256}})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SphereSolve)->ArgsProduct({{0, 1}, {64, 128, 256}})->UseManualTime()->Iterations(1)->Unit(benchmark::kSecond);
 BENCHMARK(BM_CubeMatvec)->Arg(0)->Arg(1)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);

@@ -113,6 +113,8 @@ std::vector<DdaSolution> gather_solutions(const parallel::Communicator& comm, st
     w.put(s.run.converged);
     w.put(s.run.residual);
     w.put_vector(s.run.residual_history);
+    w.put(s.run.residual_checks);
+    w.put(s.run.restarts);
     put_string(s.run.initial_field);
     w.put_vector(s.polarization);
     put_string(s.warning);
@@ -135,6 +137,8 @@ std::vector<DdaSolution> gather_solutions(const parallel::Communicator& comm, st
       s.run.converged = r.get<bool>();
       s.run.residual = r.get<double>();
       s.run.residual_history = r.get_vector<double>();
+      s.run.residual_checks = r.get<int>();
+      s.run.restarts = r.get<int>();
       s.run.initial_field = get_string();
       s.polarization = r.get_vector<std::complex<double>>();
       s.warning = get_string();
@@ -244,7 +248,9 @@ void add_dda_command(CLI::App& app, const RunContext& context) {
   sub->add_flag("--prognosis", o.prognosis, "print the grid and memory estimate, solve nothing");
   sub->add_option("--output-dir", o.output_dir, "directory for CrossSec-X/Y, mueller, log");
   sub->add_option("--device", o.device, "auto|cpu|gpu")->capture_default_str();
-  sub->add_option("--precision", o.precision, "single|double")->capture_default_str();
+  sub->add_option("--precision", o.precision,
+                  "double (float64) | single (float32 FFT products in a float64 iteration, converged on the "
+                  "float64 residual)")->capture_default_str();
   sub->add_option("--threads", o.threads, "CPU threads (0: all)")->capture_default_str();
   sub->add_flag("--quiet,-q", o.quiet, "no iteration log or summary on stderr");
   add_ranks_per_gpu_option(*sub, o.ranks_per_gpu);

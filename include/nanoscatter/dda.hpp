@@ -88,9 +88,12 @@ struct DdaOptions {
   bool volume_correction = true;   // ADDA default: dipole size from the exact particle volume
   DdaPolarizability polarizability = DdaPolarizability::ldr;
   DdaSolver solver = DdaSolver::qmr_cs;
-  double eps = 1e-5;               // stop when |r|/|b| < eps (ADDA's relative residual)
+  double eps = 1e-5;               // stop when |b − A x|/|b| ≤ eps (ADDA's relative residual; the true
+                                   // residual, with the float64 product, in either precision)
   int maxiter = 0;                 // 0: ADDA's default 3·box volume
   bool use_symmetry = true;        // solve one polarisation when the shape allows (ADDA symR)
+  // dual: float64 throughout. single: mixed precision, float32 FFT products
+  // inside a float64 iteration, converged on the float64 residual (docs/dda.md).
   Precision precision = Precision::dual;
   Device device = Device::cpu;
   int threads = 0;                 // OpenMP threads, 0 = all
@@ -118,8 +121,10 @@ struct DdaPolarizationResult {
   std::array<double, 3> g{0, 0, 0};  // asymmetry vector <n>/Csca (g = g[2] along +z)
   int iterations = 0;
   bool converged = false;
-  double residual = 0;             // final |r|/|b|
-  std::vector<double> residual_history;  // |r_k|/|b|, k = 0..iterations
+  double residual = 0;             // final true |b − A x|/|b| (float64 product)
+  std::vector<double> residual_history;  // |r_k|/|b| of the iteration's own residual, k = 0..iterations
+  int residual_checks = 0;         // true residuals computed at the convergence test
+  int restarts = 0;                // refinement restarts from the true residual (single precision)
   std::string initial_field;       // "x_0 = 0" or "x_0 = E_inc" (ADDA's automatic choice)
   std::vector<std::complex<double>> polarization;    // 3 per dipole (store_fields)
   std::vector<std::complex<double>> internal_field;  // E = P/(V χ) (store_fields)

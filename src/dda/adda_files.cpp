@@ -103,7 +103,9 @@ void write_adda_outputs(const std::filesystem::path& dir, const DdaResult& res, 
     std::fprintf(f, "Interaction term prescription: 'as Point dipoles'\n");
     std::fprintf(f, "FFT algorithm: %s\n", o.device == Device::gpu ? "cuFFT" : "FFTW3");
     std::fprintf(f, "Iterative Method: %s\n", to_string(o.solver));
-    std::fprintf(f, "Precision: %s\n", to_string(o.precision));
+    std::fprintf(f, "Precision: %s\n", o.precision == Precision::single
+                                          ? "single (float32 FFT products in a float64 iteration)"
+                                          : "double");
     std::fprintf(f, "Symmetries: %s\n", res.runs.size() > 1 && res.runs[1].from_symmetry
                                             ? "X polarization from Y by the 90-degree rotation about z"
                                             : "none used");
@@ -119,6 +121,8 @@ void write_adda_outputs(const std::filesystem::path& dir, const DdaResult& res, 
       std::fprintf(f, "\nhere we go, calc %c\n\n%s\n", r.name, r.initial_field.c_str());
       for (std::size_t i = 0; i < r.residual_history.size(); ++i)
         std::fprintf(f, "RE_%03zu = %.10E\n", i, r.residual_history[i]);
+      std::fprintf(f, "True residual (float64 product): %.10E after %d check(s), %d restart(s)\n", r.residual,
+                   r.residual_checks, r.restarts);
       std::fprintf(f, "%s\n", r.converged ? "converged" : "NOT CONVERGED");
       std::fprintf(f, "Cext\t= %.10g\nQext\t= %.10g\nCabs\t= %.10g\nQabs\t= %.10g\n", r.cext, r.qext, r.cabs, r.qabs);
     }

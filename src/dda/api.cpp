@@ -89,8 +89,8 @@ struct DdaPlan::Impl {
     spec.d = d;
     for (std::uint8_t m : solver_mat) spec.s.push_back(std::sqrt(alpha[m]));
     spec.max_device_bytes = o.max_device_memory;
-    // b, x, r and the method's own vectors (iterative.cpp), plus 2 for time_matvec
-    spec.solver_vectors = 3 + ((o.solver == DdaSolver::qmr_cs || o.solver == DdaSolver::bicgstab) ? 5 : 2) + 2;
+    // b, x, r, the true residual t and the method's own vectors (iterative.cpp), plus 2 for time_matvec
+    spec.solver_vectors = 4 + ((o.solver == DdaSolver::qmr_cs || o.solver == DdaSolver::bicgstab) ? 5 : 2) + 2;
     if (o.device == Device::gpu) {
 #if NANOSCATTER_HAVE_CUDA
       backend = dda::make_cuda_backend(spec, o.precision);
@@ -163,16 +163,26 @@ DdaSolution DdaPlan::solve(char pol) {
   dda::SolveControl ctl;
   ctl.eps = o.eps;
   ctl.maxiter = I.setup.maxiter;
-  if (!o.quiet)
+  if (!o.quiet) {
     ctl.on_iteration = [](int it, double r) { std::fprintf(stderr, "RE_%03d = %.10E\n", it, r); };
+    ctl.on_check = [](int it, double t, double drift, bool restart) {
+      std::fprintf(stderr, "true residual at %d: %.4E (drift %.2E)%s\n", it, t, drift, restart ? ", restart" : "");
+    };
+  }
   const dda::SolveReport rep = dda::solve(o.solver, be, b, x, ctl);
   run.iterations = rep.iterations;
   run.converged = rep.converged;
   run.residual = rep.residual;
   run.residual_history = rep.history;
+  run.residual_checks = rep.residual_checks;
+  run.restarts = rep.restarts;
   run.initial_field = rep.initial_field;
   sol.seconds_iterations = rep.seconds;
-  if (!rep.converged) sol.warning = "WARNING: " + std::string(1, pol) + " polarization: " + rep.failure;
+  if (!rep.converged)
+    sol.warning = "WARNING: " + std::string(1, pol) + " polarization: " + rep.failure;
+  else if (rep.float64_fallback)
+    sol.warning = "NOTE: " + std::string(1, pol) +
+                  " polarization: a float32-product refinement cycle failed; finished with float64 products";
   std::vector<cplx> xv = be.download(x);
   sol.polarization.resize(xv.size());
 #pragma omp parallel for schedule(static)

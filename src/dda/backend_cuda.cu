@@ -1,7 +1,10 @@
-// GPU solver backend: every solver vector lives on the device; vector
-// updates are elementwise kernels, reductions go through CUB
-// (cub::DeviceReduce with a transform iterator) and accumulate in double, and
-// only their few scalars travel to the host.
+// GPU solver backend: every solver vector lives on the device, in complex
+// double in either precision; vector updates are elementwise kernels,
+// reductions go through CUB (cub::DeviceReduce with a transform iterator) in
+// double, and only their few scalars travel to the host. The product runs
+// with double cuFFT transforms, or in single (mixed) precision with float
+// transforms that borrow the double product's work arrays; the double
+// product stays available as matvec_exact().
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -61,11 +64,23 @@ __global__ void lincomb_kernel(C* d, C a, const C* x, C b, const C* y, C c, cons
   d[i] = C{re, im};
 }
 
-template <class Real>
 class CudaBackend final : public SolverBackend {
  public:
-  using C = typename CudaTypes<Real>::C;
-  explicit CudaBackend(const MatrixSpec& spec) : matvec_(spec), n_(3 * spec.position.size()) {
+  using C = cufftDoubleComplex;
+  using Real = double;
+  CudaBackend(const MatrixSpec& spec, Precision precision) : exact_(spec), n_(3 * spec.position.size()) {
+    if (precision == Precision::single) {
+      const auto sh = exact_.shared();
+      CudaMatvec<float>::Shared borrow;
+      borrow.a = sh.a;
+      borrow.b = sh.b;
+      borrow.work = sh.work;
+      borrow.a_bytes = sh.a_bytes;
+      borrow.b_bytes = sh.b_bytes;
+      borrow.work_bytes = sh.work_bytes;
+      borrow.dt = sh.dt;
+      fast_ = std::make_unique<CudaMatvec<float>>(spec, &borrow);
+    }
     result_ = DeviceBuffer<Sum3>(1);
     std::size_t bytes = 0;
     DotTerm<C> term{nullptr, nullptr, 0};
@@ -109,10 +124,21 @@ class CudaBackend final : public SolverBackend {
   }
   void set_zero(int v) override { NS_CUDA_CHECK(cudaMemsetAsync(vec(v)->data(), 0, n_ * sizeof(C))); }
   void matvec(int in, int out, bool hermitian, double* norm2_out) override {
-    matvec_.apply(vec(in)->data(), vec(out)->data(), hermitian);
+    if (fast_)
+      fast_->apply(vec(in)->data(), vec(out)->data(), hermitian);
+    else
+      exact_.apply(vec(in)->data(), vec(out)->data(), hermitian);
     ++matvecs_;
     if (norm2_out) *norm2_out = norm2(out);
   }
+  void matvec_exact(int in, int out, bool hermitian, double* norm2_out) override {
+    exact_.apply(vec(in)->data(), vec(out)->data(), hermitian);
+    ++matvecs_;
+    ++exact_matvecs_;
+    if (norm2_out) *norm2_out = norm2(out);
+  }
+  bool matvec_is_approximate() const override { return fast_ != nullptr; }
+  void use_exact_products() override { fast_.reset(); }  // its work arrays are borrowed: nothing else to free
   void lincomb(int dst, cplx a, int x, cplx b, int y, cplx c, int z, double* norm2_out) override {
     auto cv = [](cplx v) { return C{static_cast<Real>(v.real()), static_cast<Real>(v.imag())}; };
     lincomb_kernel<C, Real><<<blocks(), kThreads>>>(vec(dst)->data(), cv(a), vec(x)->data(), cv(b), vec(y)->data(),
@@ -135,6 +161,7 @@ class CudaBackend final : public SolverBackend {
     *norm2_out = s.c;
   }
   int matvec_count() const override { return matvecs_; }
+  int exact_matvec_count() const override { return exact_matvecs_; }
 
  private:
   static constexpr int kThreads = 256;
@@ -151,13 +178,14 @@ class CudaBackend final : public SolverBackend {
     return h;
   }
 
-  CudaMatvec<Real> matvec_;
+  CudaMatvec<double> exact_;
+  std::unique_ptr<CudaMatvec<float>> fast_;  // single (mixed) precision: float transforms
   std::size_t n_;
   std::vector<std::unique_ptr<DeviceBuffer<C>>> vecs_;
   std::vector<int> free_;
   DeviceBuffer<Sum3> result_;
   DeviceBuffer<char> temp_;
-  int matvecs_ = 0;
+  int matvecs_ = 0, exact_matvecs_ = 0;
 };
 
 }  // namespace
@@ -174,19 +202,24 @@ std::unique_ptr<SolverBackend> make_cuda_backend(const MatrixSpec& spec, Precisi
   if (need > avail)
     fail_at({"", 0, "--device"}, "the DDA problem needs about ", need / 1048576, " MiB of GPU memory, ", avail / 1048576,
             " MiB are available (try --precision single, a smaller --grid or --device cpu)");
-  if (precision == Precision::single) return std::make_unique<CudaBackend<float>>(spec);
-  return std::make_unique<CudaBackend<double>>(spec);
+  return std::make_unique<CudaBackend>(spec, precision);
 }
 
 std::size_t cuda_memory_bytes(const std::array<int, 3>& box, const std::array<int, 3>& grid,
                               std::size_t solver_dipoles, int vectors, Precision precision) {
-  const std::size_t c = precision == Precision::single ? 8 : 16;
+  // Double FFT work arrays and vectors in either precision; single adds the
+  // float interaction FFT (its transforms borrow the double work arrays) and
+  // a second copy of the positions and S.
+  const bool single = precision == Precision::single;
+  const std::size_t c = 16;
   const std::size_t gx = grid[0], gy = grid[1], gz = grid[2], by = box[1], bz = box[2];
   const std::size_t xsize = 3 * bz * by * gx, ysize = 3 * gx * bz * gy, zsize = 3 * gx * gy * gz;
   const std::size_t dt = gx * (gy / 2 + 1) * (gz / 2 + 1) * 6;
   // cuFFT's work area is at most one transform's data (batched 1D plans)
   const std::size_t fft = (std::max(xsize, zsize) + ysize + zsize) * c;
-  return fft + dt * c + solver_dipoles * (6 + c / 2) + static_cast<std::size_t>(vectors) * 3 * solver_dipoles * c;
+  const std::size_t per_dipole = (6 + 16) * (single ? 2 : 1);
+  return fft + dt * (single ? 16 + 8 : 16) + solver_dipoles * per_dipole +
+         static_cast<std::size_t>(vectors) * 3 * solver_dipoles * c;
 }
 
 }  // namespace nanoscatter::dda

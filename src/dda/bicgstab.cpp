@@ -1,6 +1,7 @@
 // Bi-conjugate gradient stabilised (van der Vorst 1992; Templates book), as
 // ADDA iterative.c BiCGStab, including its convergence test halfway through
-// an iteration (saves the second product when s is already small enough).
+// an iteration (saves the second product when s is already small enough;
+// the driver then restarts it unless the true residual has converged).
 #include <memory>
 
 #include "dda/iterative.hpp"
@@ -23,7 +24,7 @@ class Bicgstab final : public IterativeMethod {
     best_ = r2;
     be_.copy(rt_, r);
   }
-  double iterate(int niter, double eps_b2, bool* early) override {
+  double iterate(int niter, double target, bool* early) override {
     const cplx ro_new = be_.dot_c(rt_, r_);  // r·conj(r~)
     if (std::abs(ro_new) / best_ < 1e-16)
       throw BreakdownError{"Bi-CGSTAB breakdown: (r~.r)/(r.r) is too small"};
@@ -39,7 +40,7 @@ class Bicgstab final : public IterativeMethod {
     alpha_ = ro_new / be_.dot_c(rt_, v_);
     double s2 = 0;
     be_.lincomb(s_, 1.0, r_, -alpha_, v_, 0.0, -1, &s2);
-    if (s2 < eps_b2) {
+    if (s2 < target) {
       be_.lincomb(x_, 1.0, x_, alpha_, p_);
       be_.copy(r_, s_);
       *early = true;

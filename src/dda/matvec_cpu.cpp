@@ -52,7 +52,7 @@ struct CpuMatvec<Real>::Plans {
 };
 
 template <class Real>
-CpuMatvec<Real>::CpuMatvec(const MatrixSpec& spec)
+CpuMatvec<Real>::CpuMatvec(const MatrixSpec& spec, const Workspace* borrow)
     : box_(spec.box), grid_(spec.grid), position_(spec.position) {
   using F = Fftw<Real>;
   threads_ = spec.threads > 0 ? spec.threads : omp_get_max_threads();
@@ -61,13 +61,19 @@ CpuMatvec<Real>::CpuMatvec(const MatrixSpec& spec)
   dsize_z_ = it.dsize_z;
   dt_.resize(it.data.size());
   for (std::size_t i = 0; i < dt_.size(); ++i) dt_[i] = C(it.data[i]);
-  s_.resize(spec.s.size());
-  for (std::size_t i = 0; i < s_.size(); ++i) s_[i] = C(spec.s[i]);
+  s_ = spec.s;
   const int gx = grid_[0], gy = grid_[1], gz = grid_[2], by = box_[1], bz = box_[2];
   const std::size_t xsize = 3ull * bz * by * gx;
-  x_ = static_cast<C*>(F::alloc(xsize * sizeof(C)));
   const std::size_t ssize = 3ull * gz * gy;
-  for (int t = 0; t < threads_; ++t) slices_.push_back(static_cast<C*>(F::alloc(ssize * sizeof(C))));
+  if (borrow) {
+    if (static_cast<int>(borrow->slices.size()) < threads_) fail("CpuMatvec: borrowed workspace has too few slices");
+    owns_work_ = false;
+    x_ = static_cast<C*>(borrow->x);
+    for (int t = 0; t < threads_; ++t) slices_.push_back(static_cast<C*>(borrow->slices[t]));
+  } else {
+    x_ = static_cast<C*>(F::alloc(xsize * sizeof(C)));
+    for (int t = 0; t < threads_; ++t) slices_.push_back(static_cast<C*>(F::alloc(ssize * sizeof(C))));
+  }
   if (!x_) fail("DDA: cannot allocate the FFT work array (", xsize * sizeof(C), " bytes)");
   for (C* s : slices_)
     if (!s) fail("DDA: cannot allocate the FFT slices");
@@ -96,17 +102,27 @@ CpuMatvec<Real>::~CpuMatvec() {
     F::destroy(plans_->zb);
     delete plans_;
   }
-  F::release(x_);
-  for (C* s : slices_) F::release(s);
+  if (owns_work_) {
+    F::release(x_);
+    for (C* s : slices_) F::release(s);
+  }
 }
 
 template <class Real>
-void CpuMatvec<Real>::apply(const C* in_arg, C* out, bool hermitian) {
+typename CpuMatvec<Real>::Workspace CpuMatvec<Real>::workspace() const {
+  Workspace w;
+  w.x = x_;
+  for (C* s : slices_) w.slices.push_back(s);
+  return w;
+}
+
+template <class Real>
+void CpuMatvec<Real>::apply(const V* in_arg, V* out, bool hermitian) {
   using F = Fftw<Real>;
   const int gx = grid_[0], gy = grid_[1], gz = grid_[2];
   const int bx = box_[0], by = box_[1], bz = box_[2];
   const std::size_t n = position_.size();
-  const C* in = in_arg;
+  const V* in = in_arg;
   if (hermitian) {  // A^H y = conj(A conj(y)) for the complex-symmetric A
     conj_in_.resize(3 * n);
     for (std::size_t i = 0; i < 3 * n; ++i) conj_in_[i] = std::conj(in_arg[i]);
@@ -114,13 +130,13 @@ void CpuMatvec<Real>::apply(const C* in_arg, C* out, bool hermitian) {
   }
   const std::size_t plane = static_cast<std::size_t>(by) * gx;  // one (c, z) plane of X
   const std::size_t comp = static_cast<std::size_t>(bz) * plane;
-  // 1. X = S·in on the box, zero elsewhere
+  // 1. X = S·in on the box (product in double, rounded to Real), zero elsewhere
   std::memset(static_cast<void*>(x_), 0, 3 * comp * sizeof(C));
 #pragma omp parallel for schedule(static) num_threads(threads_)
   for (std::size_t p = 0; p < n; ++p) {
     const auto& r = position_[p];
     const std::size_t idx = static_cast<std::size_t>(r[2]) * plane + static_cast<std::size_t>(r[1]) * gx + r[0];
-    for (int c = 0; c < 3; ++c) x_[c * comp + idx] = s_[p] * in[3 * p + c];
+    for (int c = 0; c < 3; ++c) x_[c * comp + idx] = C(s_[p] * in[3 * p + c]);
   }
   // 2. forward FFT along x over the box's (y, z) lines
 #pragma omp parallel for schedule(static) num_threads(threads_)
@@ -170,13 +186,13 @@ void CpuMatvec<Real>::apply(const C* in_arg, C* out, bool hermitian) {
   // 4. inverse FFT along x
 #pragma omp parallel for schedule(static) num_threads(threads_)
   for (int cz = 0; cz < 3 * bz; ++cz) F::exec(plans_->xb, x_ + static_cast<std::size_t>(cz) * plane);
-  // 5. out = in + S·(D S in); the 1/N of the inverse FFT and the sign are in Dt
+  // 5. out = in + S·(D S in) in double; the 1/N of the inverse FFT and the sign are in Dt
 #pragma omp parallel for schedule(static) num_threads(threads_)
   for (std::size_t p = 0; p < n; ++p) {
     const auto& r = position_[p];
     const std::size_t idx = static_cast<std::size_t>(r[2]) * plane + static_cast<std::size_t>(r[1]) * gx + r[0];
     for (int c = 0; c < 3; ++c) {
-      const C v = in[3 * p + c] + s_[p] * x_[c * comp + idx];
+      const V v = in[3 * p + c] + s_[p] * V(x_[c * comp + idx]);
       out[3 * p + c] = hermitian ? std::conj(v) : v;
     }
   }

@@ -1,6 +1,7 @@
 #include "dda/matvec_cuda.cuh"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "nanoscatter/error.hpp"
 
@@ -24,38 +25,49 @@ __device__ __forceinline__ C cneg(C a) {
   return {-a.x, -a.y};
 }
 
-// X[c][k][j][i] = S_p · in[3p + c] (conj(in) for A^H)
+// X[c][k][j][i] = S_p · in[3p + c] (conj(in) for A^H), formed in double and
+// rounded to the FFT precision
 template <class C>
-__global__ void scatter_kernel(const std::uint16_t* pos, const C* s, const C* in, C* x, std::size_t n, int gx, int by,
-                               int bz, bool conj_in) {
+__global__ void scatter_kernel(const std::uint16_t* pos, const cufftDoubleComplex* s, const cufftDoubleComplex* in,
+                               C* x, std::size_t n, int gx, int by, int bz, bool conj_in) {
+  using R = decltype(C{}.x);
   const std::size_t p = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (p >= n) return;
   const std::size_t plane = static_cast<std::size_t>(by) * gx, comp = plane * bz;
   const std::size_t idx = pos[3 * p + 2] * plane + static_cast<std::size_t>(pos[3 * p + 1]) * gx + pos[3 * p];
-  const C sp = s[p];
+  const cufftDoubleComplex sp = s[p];
   for (int c = 0; c < 3; ++c) {
-    C v = in[3 * p + c];
+    cufftDoubleComplex v = in[3 * p + c];
     if (conj_in) v.y = -v.y;
-    x[c * comp + idx] = cmul(sp, v);
+    const cufftDoubleComplex w = cmul(sp, v);
+    x[c * comp + idx] = C{static_cast<R>(w.x), static_cast<R>(w.y)};
   }
 }
 
-// out = in + S_p · X (conj for A^H)
+// out = in + S_p · X in double (conj for A^H)
 template <class C>
-__global__ void gather_kernel(const std::uint16_t* pos, const C* s, const C* in, const C* x, C* out, std::size_t n,
-                              int gx, int by, int bz, bool hermitian) {
+__global__ void gather_kernel(const std::uint16_t* pos, const cufftDoubleComplex* s, const cufftDoubleComplex* in,
+                              const C* x, cufftDoubleComplex* out, std::size_t n, int gx, int by, int bz,
+                              bool hermitian) {
   const std::size_t p = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (p >= n) return;
   const std::size_t plane = static_cast<std::size_t>(by) * gx, comp = plane * bz;
   const std::size_t idx = pos[3 * p + 2] * plane + static_cast<std::size_t>(pos[3 * p + 1]) * gx + pos[3 * p];
-  const C sp = s[p];
+  const cufftDoubleComplex sp = s[p];
   for (int c = 0; c < 3; ++c) {
-    C v = in[3 * p + c];
+    cufftDoubleComplex v = in[3 * p + c];
     if (hermitian) v.y = -v.y;  // A^H y = conj(A conj y): the input was conjugated in scatter
-    C r = cadd(v, cmul(sp, x[c * comp + idx]));
+    const C xv = x[c * comp + idx];
+    cufftDoubleComplex r = cadd(v, cmul(sp, cufftDoubleComplex{xv.x, xv.y}));
     if (hermitian) r.y = -r.y;
     out[3 * p + c] = r;
   }
+}
+
+// The double interaction FFT rounded to float.
+__global__ void round_kernel(const cufftDoubleComplex* in, cufftComplex* out, std::size_t n) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = cufftComplex{static_cast<float>(in[i].x), static_cast<float>(in[i].y)};
 }
 
 // Batched tiled transpose with zero padding: for every batch (b1, b2) plane,
@@ -136,7 +148,7 @@ cufftHandle make_plan(long long n, long long batch, cufftType type, std::size_t*
 }  // namespace
 
 template <class Real>
-CudaMatvec<Real>::CudaMatvec(const MatrixSpec& spec) : box_(spec.box), grid_(spec.grid) {
+CudaMatvec<Real>::CudaMatvec(const MatrixSpec& spec, const Shared* borrow) : box_(spec.box), grid_(spec.grid) {
   n_ = spec.position.size();
   const int gx = grid_[0], gy = grid_[1], gz = grid_[2], by = box_[1], bz = box_[2];
   dsize_y_ = gy / 2 + 1;
@@ -145,22 +157,47 @@ CudaMatvec<Real>::CudaMatvec(const MatrixSpec& spec) : box_(spec.box), grid_(spe
   for (std::size_t i = 0; i < n_; ++i)
     for (int a = 0; a < 3; ++a) pos[3 * i + a] = spec.position[i][a];
   pos_ = DeviceBuffer<std::uint16_t>(pos);
-  std::vector<C> s(n_);
-  for (std::size_t i = 0; i < n_; ++i) s[i] = C{static_cast<Real>(spec.s[i].real()), static_cast<Real>(spec.s[i].imag())};
-  s_ = DeviceBuffer<C>(s);
+  std::vector<V> s(n_);
+  for (std::size_t i = 0; i < n_; ++i) s[i] = V{spec.s[i].real(), spec.s[i].imag()};
+  s_ = DeviceBuffer<V>(s);
   const std::size_t xsize = 3ull * bz * by * gx, ysize = 3ull * gx * bz * gy, zsize = 3ull * gx * gy * gz;
   // The interaction first: its double-precision full-grid work array is freed
   // before the FFT buffers are allocated, so the two never coexist.
-  dt_ = DeviceBuffer<C>(static_cast<std::size_t>(gx) * dsize_y_ * dsize_z_ * 6);
-  interaction_fft_device<Real>(box_, grid_, spec.k, spec.d, dt_.data());
-  a_ = DeviceBuffer<C>(std::max(xsize, zsize));
-  b_ = DeviceBuffer<C>(ysize);
+  const std::size_t dsize = static_cast<std::size_t>(gx) * dsize_y_ * dsize_z_ * 6;
+  dt_ = DeviceBuffer<C>(dsize);
+  if (borrow && borrow->dt) {
+    if constexpr (std::is_same_v<Real, float>) {
+      round_kernel<<<static_cast<unsigned>((dsize + 255) / 256), 256>>>(borrow->dt, dt_.data(), dsize);
+      NS_CUDA_CHECK_LAUNCH();
+    } else {
+      NS_CUDA_CHECK(cudaMemcpy(dt_.data(), borrow->dt, dsize * sizeof(C), cudaMemcpyDeviceToDevice));
+    }
+  } else {
+    interaction_fft_device<Real>(box_, grid_, spec.k, spec.d, dt_.data());
+  }
+  const std::size_t abytes = std::max(xsize, zsize) * sizeof(C), bbytes = ysize * sizeof(C);
+  if (borrow && borrow->a && borrow->a_bytes >= abytes && borrow->b && borrow->b_bytes >= bbytes) {
+    a_ptr_ = static_cast<C*>(borrow->a);
+    b_ptr_ = static_cast<C*>(borrow->b);
+  } else {
+    a_ = DeviceBuffer<C>(std::max(xsize, zsize));
+    b_ = DeviceBuffer<C>(ysize);
+    a_ptr_ = a_.data();
+    b_ptr_ = b_.data();
+  }
   std::size_t ws = 0;
   plan_x_ = make_plan(gx, 3ll * bz * by, CudaTypes<Real>::kType, &ws);
   plan_y_ = make_plan(gy, 3ll * gx * bz, CudaTypes<Real>::kType, &ws);
   plan_z_ = make_plan(gz, 3ll * gx * gy, CudaTypes<Real>::kType, &ws);
-  work_ = DeviceBuffer<char>(std::max<std::size_t>(ws, 1));
-  for (cufftHandle h : {plan_x_, plan_y_, plan_z_}) NS_CUFFT_CHECK(cufftSetWorkArea(h, work_.data()));
+  if (borrow && borrow->work && borrow->work_bytes >= ws) {
+    work_ptr_ = borrow->work;
+    work_bytes_ = borrow->work_bytes;
+  } else {
+    work_ = DeviceBuffer<char>(std::max<std::size_t>(ws, 1));
+    work_ptr_ = work_.data();
+    work_bytes_ = work_.size();
+  }
+  for (cufftHandle h : {plan_x_, plan_y_, plan_z_}) NS_CUFFT_CHECK(cufftSetWorkArea(h, work_ptr_));
 }
 
 template <class Real>
@@ -171,7 +208,20 @@ CudaMatvec<Real>::~CudaMatvec() {
 
 template <class Real>
 std::size_t CudaMatvec<Real>::bytes() const {
-  return (a_.size() + b_.size() + dt_.size() + s_.size()) * sizeof(C) + pos_.size() * 2 + work_.size();
+  return (a_.size() + b_.size() + dt_.size()) * sizeof(C) + s_.size() * sizeof(V) + pos_.size() * 2 + work_.size();
+}
+
+template <class Real>
+typename CudaMatvec<Real>::Shared CudaMatvec<Real>::shared() const {
+  Shared sh;
+  sh.a = a_ptr_;
+  sh.b = b_ptr_;
+  sh.work = work_ptr_;
+  sh.a_bytes = a_.size() * sizeof(C);
+  sh.b_bytes = b_.size() * sizeof(C);
+  sh.work_bytes = work_bytes_;
+  if constexpr (std::is_same_v<Real, double>) sh.dt = dt_.data();
+  return sh;
 }
 
 template <class Real>
@@ -183,12 +233,12 @@ void CudaMatvec<Real>::fft(cufftHandle plan, C* data, int direction) {
 }
 
 template <class Real>
-void CudaMatvec<Real>::apply(const C* in, C* out, bool hermitian) {
+void CudaMatvec<Real>::apply(const V* in, V* out, bool hermitian) {
   const int gx = grid_[0], gy = grid_[1], gz = grid_[2], by = box_[1], bz = box_[2];
   const int threads = 256;
   const unsigned blocks = static_cast<unsigned>((n_ + threads - 1) / threads);
-  C* xa = a_.data();
-  C* yb = b_.data();
+  C* xa = a_ptr_;
+  C* yb = b_ptr_;
   const std::size_t xsize = 3ull * bz * by * gx;
   NS_CUDA_CHECK(cudaMemsetAsync(xa, 0, xsize * sizeof(C)));
   scatter_kernel<<<blocks, threads>>>(pos_.data(), s_.data(), in, xa, n_, gx, by, bz, hermitian);

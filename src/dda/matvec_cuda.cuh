@@ -4,6 +4,12 @@
 // transpose to [c][x][z<bz][y]; y over those rows; a transpose to
 // [c][x][y][z]; z over everything; the 3×3 product with the reduced
 // interaction FFT; and the inverse passes in reverse order.
+//
+// The transforms run in Real; the vectors are always complex double: S·in is
+// formed in double and rounded to Real, and out = in + S·(D S in) is added in
+// double. A float product (single = mixed precision) borrows the FFT work
+// arrays of a double one (the two never run at the same time) and rounds its
+// interaction FFT instead of computing it again.
 #pragma once
 #include <cufft.h>
 
@@ -42,12 +48,22 @@ template <class Real>
 class CudaMatvec {
  public:
   using C = typename CudaTypes<Real>::C;
-  explicit CudaMatvec(const MatrixSpec& spec);
+  using V = cufftDoubleComplex;
+  struct Shared {
+    void* a = nullptr;
+    void* b = nullptr;
+    void* work = nullptr;
+    std::size_t a_bytes = 0, b_bytes = 0, work_bytes = 0;
+    const cufftDoubleComplex* dt = nullptr;  // the double interaction FFT
+  };
+  explicit CudaMatvec(const MatrixSpec& spec, const Shared* borrow = nullptr);
   ~CudaMatvec();
   CudaMatvec(const CudaMatvec&) = delete;
   CudaMatvec& operator=(const CudaMatvec&) = delete;
   // out = A in (hermitian: A^H in); device pointers, 3 entries per dipole.
-  void apply(const C* in, C* out, bool hermitian);
+  void apply(const V* in, V* out, bool hermitian);
+  // What a float product may borrow (this object keeps owning it).
+  Shared shared() const;
   std::size_t dipoles() const { return n_; }
   // Bytes of device memory this object holds.
   std::size_t bytes() const;
@@ -58,11 +74,15 @@ class CudaMatvec {
   int dsize_y_ = 0, dsize_z_ = 0;
   std::size_t n_ = 0;
   DeviceBuffer<std::uint16_t> pos_;  // 3 per dipole
-  DeviceBuffer<C> s_;                // S per dipole
+  DeviceBuffer<V> s_;                // S per dipole (double)
   DeviceBuffer<C> dt_;               // reduced interaction FFT
   DeviceBuffer<C> a_;                // X ([c][z<bz][y<by][x]) and Z ([c][x][y][z]) share it
   DeviceBuffer<C> b_;                // Y ([c][x][z<bz][y])
   DeviceBuffer<char> work_;          // cuFFT work area shared by the plans
+  C* a_ptr_ = nullptr;               // a_, b_, work_ or the borrowed arrays
+  C* b_ptr_ = nullptr;
+  void* work_ptr_ = nullptr;
+  std::size_t work_bytes_ = 0;
   cufftHandle plan_x_ = 0, plan_y_ = 0, plan_z_ = 0;
 };
 

@@ -22,6 +22,9 @@ class QmrCs final : public IterativeMethod {
   }
   int stagnation_limit() const override { return 50000; }
   void init(int x, int r, double r2) override {
+    // A restart (refinement, iterative.cpp) starts from a residual far below
+    // |b|: the breakdown bounds are then taken relative to it.
+    if (inits_++ > 0) resid_scale_ = 1 / r2;
     x_ = x;
     r_ = r;
     omega_old_ = 0;
@@ -91,6 +94,7 @@ class QmrCs final : public IterativeMethod {
  private:
   SolverBackend& be_;
   double resid_scale_;
+  int inits_ = 0;
   int v_, vt_, p_new_, p_old_, av_;
   int x_ = -1, r_ = -1;
   double omega_old_ = 0, omega_new_ = 0, c_old_ = 1, c_new_ = 1;

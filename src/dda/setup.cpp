@@ -124,8 +124,11 @@ DdaSetup make_dda_setup(const DdaOptions& o) {
 }
 
 DdaMemoryEstimate estimate_dda_memory(const DdaSetup& s, const DdaOptions& o) {
-  const std::size_t real = o.precision == Precision::single ? 4 : 8;
-  const std::size_t cbytes = 2 * real;
+  // Vectors and the FFT work arrays are complex double in either precision
+  // (single = float32 FFTs in the double arrays' memory); single adds the
+  // float32 copy of the interaction FFT.
+  const bool single = o.precision == Precision::single;
+  const std::size_t cbytes = 16;
   const auto& b = s.geometry.box;
   const auto& gr = s.fft_grid;
   std::size_t solver = 0;
@@ -133,9 +136,9 @@ DdaMemoryEstimate estimate_dda_memory(const DdaSetup& s, const DdaOptions& o) {
     if (o.m[s.geometry.material[i]] != std::complex<double>(1, 0)) ++solver;
   DdaMemoryEstimate e;
   const std::size_t dsize = static_cast<std::size_t>(gr[0]) * (gr[1] / 2 + 1) * (gr[2] / 2 + 1) * 6;
-  e.interaction_bytes = dsize * cbytes;
-  // vectors: b, x, r and the method's own (QMR-CS 5, Bi-CGSTAB 5, BiCG-CS 2, CGNR 2)
-  int nvec = 3;
+  e.interaction_bytes = dsize * (single ? 16 + 8 : 16);
+  // vectors: b, x, r, the true residual t and the method's own (QMR-CS 5, Bi-CGSTAB 5, BiCG-CS 2, CGNR 2)
+  int nvec = 4;
   switch (o.solver) {
     case DdaSolver::qmr_cs:
     case DdaSolver::bicgstab: nvec += 5; break;

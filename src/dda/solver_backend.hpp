@@ -1,7 +1,10 @@
 // The iterative solvers are written once against this interface; the CPU
 // (OpenMP + FFTW) and GPU (cuFFT + CUB, every vector resident on the device)
-// backends implement it. Vectors are handles owned by the backend; scalars
-// travel as complex<double> whatever the storage precision. The matrix is
+// backends implement it. Vectors are handles owned by the backend, complex
+// double in either precision; scalars travel as complex<double>. In single
+// (mixed) precision only the FFT convolution of matvec() runs in float32;
+// matvec_exact() is the float64 product the driver checks the true residual
+// with (iterative.cpp). The matrix is
 //   A = I + S D S   (complex symmetric, A^T = A),
 // so A^H y = conj(A conj(y)).
 #pragma once
@@ -25,7 +28,14 @@ class SolverBackend {
   virtual void copy(int dst, int src) = 0;
   virtual void set_zero(int v) = 0;
   // out = A in (hermitian: A^H in); when norm2 is given it receives |out|².
+  // In the working precision: float32 FFTs in single (mixed) precision.
   virtual void matvec(int in, int out, bool hermitian, double* norm2 = nullptr) = 0;
+  // The same product with float64 FFTs (the reference for the true residual).
+  virtual void matvec_exact(int in, int out, bool hermitian, double* norm2 = nullptr) = 0;
+  // True when matvec() is less accurate than matvec_exact() (float32 FFTs).
+  virtual bool matvec_is_approximate() const = 0;
+  // From now on matvec() = matvec_exact() (the driver's float64 fallback).
+  virtual void use_exact_products() = 0;
   // dst = a x + b y (+ c z when z ≥ 0); dst may be any of x, y, z. When
   // norm2 is given it receives |dst|².
   virtual void lincomb(int dst, cplx a, int x, cplx b, int y, cplx c = 0, int z = -1,
@@ -35,7 +45,8 @@ class SolverBackend {
   virtual double norm2(int x) = 0;       // Σ |x_i|²
   // Σ x_i² and Σ |x_i|² in one pass.
   virtual void dot_u_self_and_norm2(int x, cplx* dot, double* norm2) = 0;
-  virtual int matvec_count() const = 0;
+  virtual int matvec_count() const = 0;        // every product (matvec and matvec_exact)
+  virtual int exact_matvec_count() const = 0;  // those of matvec_exact
 };
 
 }  // namespace nanoscatter::dda

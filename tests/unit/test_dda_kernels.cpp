@@ -6,6 +6,7 @@
 #include <random>
 
 #include "dda/backends.hpp"
+#include "dda/iterative.hpp"
 #include "dda/matvec_cpu.hpp"
 #include "dda/observables.hpp"
 #include "dda/physics.hpp"
@@ -123,7 +124,8 @@ double rel_error(const std::vector<cplx>& a, const std::vector<cplx>& b) {
 }  // namespace
 
 // The FFT convolution equals the direct sum: double to ~1e-13 (FFT rounding
-// over a 16×12×10 grid), float to ~1e-6 (float32 FFT).
+// over a 16×12×10 grid), float FFTs (the single-precision product, double
+// vectors) to ~1e-6.
 TEST(DdaKernels, FftMatvecEqualsDirectSum) {
   const Problem p = random_problem({8, 6, 5}, 0.6, 11);
   for (bool herm : {false, true}) {
@@ -133,9 +135,9 @@ TEST(DdaKernels, FftMatvecEqualsDirectSum) {
     md.apply(p.x.data(), out.data(), herm);
     EXPECT_LT(rel_error(out, ref), 1e-13) << "hermitian " << herm;
     CpuMatvec<float> mf(p.spec);
-    std::vector<std::complex<float>> xf(p.x.begin(), p.x.end()), of(p.x.size());
-    mf.apply(xf.data(), of.data(), herm);
-    EXPECT_LT(rel_error(std::vector<cplx>(of.begin(), of.end()), ref), 3e-6) << "hermitian " << herm;
+    std::vector<cplx> of(p.x.size());
+    mf.apply(p.x.data(), of.data(), herm);
+    EXPECT_LT(rel_error(of, ref), 3e-6) << "hermitian " << herm;
   }
 }
 
@@ -197,4 +199,107 @@ TEST(DdaKernels, MuellerFromAmplitudes) {
   }
   EXPECT_NEAR(s, 2, 1e-14);
   EXPECT_NEAR(s4, 2.0 / 9, 1e-14);  // exact to degree 9
+}
+
+namespace {
+
+// A double backend whose matvec() is perturbed by relative noise of size
+// `noise` (a stand-in for a too-inaccurate float32 product) until the driver
+// calls use_exact_products().
+class NoisyBackend final : public SolverBackend {
+ public:
+  NoisyBackend(std::unique_ptr<SolverBackend> be, double noise) : be_(std::move(be)), noise_(noise) {}
+  std::size_t length() const override { return be_->length(); }
+  int create() override { return be_->create(); }
+  void release(int v) override { be_->release(v); }
+  void upload(int v, const std::vector<cplx>& h) override { be_->upload(v, h); }
+  std::vector<cplx> download(int v) override { return be_->download(v); }
+  void copy(int d, int s) override { be_->copy(d, s); }
+  void set_zero(int v) override { be_->set_zero(v); }
+  void matvec(int in, int out, bool h, double* n2) override {
+    be_->matvec_exact(in, out, h, nullptr);
+    if (noise_ > 0) {
+      auto v = be_->download(out);
+      const double scale = noise_ * std::sqrt(be_->norm2(in) / v.size());
+      for (auto& e : v) e += scale * cplx(nd_(rng_), nd_(rng_));
+      be_->upload(out, v);
+    }
+    if (n2) *n2 = be_->norm2(out);
+  }
+  void matvec_exact(int in, int out, bool h, double* n2) override { be_->matvec_exact(in, out, h, n2); }
+  bool matvec_is_approximate() const override { return noise_ > 0; }
+  void use_exact_products() override { noise_ = 0; }
+  void lincomb(int d, cplx a, int x, cplx b, int y, cplx c, int z, double* n2) override {
+    be_->lincomb(d, a, x, b, y, c, z, n2);
+  }
+  cplx dot_u(int x, int y) override { return be_->dot_u(x, y); }
+  cplx dot_c(int x, int y) override { return be_->dot_c(x, y); }
+  double norm2(int x) override { return be_->norm2(x); }
+  void dot_u_self_and_norm2(int x, cplx* d, double* n2) override { be_->dot_u_self_and_norm2(x, d, n2); }
+  int matvec_count() const override { return be_->matvec_count(); }
+  int exact_matvec_count() const override { return be_->exact_matvec_count(); }
+
+ private:
+  std::unique_ptr<SolverBackend> be_;
+  double noise_;
+  std::mt19937_64 rng_{5};
+  std::normal_distribution<double> nd_;
+};
+
+}  // namespace
+
+// The solve driver converges on the true residual: with a product whose
+// noise (1e-4, far above float32's 1e-7) keeps the recursion away from the
+// true residual, the refinement restarts, a failed cycle switches to the
+// exact products, and the result still meets eps on the true residual;
+// likewise with noise 1e-7 (float32-like) below eps = 1e-9.
+TEST(DdaKernels, DriverConvergesOnTheTrueResidual) {
+  // a DDA sphere (x = 3, m = 1.7 + 0.05i, grid 10) with b = S E_inc
+  DdaOptions o;
+  o.grid = 10;
+  o.eq_rad = 3;
+  o.m = {{1.7, 0.05}};
+  const DdaSetup setup = make_dda_setup(o);
+  MatrixSpec spec;
+  spec.box = setup.geometry.box;
+  spec.grid = setup.fft_grid;
+  spec.position = setup.geometry.position;
+  const double d = setup.dipole_size;
+  const cplx sq = std::sqrt(polarizability(o.polarizability, o.m[0], 1.0, d, 0.0));
+  spec.s.assign(spec.position.size(), sq);
+  const InteractionFft it = interaction_fft(spec.box, spec.grid, 1.0, d, 0);
+  spec.interaction = &it;
+  std::vector<cplx> rhs(3 * spec.position.size());
+  for (std::size_t j = 0; j < spec.position.size(); ++j) rhs[3 * j + 1] = sq * std::polar(1.0, spec.position[j][2] * d);
+  for (double noise : {1e-7, 1e-4}) {
+    // (BiCG-CS and CGNR are left out: restarted from this white-noise
+    // residual they stagnate here even with exact products, a limit of the
+    // methods, docs/dda.md.)
+    for (DdaSolver method : {DdaSolver::qmr_cs, DdaSolver::bicgstab}) {
+      NoisyBackend be(make_cpu_backend(spec, Precision::dual), noise);
+      const int b = be.create(), x = be.create();
+      be.upload(b, rhs);
+      SolveControl c;
+      c.eps = 1e-9;
+      c.maxiter = 5000;
+      if (std::getenv("NS_DEBUG_CHECKS"))
+        c.on_check = [](int k, double t, double dr, bool rs) {
+          std::printf("check %d: %.3e drift %.2e%s\n", k, t, dr, rs ? " restart" : "");
+        };
+      const SolveReport rep = solve(method, be, b, x, c);
+      SCOPED_TRACE(std::string(to_string(method)) + " noise " + std::to_string(noise));
+      ASSERT_TRUE(rep.converged) << rep.failure << "; " << rep.iterations << " it., " << rep.restarts
+                                 << " restarts, " << rep.residual_checks << " checks, fallback " << rep.float64_fallback
+                                 << ", residual " << rep.residual << ", first/last recursive " << rep.history[1] << " "
+                                 << rep.history.back();
+      EXPECT_LE(rep.residual, 1e-9);
+      // the reported residual is the true one
+      const int t = be.create();
+      double t2 = 0;
+      be.matvec_exact(x, t, false, nullptr);
+      be.lincomb(t, 1.0, b, -1.0, t, 0.0, -1, &t2);
+      EXPECT_NEAR(std::sqrt(t2 / be.norm2(b)), rep.residual, 1e-12);
+      if (noise > 1e-6) EXPECT_GT(rep.restarts, 0);
+    }
+  }
 }
