@@ -152,7 +152,13 @@ TEST(DdaGpuProperty, DrawnCasesMatchCpuDouble) {
     const auto seed = case_seed(k);
     NS_PROPERTY_CASE(seed);
     std::mt19937_64 rng(seed);
-    DrawnDda c = draw_dda_case(rng, k % 3 == 0);
+    // Every third case is drawn in the Mie regime (draw_dda_case's `sphere`:
+    // Re m ≤ 1.6, or ≤ 2 when absorbing); other draws may also be spheres,
+    // but with m up to 2.5 and no absorption, where Mie's resonances make
+    // the discretisation error unbounded (seed 3907996954798627330: m = 2.08,
+    // x = 2.16, grid 10, 24 % off Mie on the CPU as on the GPU).
+    const bool mie_regime = k % 3 == 0;
+    DrawnDda c = draw_dda_case(rng, mie_regime);
     SCOPED_TRACE(c.text);
     c.o.precision = Precision::dual;
     const DdaResult cpu = DdaPlan(c.o).execute();
@@ -178,7 +184,7 @@ TEST(DdaGpuProperty, DrawnCasesMatchCpuDouble) {
         EXPECT_LE(dq, kSolverTol * c.o.eps) << pn << " Qext GPU " << g.runs[i].qext << " CPU " << cpu.runs[i].qext;
         EXPECT_LE(da, kSolverTol * c.o.eps) << pn << " Qabs GPU " << g.runs[i].qabs << " CPU " << cpu.runs[i].qabs;
       }
-      if (c.o.shape.kind == DdaShapeKind::sphere) {
+      if (mie_regime) {
         const MieResult mie = mie_sphere(g.ka_eq, c.o.m[0]);
         const double y = std::abs(c.o.m[0]) * 2 * kDdaPi / c.o.lambda * g.dipole_size;
         EXPECT_LE(rel_diff(g.runs[0].qext, mie.qext), mie_tolerance(y)) << pn << " Qext vs Mie " << mie.qext;
