@@ -16,9 +16,14 @@
 // group the large phase q·c_g is formed and reduced by 2π in float64
 // (Cody–Waite with a two-term 2π, as sin_reduced in
 // src/debye/pair_sums_cuda.cu does in float32). Precision: float32 sums over
-// one group, rotated by exp(i q·c_g) and summed in float32 over one tile
-// (≤ kTileGroups·kGroupSize atoms), then float64 from there on. The float64
-// kernel runs the same steps with sincospi and float64 throughout.
+// one group; the float32 kernel rotates each by exp(2πi u·c_g) (u·c_g in
+// float64, reduced exactly, sincospi) and accumulates in float64 — one
+// float64 sincospi and ~8 DFMAs per group and pixel, ~0.3 DFMA-equivalents
+// per atom·pixel beside the 3 DFMAs and 2 MUFU ops per atom·pixel (not yet
+// timed on a GPU). Before, the rotation used __sincosf and the tile of
+// kTileGroups groups was summed in float32: 2e-5–1.4e-4 relative on drawn
+// flat detectors (issue 20). The float64 kernel runs the same steps with
+// sincos and float64 throughout.
 //
 // Throughput (bench/pattern2d_bench_gpu.cpp, one H200, float32): 1.45e12
 // atom·pixel/s for 10⁶ atoms × 512² pixels, ~70 % of the bound set by the
@@ -200,10 +205,27 @@ __global__ void __launch_bounds__(kThreads)
       const Centre cg = tile_centres[gi];
 #pragma unroll
       for (int k = 0; k < kPixelsPerThread; ++k) {
-        Real s, c;
-        sincos_reduced<Real>(fma(qd[k][0], cg.x, fma(qd[k][1], cg.y, qd[k][2] * cg.z)), s, c);
-        tile_re[k] += sum_re[k] * c - sum_im[k] * s;
-        tile_im[k] += sum_re[k] * s + sum_im[k] * c;
+        if constexpr (sizeof(Real) == 4) {
+          // Float32 group sum, rotated by exp(i q·c_g) and accumulated in
+          // float64 (sincospi of the exactly reduced group phase): a float32
+          // rotation (__sincosf, ~4e-7 absolute) and a float32 sum over the
+          // tile add errors of ~1e-7 of each group's own size, which do not
+          // cancel where the groups' sum does (faint pixels of a flat
+          // detector whose brightest pixel is far below N²: 2e-5 to 1.4e-4
+          // relative in I on drawn cases, emulated in tests/physics/
+          // test_pattern2d_cuda_emulation_support.hpp).
+          const double t = fma(u[k][0], cg.x, fma(u[k][1], cg.y, u[k][2] * cg.z));
+          double s, c;
+          sincos_turns(t - round_to_integer(t), s, c);
+          const double re = static_cast<double>(sum_re[k]), im = static_cast<double>(sum_im[k]);
+          acc_re[k] = fma(re, c, fma(-im, s, acc_re[k]));
+          acc_im[k] = fma(re, s, fma(im, c, acc_im[k]));
+        } else {
+          Real s, c;
+          sincos_reduced<Real>(fma(qd[k][0], cg.x, fma(qd[k][1], cg.y, qd[k][2] * cg.z)), s, c);
+          tile_re[k] += sum_re[k] * c - sum_im[k] * s;
+          tile_im[k] += sum_re[k] * s + sum_im[k] * c;
+        }
       }
     }
 #pragma unroll
