@@ -442,18 +442,7 @@ void add_fast_bins(std::span<const FastBin> bins, double weight, PairHistogram& 
       // bins from the bin's, so δ/Δr = c + e/kSubBins.
       const double sum_e = (double(f.sum) + 0.5 * n) * q_unit - 0.5 * n;
       const double mu = std::clamp(sum_e / n, -0.5, 0.5), spread = 0.5 - std::abs(mu);
-      // Σe² ∈ [nμ², n/4]. A kernel bin whose neighbours are both empty holds
-      // an isolated peak of distances: in a crystal (perfect or with
-      // vacancies) one coordination shell at one distance, where Σe² = nμ²;
-      // taking the even spread there put an error of up to n/12 into every
-      // shell with the same sign (up to 2.4e-3 of I on issue 20's Au
-      // R = 44 Å case). A narrow thermal peak (rms σ ≪ Δr) is also isolated,
-      // and nμ² misses its n·2σ², less than the even spread's n/12 would add
-      // while 2σ² < Δr²/12. Bins with filled neighbours (disordered
-      // particles, broad peaks) keep the even spread about μ.
-      const bool left_empty = s == 0 || bins[s - 1].count == 0;
-      const bool right_empty = s + 1 >= bins.size() || bins[s + 1].count == 0;
-      const double sum_e2 = left_empty && right_empty ? n * mu * mu : n * (mu * mu + spread * spread / 3);
+      const double sum_e2 = n * (mu * mu + spread * spread / 3);  // Σe² ∈ [nμ², n/4]: an even spread about μ
       const double c = (double(s % sub) + 0.5) / double(sub) - 0.5, inv_sub = 1.0 / double(sub);
       hist.count[k] += weight * n;
       hist.sum_d[k] += weight * dr * (n * c + sum_e * inv_sub);

@@ -85,18 +85,16 @@
 // kernels went from 130 + 274 ms to 120 + 255 ms.)
 //
 // Σδ² of a bin. In a kernel bin with n pairs and mean offset μ (about its
-// centre, |μ| ≤ ½), Σe² (e = δ' − ½) lies in [nμ², n/4]. add_fast_bins
-// takes nμ² where both neighbouring kernel bins are empty (an isolated
-// peak: in a crystal one shell at one distance, where it is exact) and
-// otherwise n(μ² + (½ − |μ|)²/3), the value for offsets spread evenly over
-// the widest interval about μ inside the kernel bin (exact for an even
-// spread, which the bins of a disordered particle approach). The first
-// rule is at most n/4 kernel bin² off (pairs at both edges of an otherwise
-// empty neighbourhood), the second 3n/16: kSpreadError = ¼ (n·Δr²).
-// DebyeHistogramGpuMath.KernelBinMoments… checks the cases against direct
-// sums. Σδ² enters I(Q) only through ½Q²Σδ²·sinc''; the CPU path keeps Σδ²
-// exactly. (The even spread alone was off by up to n/12 for every crystal
-// shell with one sign, 2.4e-3 of I on issue 20's Au R = 44 Å case.)
+// centre, |μ| ≤ ½), Σe² (e = δ' − ½) lies in [nμ², n/4]; add_fast_bins
+// takes n(μ² + (½ − |μ|)²/3), the value for offsets spread evenly over the
+// widest interval about μ inside the kernel bin (exact for an even spread,
+// which crowded bins of a disordered particle approach; ≤ n/12 off for a
+// single distance, the crystal case; DebyeHistogramGpuMath.KernelBinMoments…
+// checks both against direct sums), at most 3n/16 kernel bin² =
+// (3/16)·n·Δr² from the truth (kSpreadError). Σδ² enters I(Q) only
+// through ½Q²Σδ²·sinc'', so at Δr = 1e-3 Å and Q = 12 Å⁻¹ this is ≤ 1.4e-5
+// of a pair's term, and far below that for spread-out offsets; the CPU
+// path keeps Σδ² exactly.
 //
 // Window. The kernel does not test whether a pair's bin lies in the ring:
 // the layout guarantees it (window_base, histogram_layout.cpp), and
@@ -135,10 +133,10 @@ constexpr double kRelError = 1.5 * 0x1p-34 + 0x1p-50;
 constexpr double kAbsError = 0x1p-50 + 0x1p-32 + 0x1p-28;  // the last term: the DMMA's r² (Centred)
 // What the ring word loses, in bins of the histogram (Δr): δ' is read back
 // as the midpoint of its 2^-kQBits quantum of a kernel bin (≤ half a
-// quantum off), and add_fast_bins' Σδ² estimate is at most n/4 kernel
+// quantum off), and add_fast_bins' Σδ² estimate is at most 3n/16 kernel
 // bins² from the truth (below).
 constexpr double kOffsetQuantumError = 1.0 / double(2 << kQBits) / kSubBins;
-constexpr double kSpreadError = 1.0 / 4.0 / double(kSubBins * kSubBins);
+constexpr double kSpreadError = 3.0 / 16.0 / double(kSubBins * kSubBins);
 // Shells whose nearest pair is at least this far (bins) take the DMMA r².
 constexpr double kMmaGap = 1024.0;
 

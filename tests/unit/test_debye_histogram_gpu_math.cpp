@@ -274,14 +274,11 @@ TEST(DebyeHistogramGpuMath, WideShellsNeedAWideEnoughWindow) {
 // quantised offsets themselves, so only the Σδ² estimate differs), in bin 3
 // (kernel bins 3·kSubBins … 3·kSubBins + kSubBins − 1), weight 2.5:
 //  - 1000 pairs at one offset (δ' = 0.3 of the bin's last kernel bin, a
-//    crystal's case) with empty neighbours: count, Σδ and Σδ² exact (an
-//    isolated kernel bin is taken as one distance);
-//  - the same with a filled neighbour: the Σδ² estimate overshoots by
+//    crystal's case): count and Σδ exact; the Σδ² estimate overshoots by
 //    exactly the spread term n(½ − |μ|)²/3 kernel bin², far from what a
 //    midpoint rule would give (n(¼ − μ²)/2);
 //  - 2^kQBits pairs, one per quantum, over the bin's first kernel bin (an
-//    even spread) with a filled neighbour: Σδ² exact to rounding; isolated,
-//    it is underestimated by the spread n/12 (within kSpreadError);
+//    even spread): Σδ² exact to rounding;
 //  - a kernel bin past the histogram's end is an error.
 TEST(DebyeHistogramGpuMath, KernelBinMomentsAgainstDirectSums) {
   const double dr = 1e-3, w = 2.5, quantum = std::ldexp(1.0, -hist::kQBits);
@@ -294,12 +291,10 @@ TEST(DebyeHistogramGpuMath, KernelBinMomentsAgainstDirectSums) {
     h.count.assign(5, 0.0), h.sum_d.assign(5, 0.0), h.sum_d2.assign(5, 0.0);
     return h;
   };
-  for (const bool neighbour : {false, true}) {
-    SCOPED_TRACE(neighbour ? "filled neighbour" : "isolated");
+  {
     const std::uint64_t n = 1000, q = std::uint64_t(0.3 / quantum);
     std::vector<FastBin> bins(5 * sub, FastBin{0, 0});
     bins[last] = FastBin{n, n * q};
-    if (neighbour) bins[last + 1] = FastBin{1, 0};  // one pair at the start of bin 4
     PairHistogram h = fresh();
     add_fast_bins(bins, w, h);
     const double t = (double(q) + 0.5) * quantum;           // the offset as read back
@@ -309,22 +304,15 @@ TEST(DebyeHistogramGpuMath, KernelBinMomentsAgainstDirectSums) {
     EXPECT_NEAR(h.sum_d[3], w * double(n) * delta * dr, 1e-12 * w * double(n) * dr);
     const double truth = w * double(n) * delta * delta * dr * dr;
     const double overshoot = h.sum_d2[3] - truth;
-    if (!neighbour) {
-      EXPECT_NEAR(overshoot, 0.0, 1e-12 * truth);
-    } else {
-      EXPECT_NEAR(overshoot, w * double(n) * spread * spread / 3 * inv_sub2 * dr * dr, 1e-9 * truth);
-      EXPECT_LE(overshoot, w * double(n) * hist::kSpreadError * dr * dr);
-      EXPECT_GT(std::abs(overshoot - w * double(n) * (0.25 - mu * mu) / 2 * inv_sub2 * dr * dr), 0.01 * truth);
-    }
-    for (std::size_t k : {0, 1, 2}) EXPECT_EQ(h.count[k], 0.0);
-    EXPECT_EQ(h.count[4], neighbour ? w : 0.0);
+    EXPECT_NEAR(overshoot, w * double(n) * spread * spread / 3 * inv_sub2 * dr * dr, 1e-9 * truth);
+    EXPECT_LE(overshoot, w * double(n) * hist::kSpreadError * dr * dr);
+    EXPECT_GT(std::abs(overshoot - w * double(n) * (0.25 - mu * mu) / 2 * inv_sub2 * dr * dr), 0.01 * truth);
+    for (std::size_t k : {0, 1, 2, 4}) EXPECT_EQ(h.count[k], 0.0);
   }
-  for (const bool neighbour : {true, false}) {
-    SCOPED_TRACE(neighbour ? "filled neighbour" : "isolated");
+  {
     const std::uint64_t n = std::uint64_t(1) << hist::kQBits;
     std::vector<FastBin> bins(5 * sub, FastBin{0, 0});
     bins[first] = FastBin{n, n * (n - 1) / 2};
-    if (neighbour) bins[first - 1] = FastBin{1, 0};
     PairHistogram h = fresh();
     add_fast_bins(bins, w, h);
     double sum_d = 0, sum_d2 = 0;
@@ -334,15 +322,8 @@ TEST(DebyeHistogramGpuMath, KernelBinMomentsAgainstDirectSums) {
     }
     EXPECT_DOUBLE_EQ(h.count[3], w * double(n));
     EXPECT_NEAR(h.sum_d[3], w * sum_d * dr, 1e-12 * w * double(n) * dr);
-    // Midpoints of 2^kQBits quanta: Σe² = n/12 − n/(12·4^kQBits), the
-    // estimate n/12 with a filled neighbour, nμ² ≈ 0 without.
-    if (neighbour) {
-      EXPECT_NEAR(h.sum_d2[3], w * sum_d2 * dr * dr, 1e-6 * w * double(n) * dr * dr * inv_sub2);
-    } else {
-      EXPECT_NEAR(w * sum_d2 * dr * dr - h.sum_d2[3], w * double(n) / 12 * dr * dr * inv_sub2,
-                  1e-6 * w * double(n) * dr * dr * inv_sub2);
-      EXPECT_LE(w * sum_d2 * dr * dr - h.sum_d2[3], w * double(n) * hist::kSpreadError * dr * dr);
-    }
+    // Midpoints of 2^kQBits quanta: Σe² = n/12 − n/(12·4^kQBits), the estimate n/12.
+    EXPECT_NEAR(h.sum_d2[3], w * sum_d2 * dr * dr, 1e-6 * w * double(n) * dr * dr * inv_sub2);
   }
   {
     std::vector<FastBin> bins(5 * sub + 2, FastBin{0, 0});
