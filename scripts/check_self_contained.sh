@@ -13,7 +13,8 @@
 # they ran on, and the device scripts name the device machine's paths).
 #
 # A line fails when it has
-#   1. `../shared` or `shared/reference`, `shared/DESIGN.md`, `shared/real`:
+#   1. the sibling folder `shared` beside the checkout (reached with `..`), or
+#      `shared/reference`, `shared/DESIGN.md`, `shared/real`:
 #      the old sibling folder (its content now lives in tests/data/ and
 #      docs/design.md);
 #   2. an absolute path under /work/, /home/, /root/, /mnt/ or /scratch/
@@ -89,7 +90,7 @@ for path in os.environ["NS_CHECK_FILES"].split("\n"):
             continue
         why = []
         if sibling.search(line):
-            why.append("the sibling folder ../shared (use tests/data/ or docs/design.md)")
+            why.append("the sibling folder shared/ beside the checkout (use tests/data/ or docs/design.md)")
         m = absolute.search(line)
         if m:
             why.append("an absolute path /" + m.group(1) + "/ outside the checkout")

@@ -7,6 +7,8 @@
 //   "property case seed = S (replay: NS_TEST_SEED=S ... --gtest_filter=...)"
 // A replayed seed reproduces the failing case as the first case of the test.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <random>
@@ -14,6 +16,8 @@
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "nanoscatter/vec3.hpp"
 
 namespace nanoscatter::test {
 
@@ -45,12 +49,31 @@ inline std::uint64_t case_seed(int k) {
   return z ^ (z >> 31);
 }
 
+// How many cases a property test draws: NS_PROPERTY_CASES if set, else `fallback`.
+inline int property_cases(int fallback) {
+  const char* env = std::getenv("NS_PROPERTY_CASES");
+  return env && *env ? std::max(1, std::atoi(env)) : fallback;
+}
+
 inline std::string replay_hint(std::uint64_t seed) {
   std::ostringstream s;
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   s << "property case seed = " << seed << " (replay: NS_TEST_SEED=" << seed << " <test binary> --gtest_filter="
     << (info ? std::string(info->test_suite_name()) + "." + info->name() : std::string("...")) << ")";
   return s.str();
+}
+
+// A rotation drawn uniformly from SO(3): a random unit quaternion.
+inline Mat3 random_rotation(std::mt19937_64& rng) {
+  std::normal_distribution<double> n(0, 1);
+  double w = n(rng), x = n(rng), y = n(rng), z = n(rng);
+  const double s = std::sqrt(w * w + x * x + y * y + z * z);
+  w /= s, x /= s, y /= s, z /= s;
+  Mat3 r;
+  r.row[0] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)};
+  r.row[1] = {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)};
+  r.row[2] = {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)};
+  return r;
 }
 
 }  // namespace nanoscatter::test

@@ -42,10 +42,8 @@ inline constexpr float kDitherWidth = 2.384185791015625e-7f;  // 2^-22
 // of the float grid for pairs of one shell.
 inline constexpr float kSequenceScaleWidth = 0.0625f;  // 2^-8
 
-// A well-mixed 32-bit hash of the pair (i, j): murmur3's finaliser over a
-// combination of the indices.
-NS_DITHER_HD std::uint32_t pair_hash(std::uint32_t i, std::uint32_t j) {
-  std::uint32_t h = i * 0x9E3779B1u ^ (j + 0x7F4A7C15u) * 0x85EBCA77u;
+// murmur3's 32-bit finaliser: every input bit affects every output bit.
+NS_DITHER_HD std::uint32_t fmix32(std::uint32_t h) {
   h ^= h >> 16;
   h *= 0x85EBCA6Bu;
   h ^= h >> 13;
@@ -54,17 +52,13 @@ NS_DITHER_HD std::uint32_t pair_hash(std::uint32_t i, std::uint32_t j) {
   return h;
 }
 
-// The next hash of a chain (a second murmur3 finaliser round): each
-// dithered quantity of a pair takes its own hash.
-NS_DITHER_HD std::uint32_t next_hash(std::uint32_t h) {
-  h += 0x6A09E667u;
-  h ^= h >> 16;
-  h *= 0x85EBCA6Bu;
-  h ^= h >> 13;
-  h *= 0xC2B2AE35u;
-  h ^= h >> 16;
-  return h;
+// A well-mixed 32-bit hash of the pair (i, j).
+NS_DITHER_HD std::uint32_t pair_hash(std::uint32_t i, std::uint32_t j) {
+  return fmix32(i * 0x9E3779B1u ^ (j + 0x7F4A7C15u) * 0x85EBCA77u);
 }
+
+// The next hash of a chain: each dithered quantity of a pair takes its own.
+NS_DITHER_HD std::uint32_t next_hash(std::uint32_t h) { return fmix32(h + 0x6A09E667u); }
 
 // 1 + η with η uniform in (−width, width) on 2^24 levels. Many levels
 // matter: pairs of one shell that draw the same level round alike, so with

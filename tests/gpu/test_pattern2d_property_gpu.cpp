@@ -36,10 +36,7 @@ using nanoscatter::test::case_seed;
 
 namespace {
 
-int property_cases(int fallback) {
-  const char* env = std::getenv("NS_PROPERTY_CASES");
-  return env && *env ? std::max(1, std::atoi(env)) : fallback;
-}
+using nanoscatter::test::property_cases;
 
 }  // namespace
 

@@ -30,7 +30,11 @@
 #include "nanoscatter/gisaxs_mesh.hpp"
 #include "physics/test_gisaxs_mesh_support.hpp"
 
+#include "property_seed.hpp"
+
 namespace nanoscatter::gisaxs::mesh_property {
+
+using nanoscatter::test::random_rotation;
 
 // ---- binary128 complex arithmetic -------------------------------------------
 
@@ -121,18 +125,6 @@ inline double log_uniform(std::mt19937_64& rng, double lo, double hi) {
 }
 inline int uniform_int(std::mt19937_64& rng, int lo, int hi) {
   return std::uniform_int_distribution<int>(lo, hi)(rng);
-}
-
-inline Mat3 random_rotation(std::mt19937_64& rng) {
-  std::normal_distribution<double> n(0, 1);
-  double w = n(rng), x = n(rng), y = n(rng), z = n(rng);
-  const double s = std::sqrt(w * w + x * x + y * y + z * z);
-  w /= s, x /= s, y /= s, z /= s;
-  Mat3 r;
-  r.row[0] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)};
-  r.row[1] = {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)};
-  r.row[2] = {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)};
-  return r;
 }
 
 // A torus (genus 1: neither convex nor star-shaped) of major radius R and

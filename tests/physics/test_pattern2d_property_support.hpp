@@ -32,7 +32,11 @@
 #include "nanoscatter/scattering_factors.hpp"
 #include "pattern2d/phase_sums.hpp"
 
+#include "property_seed.hpp"
+
 namespace nanoscatter::pattern2d_test {
+
+using nanoscatter::test::random_rotation;
 
 struct DrawLimits {
   double min_atoms = 200, max_atoms = 20000;  // target atom count, drawn log-uniformly
@@ -64,18 +68,6 @@ const T& pick(std::mt19937_64& rng, const std::vector<T>& v) {
 }
 
 // Uniformly random proper rotation (unit quaternion from four Gaussians).
-inline Mat3 random_rotation(std::mt19937_64& rng) {
-  std::normal_distribution<double> n(0, 1);
-  double w = n(rng), x = n(rng), y = n(rng), z = n(rng);
-  const double s = std::sqrt(w * w + x * x + y * y + z * z);
-  w /= s, x /= s, y /= s, z /= s;
-  Mat3 r;
-  r.row[0] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)};
-  r.row[1] = {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)};
-  r.row[2] = {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)};
-  return r;
-}
-
 inline Mat3 rotation_about_z(double angle) {
   Mat3 r;
   const double c = std::cos(angle), s = std::sin(angle);
