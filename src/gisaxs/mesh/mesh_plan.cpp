@@ -119,10 +119,18 @@ struct MeshFormFactorPlan::Impl {
     for (std::ptrdiff_t i = 0; i < n; ++i) out[i] = Complex(0);
     fast(q, out, options.precision, fast_q);
     std::vector<unsigned char> route(q.size());  // 0 fast, 1 small, 2 tiny
+    // The kernels skip a point when dot(q, q) < q_min² (and leave it for
+    // these routes); the host's own dot product may round differently from
+    // the device's (FMA contraction), so a point within 1e-9 of a limit goes
+    // to the next route down, which is accurate for it too. Without the
+    // margin a q on the limit could be skipped by the kernel yet routed to
+    // it here, and come back 0.
+    constexpr double kRouteMargin = 1 + 1e-9;
+    const double reference_q2 = reference_q * reference_q * kRouteMargin, fast_q2 = fast_q * fast_q * kRouteMargin;
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (std::ptrdiff_t i = 0; i < n; ++i) {
-      const double size = norm(q[i]);
-      route[i] = size < reference_q ? 2 : (size < fast_q ? 1 : 0);
+      const double q2 = dot(q[i], q[i]);
+      route[i] = q2 < reference_q2 ? 2 : (q2 < fast_q2 ? 1 : 0);
     }
     std::vector<std::size_t> small, tiny;
     for (std::size_t i = 0; i < q.size(); ++i) {
