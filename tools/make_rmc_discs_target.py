@@ -11,37 +11,27 @@ arrangement as `examples/rmc_fit/rmc_fit.py` (seed 5) draws for N = 64.
 
     /usr/bin/python3 tools/make_rmc_discs_target.py examples/rmc/discs_64.h5
 """
+import importlib.util
 import sys
+from pathlib import Path
 
 import h5py
 import numpy as np
 
 
-def disc_arrangement(n, discs, min_distance, seed, radius2=4):
-    rng = np.random.default_rng(seed)
-    occupancy = np.zeros((n, n), dtype=np.uint8)
-    rows, cols = np.ogrid[:n, :n]
-    centres = []
-    for _ in range(1000 * discs):
-        if len(centres) == discs:
-            break
-        c = rng.integers(0, n, 2)
-        far = all(min(abs(c[0] - p[0]), n - abs(c[0] - p[0])) ** 2 +
-                  min(abs(c[1] - p[1]), n - abs(c[1] - p[1])) ** 2 >= min_distance**2 for p in centres)
-        if far:
-            centres.append(c)
-            dr, dc = (rows - c[0]) % n, (cols - c[1]) % n
-            dr, dc = np.minimum(dr, n - dr), np.minimum(dc, n - dc)
-            occupancy[dr**2 + dc**2 <= radius2] = 1
-    if len(centres) < discs:
-        raise RuntimeError("lattice too crowded for this distance")
-    return occupancy
+def _rmc_fit_example():
+    """examples/rmc_fit/rmc_fit.py as a module: its disc_arrangement draws the target."""
+    path = Path(__file__).resolve().parents[1] / "examples" / "rmc_fit" / "rmc_fit.py"
+    spec = importlib.util.spec_from_file_location("rmc_fit_example", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else "discs_64.h5"
     n = 64
-    truth = disc_arrangement(n, 30, 7, seed=5)
+    truth = _rmc_fit_example().disc_arrangement(n, 30, 7, seed=5)
     image = np.fft.fftshift(np.abs(np.fft.fft2(truth.astype(float))) ** 2)
     mask = np.ones((n, n), dtype=np.uint8)
     mask[n // 2, n // 2] = 0
