@@ -124,6 +124,16 @@ inline DebyeCase draw_debye_case(std::uint64_t seed, const DebyeCaseLimits& limi
   return c;
 }
 
+// I(Q) of a drawn case by one method, precision and device.
+inline std::vector<double> debye_intensity(const DebyeCase& c, DebyeMethod method, Precision precision, Device device) {
+  DebyeOptions o;
+  o.radiation = c.radiation;
+  o.method = method;
+  o.precision = precision;
+  o.device = device;
+  return DebyePlan(c.structure, o).execute(c.q).intensity;
+}
+
 // max |a − b|/|b| where b > floor·max b (the metric).
 inline double max_rel_where_above(const std::vector<double>& a, const std::vector<double>& b, double floor) {
   double mx = 0;

@@ -27,12 +27,7 @@ constexpr double kIntensityFloor = 1e-3;
 constexpr int kCases = 20;
 
 std::vector<double> intensity(const test::DebyeCase& c, DebyeMethod method, Precision precision) {
-  DebyeOptions o;
-  o.radiation = c.radiation;
-  o.method = method;
-  o.precision = precision;
-  o.device = Device::cpu;
-  return DebyePlan(c.structure, o).execute(c.q).intensity;
+  return test::debye_intensity(c, method, precision, Device::cpu);
 }
 
 }  // namespace
