@@ -164,7 +164,7 @@ struct FastArgs {
 
 std::size_t fast_shared_bytes(int window) {
   return std::size_t(window) * sizeof(unsigned) + (kStage + hist::kGroupAtoms) * sizeof(Centred) +
-         (2 * hist::kMaxShells + 1) * sizeof(int);
+         kStage * sizeof(unsigned) + (2 * hist::kMaxShells + 1) * sizeof(int);
 }
 
 // A ring word of kernel bin k to the global bins (k < nbins, else an overflow).
@@ -233,8 +233,9 @@ __device__ void move_window(unsigned* ring, int base, int next, const FastArgs& 
 // (two instructions fewer per pair); a drain then runs with the lanes that
 // need it.
 template <bool WholeWarp>
-__device__ __forceinline__ void add_fix(const hist::PairFix& f, const Window& win, unsigned* ring, const FastArgs& p) {
-  const unsigned old = atomicAdd(&ring[f.hi], hist::pair_word(f.lo));
+__device__ __forceinline__ void add_fix(const hist::PairFix& f, const Window& win, unsigned* ring, const FastArgs& p,
+                                        unsigned dither) {
+  const unsigned old = atomicAdd(&ring[f.hi], hist::pair_word(f.lo, dither));
   const bool drain = hist::must_drain(old);
   if (WholeWarp ? __any_sync(0xffffffffu, drain) : drain) {
     if (drain) word_to_global(p, win.base + int(f.hi), atomicExch(&ring[f.hi], 0u));
@@ -243,8 +244,9 @@ __device__ __forceinline__ void add_fix(const hist::PairFix& f, const Window& wi
 }
 
 template <bool WholeWarp>
-__device__ __forceinline__ void add_r2(double r2, const Window& win, unsigned* ring, const FastArgs& p) {
-  add_fix<WholeWarp>(hist::pair_fix_r2(r2, win.magic), win, ring, p);
+__device__ __forceinline__ void add_r2(double r2, const Window& win, unsigned* ring, const FastArgs& p,
+                                       unsigned dither) {
+  add_fix<WholeWarp>(hist::pair_fix_r2(r2, win.magic), win, ring, p, dither);
 }
 
 // r² of the 8×8 pairs of an i tile (rows) and a j tile (columns) on the
@@ -302,24 +304,31 @@ __device__ void scan_shells(int* counts, int* starts, int n, int* warp_sums) {
 // and step, kPerLane i atoms per lane (read from shared memory: this path
 // takes few pairs), r² by direct difference. Full groups have no per-pair
 // test; a short group's padding lanes skip their pairs.
+// dither_i: hist::dither_i of the lane's first i atom (lane + 32k adds
+// 32k·kDitherI); stage_dither: hist::dither_j of each staged atom.
 template <bool Full>
-__device__ __forceinline__ void pair_batch(const Centred* stage, int from, int n, const Centred* igroup, int count,
-                                           const Window& win, unsigned* ring, const FastArgs& p) {
+__device__ __forceinline__ void pair_batch(const Centred* stage, const unsigned* stage_dither, int from, int n,
+                                           const Centred* igroup, int count, unsigned dither_i, const Window& win,
+                                           unsigned* ring, const FastArgs& p) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   for (int jj = from + warp; jj < n; jj += kWarps) {
     const Centred aj = stage[jj];
+    const unsigned dj = stage_dither[jj] + dither_i;
 #pragma unroll
     for (int k = 0; k < kPerLane; ++k)
-      if (Full || lane + 32 * k < count) add_r2<Full>(hist::centred_r2(igroup[lane + 32 * k], aj), win, ring, p);
+      if (Full || lane + 32 * k < count)
+        add_r2<Full>(hist::centred_r2(igroup[lane + 32 * k], aj), win, ring, p, dj + 32u * k * hist::kDitherI);
   }
 }
 
 // Staged j atoms [0, n) of a far shell against a full group: whole j tiles
 // of 8 on the tensor cores (kMmaWarps warps per tile, each warp its four i
 // tiles, A fragments fa), the last n mod 8 atoms by pair_batch.
-__device__ __forceinline__ void mma_batch(const Centred* stage, int n, const Centred* igroup,
-                                          const double (&fa)[kMmaTiles], const double (&fc)[kMmaTiles],
-                                          const Window& win, unsigned* ring, const FastArgs& p) {
+// fi: hist::dither_i of the lane's row in each i tile; dither_i as pair_batch.
+__device__ __forceinline__ void mma_batch(const Centred* stage, const unsigned* stage_dither, int n,
+                                          const Centred* igroup, const double (&fa)[kMmaTiles],
+                                          const double (&fc)[kMmaTiles], const unsigned (&fi)[kMmaTiles],
+                                          unsigned dither_i, const Window& win, unsigned* ring, const FastArgs& p) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, t = lane & 3;
   const int tiles = n >> 3;
   for (int jt = warp / kMmaWarps; jt < tiles; jt += kWarps / kMmaWarps) {
@@ -329,6 +338,8 @@ __device__ __forceinline__ void mma_batch(const Centred* stage, int n, const Cen
     const double b = (&stage[8 * jt + (lane >> 2)].x)[t];
     // Software-pipelined: tile m + 1's distances are computed before tile
     // m's atomics, whose drain branches would otherwise hold them back.
+    // The lane's D entries are columns 2t and 2t + 1 of the j tile.
+    const unsigned dj0 = stage_dither[8 * jt + 2 * t], dj1 = stage_dither[8 * jt + 2 * t + 1];
     double d0, d1;
     dmma_r2(d0, d1, fa[0], b, fc[0], fc[0]);
     hist::PairFix f0 = hist::pair_fix_r2(d0, win.magic), f1 = hist::pair_fix_r2(d1, win.magic);
@@ -336,15 +347,15 @@ __device__ __forceinline__ void mma_batch(const Centred* stage, int n, const Cen
     for (int m = 1; m < kMmaTiles; ++m) {
       dmma_r2(d0, d1, fa[m], b, fc[m], fc[m]);
       const hist::PairFix g0 = hist::pair_fix_r2(d0, win.magic), g1 = hist::pair_fix_r2(d1, win.magic);
-      add_fix<true>(f0, win, ring, p);
-      add_fix<true>(f1, win, ring, p);
+      add_fix<true>(f0, win, ring, p, fi[m - 1] + dj0);
+      add_fix<true>(f1, win, ring, p, fi[m - 1] + dj1);
       f0 = g0;
       f1 = g1;
     }
-    add_fix<true>(f0, win, ring, p);
-    add_fix<true>(f1, win, ring, p);
+    add_fix<true>(f0, win, ring, p, fi[kMmaTiles - 1] + dj0);
+    add_fix<true>(f1, win, ring, p, fi[kMmaTiles - 1] + dj1);
   }
-  pair_batch<true>(stage, tiles * 8, n, igroup, hist::kGroupAtoms, win, ring, p);
+  pair_batch<true>(stage, stage_dither, tiles * 8, n, igroup, hist::kGroupAtoms, dither_i, win, ring, p);
 }
 
 template <bool Triangle, int W>
@@ -355,7 +366,8 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
   Centred* stage = reinterpret_cast<Centred*>(smem);
   Centred* igroup = stage + kStage;
   unsigned* ring = reinterpret_cast<unsigned*>(igroup + hist::kGroupAtoms);
-  int* shell_n = reinterpret_cast<int*>(ring + W);
+  unsigned* stage_dither = ring + W;  // hist::dither_j of each staged atom
+  int* shell_n = reinterpret_cast<int*>(stage_dither + kStage);
   int* shell_at = shell_n + hist::kMaxShells;
   int* scratch = p.scratch + blockIdx.x * p.scratch_stride;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -405,23 +417,29 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
     if (Triangle) {  // pairs within the group: j > i
       for (int jj = warp; jj < g.count; jj += kWarps) {
         const Centred aj = igroup[jj];
-        for (int i = lane; i < jj; i += 32) add_r2<false>(hist::centred_r2(igroup[i], aj), win, ring, p);
+        for (int i = lane; i < jj; i += 32) add_r2<false>(hist::centred_r2(igroup[i], aj), win, ring, p,
+                                                   hist::dither_i(g.first + i) + hist::dither_j(g.first + jj));
       }
     }
     const bool full = g.count == hist::kGroupAtoms;
     // DMMA fragments of this warp's part of the group: i tile m holds atoms
     // 32·part + 8m + row (row = lane / 4); A: component lane % 4 of (−2v, 1),
     // C: |v|² of the lane's row (both of its C entries are in that row).
+    // fi: the dither term of the lane's row (hist::dither_i of its index).
     double fa[kMmaTiles], fc[kMmaTiles];
+    unsigned fi[kMmaTiles];
     {
       const int part = warp % kMmaWarps, t = lane & 3;
 #pragma unroll
       for (int m = 0; m < kMmaTiles; ++m) {
-        const Centred ci = igroup[8 * kMmaTiles * part + 8 * m + (lane >> 2)];
+        const int row = 8 * kMmaTiles * part + 8 * m + (lane >> 2);
+        const Centred ci = igroup[row];
         fa[m] = t == 3 ? 1.0 : -2.0 * (t == 0 ? ci.x : t == 1 ? ci.y : ci.z);
         fc[m] = ci.n2;
+        fi[m] = hist::dither_i(unsigned(g.first + row));
       }
     }
+    const unsigned dither_i = hist::dither_i(unsigned(g.first + lane));  // pair_batch's lane + 32k
     for (int s = 0; s < g.nshell; ++s) {
       const int begin = shell_at[s], end = shell_at[s + 1];
       if (begin == end) continue;
@@ -440,18 +458,22 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
       // Batches of kStage j atoms; each thread fetches its atom of the next
       // batch while the block works on this one (hides the L2 latency).
       PackedAtom next{};
-      if (tid < min(kStage, end - begin)) next = p.j[scratch[begin + tid]];
+      int next_j = 0;
+      if (tid < min(kStage, end - begin)) next = p.j[next_j = scratch[begin + tid]];
       for (int b0 = begin; b0 < end; b0 += kStage) {
         const int n = min(kStage, end - b0);
-        if (tid < n) stage[tid] = hist::centred(g, next);
+        if (tid < n) {
+          stage[tid] = hist::centred(g, next);
+          stage_dither[tid] = hist::dither_j(unsigned(next_j));
+        }
         __syncthreads();
-        if (tid < min(kStage, end - b0 - kStage)) next = p.j[scratch[b0 + kStage + tid]];
+        if (tid < min(kStage, end - b0 - kStage)) next = p.j[next_j = scratch[b0 + kStage + tid]];
         if (mma)
-          mma_batch(stage, n, igroup, fa, fc, win, ring, p);
+          mma_batch(stage, stage_dither, n, igroup, fa, fc, fi, dither_i, win, ring, p);
         else if (full)
-          pair_batch<true>(stage, 0, n, igroup, g.count, win, ring, p);
+          pair_batch<true>(stage, stage_dither, 0, n, igroup, g.count, dither_i, win, ring, p);
         else
-          pair_batch<false>(stage, 0, n, igroup, g.count, win, ring, p);
+          pair_batch<false>(stage, stage_dither, 0, n, igroup, g.count, dither_i, win, ring, p);
         __syncthreads();
       }
     }

@@ -52,10 +52,11 @@ struct FastBin {
 
 // hist[k] += weight × (moments about the bin centre) of kernel bins
 // kSubBins·k … kSubBins·k + kSubBins − 1 of `bins`: counts and Σδ from the
-// sums, Σδ² estimated from each sub-bin's count and mean (within
-// (3/64)·count·Δr², histogram_pair_math.hpp). The kernel bins must be those
-// of one run (the estimate is not additive over partial sums), and hist must
-// hold every bin they reach.
+// sums, Σδ² estimated from each sub-bin's count and mean and whether its
+// neighbours are empty (within hist::kSpreadError·count·Δr²,
+// histogram_pair_math.hpp). The kernel bins must be those of one run (the
+// estimate is not additive over partial sums), and hist must hold every bin
+// they reach.
 void add_fast_bins(std::span<const FastBin> bins, double weight, PairHistogram& hist);
 
 }  // namespace nanoscatter::debye

@@ -52,7 +52,7 @@
 // units, and a pair's record holds only its count and its offset, one
 // 32-bit word, so a pair costs one shared atomic instead of the two that a
 // third moment needs. add_fast_bins (histogram_layout.cpp) turns them into
-// moments: count and Σδ exactly (up to the quantum), Σδ² from each kernel
+// moments: count exactly, Σδ unbiased (up to the dither), Σδ² from each kernel
 // bin's count and mean offset (below). Whole bins rather than half bins
 // (kSubBins = 2, the fifth session's choice) double the distances the ring
 // holds (49 Å at Δr = 1e-3 Å), which lets a group of kGroupAtoms = 256
@@ -63,13 +63,22 @@
 // 403 ms; the price is δ to 2^-11 bin instead of 2^-12 and a Σδ² estimate
 // bound 4× wider (kOffsetQuantumError, kSpreadError).
 //
-// A pair's record: δ' (its offset in the kernel bin, [0, 1)) quantised
-// down to 2^-9 (q = floor(δ'·2^9) = L >> 23 from the lower word L =
-// floor(δ'·2^32)), read back as the midpoint of its quantum: error ≤ 2^-10
-// kernel bin = 2^-10 bin = 9.8e-7 Å at Δr = 1e-3 Å. The ring keeps one
-// 32-bit word per kernel bin, [count : 12 | Σq : 20], and a pair adds
-// (1 << 20) + q: one native 32-bit shared atomic (a 64-bit shared atomic
-// add is a compare-and-swap loop on sm_90). Capacity: the thread whose add
+// A pair's record: δ' (its offset in the kernel bin, [0, 1)) as
+// q = floor(511·δ' + U) with a dither U spread evenly over [0, 1) (a
+// function of the pair's indices, dither_i/dither_j below), so q ∈ [0, 511]
+// and E[q]/511 = δ':
+// Σq/511 is an unbiased estimate of Σδ' whose error is noise, ~0.3·√n/511
+// bin for n pairs, never more than n/511. Without the dither (δ' cut to
+// 2^-9 and read back at the quantum's midpoint, until the tenth session)
+// the error was ≤ 2^-10 bin per pair but the same for every pair of a
+// crystal's shell, a phase error coherent over 10⁵ pairs: 1.9e-3 of I(Q)
+// on issue 20's Au R = 44 Å case where I > 1e-3·max I, against 4.6e-6 with
+// the dither (a numpy model of this arithmetic; device numbers in
+// docs/debye.md). q and the count's 1 << 20 come from one 64-bit
+// multiply-add (pair_word). The ring keeps one 32-bit word per kernel
+// bin, [count : 12 | Σq : 20], and a pair adds (1 << 20) + q: one native
+// 32-bit shared atomic (a 64-bit shared atomic add is a compare-and-swap
+// loop on sm_90). Capacity: the thread whose add
 // finds the count at kDrainCount or above, or Σq at kDrainSum or above
 // (one bit each, kDrainMask, tested on the old word the atomic returns:
 // the test needs no add), moves the word to the global bins (atomic
@@ -85,16 +94,21 @@
 // kernels went from 130 + 274 ms to 120 + 255 ms.)
 //
 // Σδ² of a bin. In a kernel bin with n pairs and mean offset μ (about its
-// centre, |μ| ≤ ½), Σe² (e = δ' − ½) lies in [nμ², n/4]; add_fast_bins
-// takes n(μ² + (½ − |μ|)²/3), the value for offsets spread evenly over the
+// centre, |μ| ≤ ½), Σe² (e = δ' − ½) lies in [nμ², n/4]. add_fast_bins
+// takes nμ² for an isolated kernel bin (both neighbours empty: a crystal's
+// shell, whose pairs share one distance, where it is exact) and otherwise
+// n(μ² + (½ − |μ|)²/3), the value for offsets spread evenly over the
 // widest interval about μ inside the kernel bin (exact for an even spread,
-// which crowded bins of a disordered particle approach; ≤ n/12 off for a
-// single distance, the crystal case; DebyeHistogramGpuMath.KernelBinMoments…
-// checks both against direct sums), at most 3n/16 kernel bin² =
-// (3/16)·n·Δr² from the truth (kSpreadError). Σδ² enters I(Q) only
-// through ½Q²Σδ²·sinc'', so at Δr = 1e-3 Å and Q = 12 Å⁻¹ this is ≤ 1.4e-5
-// of a pair's term, and far below that for spread-out offsets; the CPU
-// path keeps Σδ² exactly.
+// which crowded bins of a disordered particle approach). Either is within
+// n/4 kernel bin² of the truth (kSpreadError; DebyeHistogramGpuMath.
+// KernelBinMoments… checks both rules against direct sums). Σδ² enters
+// I(Q) only through ½Q²Σδ²·sinc'', so at Δr = 1e-3 Å and Q = 12 Å⁻¹ this is
+// ≤ 1.8e-5 of a pair's term, and far below that in practice (the numpy
+// model on the Au R = 44 Å case: the even-spread rule on every bin 1.0e-4
+// of I; isolated bins as nμ² 4.5e-6, the dither's noise). The CPU path
+// keeps Σδ² exactly; matching it to 1e-6 (issue 20 item 3) needs Σδ² and
+// a finer Σδ per bin, two words per bin, which halves the ring
+// (docs/debye.md).
 //
 // Window. The kernel does not test whether a pair's bin lies in the ring:
 // the layout guarantees it (window_base, histogram_layout.cpp), and
@@ -115,7 +129,7 @@ namespace nanoscatter::debye::hist {
 constexpr int kGroupAtoms = 256;  // i atoms per group
 constexpr int kSubBins = 1;       // kernel bins per histogram bin
 constexpr int kCountShift = 20;  // ring word = [count : 12 | Σq : 20]
-constexpr int kQBits = 9;        // δ' to 2^-9 kernel bin
+constexpr std::uint32_t kQLevels = 511;       // q = floor(511·δ' + U) ∈ [0, 511]
 constexpr std::uint32_t kMaxCount = (1u << (32 - kCountShift)) - 1;
 constexpr std::uint32_t kMaxAdders = 1024;  // threads of a block (kernel asserts ≤)
 constexpr std::uint32_t kDrainCount = 1u << 11;  // drain at count ≥ 2048: the word's bit 31
@@ -131,18 +145,18 @@ constexpr double kTinyR2 = 0x1p-100;  // keeps r² > 0
 // plus the 2^-32 truncation of δ'.
 constexpr double kRelError = 1.5 * 0x1p-34 + 0x1p-50;
 constexpr double kAbsError = 0x1p-50 + 0x1p-32 + 0x1p-28;  // the last term: the DMMA's r² (Centred)
-// What the ring word loses, in bins of the histogram (Δr): δ' is read back
-// as the midpoint of its 2^-kQBits quantum of a kernel bin (≤ half a
-// quantum off), and add_fast_bins' Σδ² estimate is at most 3n/16 kernel
-// bins² from the truth (below).
-constexpr double kOffsetQuantumError = 1.0 / double(2 << kQBits) / kSubBins;
-constexpr double kSpreadError = 3.0 / 16.0 / double(kSubBins * kSubBins);
+// What the ring word loses, in bins of the histogram (Δr): a pair's q/511
+// is within 1/511 of δ' (unbiased: the worst case, not the typical noise),
+// and add_fast_bins' Σδ² estimate is at most n/4 kernel bins² from the
+// truth (below).
+constexpr double kOffsetQuantumError = 1.0 / double(kQLevels) / kSubBins;
+constexpr double kSpreadError = 0.25 / double(kSubBins * kSubBins);
 // Shells whose nearest pair is at least this far (bins) take the DMMA r².
 constexpr double kMmaGap = 1024.0;
 
 // The add that crosses a threshold, then one add per thread (capacity above).
 static_assert(kDrainCount + kMaxAdders <= kMaxCount, "the count field would overflow");
-static_assert(std::uint64_t(kDrainSum) - 1 + (std::uint64_t(kMaxAdders) + 1) * ((1u << kQBits) - 1) <
+static_assert(std::uint64_t(kDrainSum) - 1 + (std::uint64_t(kMaxAdders) + 1) * kQLevels <
                   (std::uint64_t(1) << kCountShift),
               "Σq would carry into the count");
 static_assert((kDrainCount << kCountShift) == 0x80000000u && kDrainSum < (1u << kCountShift),
@@ -288,10 +302,29 @@ NS_HIST_HD double expanded_r2(const Centred& i, const Centred& j) {
   return hist_fma(-2.0 * i.x, j.x, hist_fma(-2.0 * i.y, j.y, hist_fma(-2.0 * i.z, j.z, i.n2))) + j.n2;
 }
 
+// A pair's dither, a function of the pair alone, so that the histogram
+// does not depend on which block, thread or order takes the pair (the
+// groups are handed out dynamically and pass 1 orders a shell's atoms by
+// atomics): U = (i·kDitherI + j·kDitherJ) mod 2^32 for the pair's indices
+// in the layout's i and j lists. Both steps are odd fractions of 2^32 from
+// irrationals (2^32/φ, 2^32·(√2 − 1)), so over the pairs of a bin, whose
+// indices the k-d order leaves scattered, the U are spread evenly; the
+// kernel keeps i·kDitherI per lane and j·kDitherJ per staged atom, one add
+// per pair.
+constexpr std::uint32_t kDitherI = 0x9E3779B9u, kDitherJ = 0x6A09E667u;
+NS_HIST_HD std::uint32_t dither_i(std::uint32_t i) { return i * kDitherI; }
+NS_HIST_HD std::uint32_t dither_j(std::uint32_t j) { return j * kDitherJ; }
+
 // The ring word a pair adds (lower word L = floor(δ'·2^32)), its fields,
 // and whether the adder must drain the word, from the old word its atomic
 // add returned (capacity above).
-NS_HIST_HD std::uint32_t pair_word(std::uint32_t lo) { return (1u << kCountShift) + (lo >> (32 - kQBits)); }
+// q = floor(511·δ' + U) (δ' = lo·2^-32, U = dither·2^-32) plus the count's
+// 1 << 20, from one 64-bit multiply-add: lo·511 + dither ≤ 512·(2^32 − 1),
+// so q ≤ 511 and nothing carries past the count's bit.
+NS_HIST_HD std::uint32_t pair_word(std::uint32_t lo, std::uint32_t dither) {
+  const std::uint64_t c = (std::uint64_t(1u << kCountShift) << 32) | dither;
+  return std::uint32_t((std::uint64_t(lo) * kQLevels + c) >> 32);
+}
 NS_HIST_HD std::uint32_t word_count(std::uint32_t w) { return w >> kCountShift; }
 NS_HIST_HD std::uint32_t word_sum(std::uint32_t w) { return w & ((1u << kCountShift) - 1); }
 NS_HIST_HD bool must_drain(std::uint32_t old) { return (old & kDrainMask) != 0; }

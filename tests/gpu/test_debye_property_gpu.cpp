@@ -4,9 +4,8 @@
 //  - exact float32 on the GPU against exact float64 on the GPU (itself
 //    checked against the CPU float64 reference in test_debye_gpu*.cpp);
 //  - histogram on the GPU against the same exact float64 result;
-// and prints the GPU histogram's distance from the CPU histogram (issue
-// 20 item 3 asks 1e-6; not asserted until the GPU histogram keeps exact Σδ²;
-// -1 where the case is too large for the CPU histogram here).
+//  - the GPU histogram against the CPU histogram (cases of ≤ 8,000 atoms;
+//    -1 where the case is too large for the CPU histogram here).
 // A failure prints the seed (NS_TEST_SEED replays it) and the case.
 #include <gtest/gtest.h>
 
@@ -21,13 +20,13 @@ using namespace nanoscatter;
 
 namespace {
 
-// The documented bounds (docs/debye.md). The GPU histogram's is what it
-// holds on crystals, where a bin's pairs share one distance: measured up to
-// 2.1e-3 on drawn cases and 2.4e-3 on issue 20's Au R = 44 Å, Q 0.5–12 case
-// (H100, 2026-11-25). Issue 20 item 3 asks 1e-4 of exact and 1e-6 of the CPU
-// histogram: open (docs/debye.md says what is known of the cause).
+// The documented bounds (docs/debye.md). The GPU histogram keeps a dithered
+// Σδ (unbiased) and estimates Σδ²: within kHistogramVsCpu of the CPU
+// histogram (issue 20 item 3 asks 1e-6, which needs two words per bin) and
+// within issue 20's 1e-4 of exact at Δr = 1e-3 Å.
 constexpr double kFloat32Bound = 1e-4;
-constexpr double kHistogramBound = 5e-3;
+constexpr double kHistogramBound = 1e-4;
+constexpr double kHistogramVsCpu = 2e-5;
 constexpr double kIntensityFloor = 1e-3;
 constexpr int kCases = 50;
 
@@ -58,10 +57,11 @@ TEST(DebyePropertyGpu, Float32AndHistogramWithinTheirBoundsOnDrawnCases) {
                 static_cast<unsigned long long>(seed), e32, eh, eh_cpu, c.description.c_str());
     EXPECT_LE(e32, kFloat32Bound);
     EXPECT_LE(eh, kHistogramBound);
+    EXPECT_LE(eh_cpu, kHistogramVsCpu);
     worst32 = std::max(worst32, e32);
     worst_hist = std::max(worst_hist, eh);
     worst_hist_cpu = std::max(worst_hist_cpu, eh_cpu);
   }
-  std::printf("worst of %d drawn cases: float32 %.2e (bound %.0e), histogram %.2e (bound %.0e), GPU vs CPU histogram %.2e\n",
-              kCases, worst32, kFloat32Bound, worst_hist, kHistogramBound, worst_hist_cpu);
+  std::printf("worst of %d drawn cases: float32 %.2e (bound %.0e), histogram %.2e (bound %.0e), GPU vs CPU histogram %.2e (bound %.0e)\n",
+              kCases, worst32, kFloat32Bound, worst_hist, kHistogramBound, worst_hist_cpu, kHistogramVsCpu);
 }
