@@ -51,7 +51,7 @@ Structure displaced(Structure s, double sigma) {
 
 DebyeOptions gpu_histogram_options() {
   DebyeOptions options;
-  options.device = Device::gpu;
+  options.compute.device = Device::gpu;
   options.method = DebyeMethod::histogram;
   return options;
 }
@@ -80,9 +80,9 @@ void run_case(benchmark::State& state, DebyeMethod method, Precision precision) 
   }
   const Structure particle = coo_sphere(static_cast<double>(state.range(0)));
   DebyeOptions options;
-  options.device = Device::gpu;
+  options.compute.device = Device::gpu;
   options.method = method;
-  options.precision = precision;
+  options.compute.precision = precision;
   const auto q = uniform_q_grid(0.1, 12.0, kQPoints);
   // End to end: the plan builds the histograms (histogram mode), execute
   // evaluates the pair sums or the histogram transform.

@@ -129,8 +129,8 @@ inline std::vector<double> debye_intensity(const DebyeCase& c, DebyeMethod metho
   DebyeOptions o;
   o.radiation = c.radiation;
   o.method = method;
-  o.precision = precision;
-  o.device = device;
+  o.compute.precision = precision;
+  o.compute.device = device;
   return DebyePlan(c.structure, o).execute(c.q).intensity;
 }
 

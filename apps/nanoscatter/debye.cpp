@@ -25,22 +25,22 @@
 namespace nanoscatter::cli {
 namespace {
 
+// Flags that set a field of the library's options are bound to it; the rest
+// are the CLI's own (strings the library parses, the Q grid, file names).
 struct DebyeCliOptions {
   CommonOptions common;
+  DebyeOptions engine;
+  PdfOptions pdf_grid;
   std::string structure;
   std::string radiation = "xray";
   double qmin = 0, qmax = 0;
   int qpoints = 0;
   double two_theta_min = 0, two_theta_max = 0, wavelength = 0;
   std::string method = "exact";
-  double bin_width = 1e-3;
-  bool partials = false;
   std::string pdf;
-  double pdf_dr = 0.01, pdf_rmax = 0;
   double energy = 0;
   std::string normalize = "none";
   bool no_debye_waller = false;
-  int threads = 0;
 };
 
 bool given(const CLI::App& sub, const char* option) { return sub.count(option) > 0; }
@@ -120,7 +120,7 @@ RunInfo describe(const DebyeCliOptions& o, const RunContext& context, const Stru
   os << "method: " << (options.method == DebyeMethod::exact ? "exact" : "histogram");
   if (options.method == DebyeMethod::histogram)
     os << " (bin width " << options.bin_width << " Å, second-order Taylor correction)";
-  os << ", precision " << to_string(options.precision) << ", device " << to_string(options.device);
+  os << ", precision " << to_string(options.compute.precision) << ", device " << to_string(options.compute.device);
   info.lines.push_back(os.str());
   info.lines.push_back(std::string("normalization: ") + to_string(norm));
   os.str("");
@@ -228,46 +228,33 @@ void write_pdf(const std::string& path, OutputFormat format, const RunInfo& info
 }
 
 void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& context) {
-  // Every option first, so that bad input costs no work and leaves no file.
-  DebyeOptions options;
+  // Every option first, so that bad input costs no work and leaves no file
+  // (the checks are the library's: DebyeOptions::validate, which the plan
+  // calls again).
+  DebyeOptions options = o.engine;
   options.radiation = parse_radiation(o.radiation);
   options.method = parse_debye_method(o.method);
   const DebyeNormalization norm = parse_debye_normalization(o.normalize);
   const std::vector<double> q = q_grid(sub, o);
-  if ((options.method == DebyeMethod::histogram || !o.pdf.empty() || given(sub, "--bin-width")) &&
-      !(o.bin_width > 0 && std::isfinite(o.bin_width)))
-    fail_at({"", 0, "--bin-width"}, "must be a finite value > 0 Å, got ", o.bin_width);
-  options.bin_width = o.bin_width;
-  if (given(sub, "--energy")) {
-    if (options.radiation != Radiation::xray)
-      fail_at({"", 0, "--energy"}, "anomalous scattering applies to --radiation xray only");
-    if (!(o.energy > 0 && std::isfinite(o.energy)))
-      fail_at({"", 0, "--energy"}, "must be a finite photon energy > 0 keV, got ", o.energy);
-    options.factors.energy_kev = o.energy;
-  }
+  if (given(sub, "--energy")) options.factors.energy_kev = o.energy;
   options.factors.debye_waller = !o.no_debye_waller;
-  if (o.threads < 0) fail_at({"", 0, "--threads"}, "must be ≥ 0 (0: all cores), got ", o.threads);
-  options.threads = o.threads;
-  options.partials = o.partials;
-  options.precision = parse_precision(o.common.precision);
+  options.compute.precision = parse_precision(o.common.precision);
   const parallel::Communicator& comm = context.comm;
-  options.quiet = o.common.quiet || !comm.root();  // one progress bar: rank 0's
+  options.compute.quiet = o.common.quiet || !comm.root();  // one progress bar: rank 0's
   options.share = comm.share();
+  options.validate();
   const OutputFormat out_format = checked_output(o.common.output, "--output");
   OutputFormat pdf_format = OutputFormat::text;
   if (!o.pdf.empty()) {
     pdf_format = checked_output(o.pdf, "--pdf");
-    if (!(o.pdf_dr > 0 && std::isfinite(o.pdf_dr)))
-      fail_at({"", 0, "--pdf-dr"}, "must be a finite value > 0 Å, got ", o.pdf_dr);
-    if (!(o.pdf_rmax >= 0 && std::isfinite(o.pdf_rmax)))
-      fail_at({"", 0, "--pdf-rmax"}, "must be a finite value ≥ 0 Å, got ", o.pdf_rmax);
+    o.pdf_grid.validate();
   }
   const DeviceRequest device = parse_device(o.common.device);
 
   const Structure structure = read_structure(o.structure);
   if (structure.atoms.empty()) fail_at({o.structure, 0, "structure"}, "the structure has no atoms");
   // After every check of the input, so that bad input gets exactly one line.
-  options.device = select_rank_device(device, o.common.quiet, o.common.ranks_per_gpu, context);
+  options.compute.device = select_rank_device(device, o.common.quiet, o.common.ranks_per_gpu, context);
   DebyeResult result;
   const auto start = std::chrono::steady_clock::now();
   try {
@@ -283,7 +270,7 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   comm.sum_in_rank_order(result.intensity);
   for (auto& partial : result.partials) comm.sum_in_rank_order(partial);
-  parallel::report_load(comm, "debye", seconds, result.pairs, o.common.quiet, options.device);
+  parallel::report_load(comm, "debye", seconds, result.pairs, o.common.quiet, options.compute.device);
   // The PDF's histograms: every rank its pair blocks, added up on rank 0 in
   // rank order; the rest is cheap (the other ranks' PDFs, of their parts
   // only, are dropped).
@@ -291,7 +278,7 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
   if (!o.pdf.empty()) {
     HistogramCombiner combine;
     if (comm.distributed()) combine = [&comm](std::span<double> v) { comm.sum_in_rank_order(v); };
-    pdf = pair_distribution(structure, options, PdfOptions{o.pdf_dr, o.pdf_rmax}, combine);
+    pdf = pair_distribution(structure, options, o.pdf_grid, combine);
   }
   if (!comm.root()) return;
   result.seconds = seconds;
@@ -324,15 +311,15 @@ void add_debye_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--two-theta-max", o.two_theta_max, "last 2θ, degrees (instead of --qmax)");
   sub->add_option("--wavelength", o.wavelength, "wavelength for the 2θ grid, Å");
   sub->add_option("--method", o.method, "exact|histogram")->capture_default_str();
-  sub->add_option("--bin-width", o.bin_width, "histogram bin width Δr, Å")->capture_default_str();
-  sub->add_flag("--partials", o.partials, "one more column per species pair (sums to the total)");
+  sub->add_option("--bin-width", o.engine.bin_width, "histogram bin width Δr, Å")->capture_default_str();
+  sub->add_flag("--partials", o.engine.partials, "one more column per species pair (sums to the total)");
   sub->add_option("--pdf", o.pdf, "also write R(r) and G(r) to this file (.dat/.txt/.csv, .h5, or .png: a plot of G(r))");
-  sub->add_option("--pdf-dr", o.pdf_dr, "r step of the PDF, Å")->capture_default_str();
-  sub->add_option("--pdf-rmax", o.pdf_rmax, "last r of the PDF, Å (0: the largest distance)");
+  sub->add_option("--pdf-dr", o.pdf_grid.dr, "r step of the PDF, Å")->capture_default_str();
+  sub->add_option("--pdf-rmax", o.pdf_grid.r_max, "last r of the PDF, Å (0: the largest distance)");
   sub->add_option("--energy", o.energy, "X-ray photon energy, keV: adds anomalous f', f''");
   sub->add_option("--normalize", o.normalize, "none|per-atom|sq|fq")->capture_default_str();
   sub->add_flag("--no-debye-waller", o.no_debye_waller, "ignore the atoms' B factors");
-  sub->add_option("--threads", o.threads, "CPU threads (0: all)")->capture_default_str();
+  sub->add_option("--threads", o.engine.compute.threads, "CPU threads (0: all)")->capture_default_str();
   sub->callback([sub, options, context] { run(*sub, *options, context); });
 }
 

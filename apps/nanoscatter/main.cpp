@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "flag_names.hpp"
 #include "nanoscatter/error.hpp"
 
 namespace nanoscatter::cli {
@@ -49,7 +50,7 @@ int main(int argc, char** argv) {
   try {
     session = std::make_unique<parallel::Session>(argc, argv);
   } catch (const Error& e) {
-    std::fprintf(stderr, "nanoscatter: error: %s\n", e.what());
+    std::fprintf(stderr, "nanoscatter: error: %s\n", cli::cli_message(e).c_str());
     return 1;
   }
   context.comm = session->world();
@@ -85,7 +86,7 @@ int main(int argc, char** argv) {
     return f.failure().code;
   } catch (const Error& e) {
     code = 1;
-    message = std::string("nanoscatter: error: ") + e.what();
+    message = "nanoscatter: error: " + cli::cli_message(e);
   } catch (const std::exception& e) {
     code = 2;
     message = std::string("nanoscatter: internal error: ") + e.what();

@@ -23,17 +23,18 @@ struct DebyeOptions {
   FactorOptions factors;
   DebyeMethod method = DebyeMethod::exact;
   double bin_width = 1e-3;               // Å, histogram mode
-  Precision precision = Precision::dual;
-  Device device = Device::cpu;
   bool partials = false;                 // one column per species pair
-  bool quiet = true;                     // progress on stderr
-  int threads = 0;                       // OpenMP threads, 0 = all
-  std::size_t max_device_memory = 0;     // bytes the GPU path may use, 0 = from free memory
+  DeviceOptions compute;                 // device, precision, memory, threads, quiet
   // This process's part of the pair blocks (MPI runs, docs/mpi.md): blocks
   // are dealt to the parts by their pair counts. The result then holds this
   // part's contribution only (the self terms and Q = 0 go to part 0), and
   // the parts' intensities and partials add up to the whole.
   WorkShare share;
+
+  // Every check of these options, once (DebyePlan calls it); errors name
+  // the field (fail_option), which the CLI prints as its flag and Python as
+  // its keyword.
+  void validate() const;
 };
 
 // A Q grid in Å⁻¹: uniform from qmin to qmax (inclusive) in n points.

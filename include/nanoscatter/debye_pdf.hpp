@@ -34,6 +34,7 @@ namespace nanoscatter {
 struct PdfOptions {
   double dr = 0.01;   // Å, output grid step (the histogram's Δr is options.bin_width)
   double r_max = 0;   // Å, last r of the grid; 0: the largest pair distance
+  void validate() const;  // fields named pdf_dr and pdf_rmax (the CLI's --pdf-dr, --pdf-rmax)
 };
 
 // MPI runs (docs/mpi.md): with options.share of several parts, each part

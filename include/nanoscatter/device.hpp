@@ -1,5 +1,6 @@
 // Device selection: where an engine runs (CPU or a CUDA GPU).
 #pragma once
+#include <cstddef>
 #include <string>
 
 namespace nanoscatter {
@@ -7,6 +8,26 @@ namespace nanoscatter {
 enum class DeviceRequest { automatic, cpu, gpu };
 enum class Device { cpu, gpu };
 enum class Precision { single, dual };  // "dual" = float64 ("double" is a keyword)
+
+// Where and how an engine runs: the part of every engine's options that is
+// about the machine, with one meaning everywhere. Front ends resolve the
+// user's "auto|cpu|gpu" with select_device before they fill `device`.
+struct DeviceOptions {
+  Device device = Device::cpu;
+  Precision precision = Precision::dual;  // each engine's page says what single means for it
+  // Bytes of GPU memory a plan may use; 0: half of the memory free when the
+  // plan runs (others may share the GPU). Larger problems run in blocks.
+  std::size_t max_device_memory = 0;
+  int threads = 0;  // CPU threads (OpenMP); 0: all cores
+  bool quiet = true;  // progress bars and notices on stderr off
+
+  // threads ≥ 0; device gpu needs a usable GPU (require_gpu). Errors name
+  // the field (fail_option).
+  void validate() const;
+};
+
+// The one check that a GPU is usable, with the one message when it is not.
+void require_gpu();
 
 DeviceRequest parse_device(const std::string& name);  // "auto", "cpu", "gpu"
 Precision parse_precision(const std::string& name);   // "single", "double"

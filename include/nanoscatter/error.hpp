@@ -14,6 +14,10 @@ struct Where {
   std::string file;   // input file, or "" when the value came from the command line
   int line = 0;       // 1-based line in that file, 0 when there is none
   std::string field;  // the field, key or option at fault
+  // field is an engine option's name (an options struct's field, e.g.
+  // "bin_width"): the CLI prints it as its flag (--bin-width) and Python as
+  // its keyword (bin_width), so the library's message serves both.
+  bool option = false;
 };
 
 class Error : public std::runtime_error {
@@ -50,6 +54,13 @@ template <class... Parts>
 template <class... Parts>
 [[noreturn]] void fail_at(const Where& where, Parts&&... parts) {
   throw Error(where, detail::concat(std::forward<Parts>(parts)...));
+}
+
+// Throw an Error about an engine option, named by its field in the options
+// struct (snake_case; Where::option).
+template <class... Parts>
+[[noreturn]] void fail_option(const std::string& field, Parts&&... parts) {
+  throw Error(Where{"", 0, field, true}, detail::concat(std::forward<Parts>(parts)...));
 }
 
 // Rethrow an Error with the outer location filled in where it was missing

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "keywords.hpp"
 #include "nanoscatter/debye.hpp"
 #include "nanoscatter/debye_normalize.hpp"
 #include "nanoscatter/debye_pdf.hpp"
@@ -16,29 +17,27 @@
 namespace nanoscatter::python {
 namespace {
 
-DebyeOptions debye_options(const std::string& radiation, const std::string& method, double bin_width,
-                           std::optional<double> energy, bool no_debye_waller, bool partials,
-                           const std::string& precision, const std::string& device, int threads, bool quiet) {
+// The engine's keywords: DebyeOptions' fields by name (plus energy and
+// no_debye_waller, which set its factors), and the device keywords. The
+// checks are DebyeOptions::validate's (the plan calls it).
+const std::vector<std::string> kDebyeKeywords = {"radiation", "method", "bin_width", "energy", "no_debye_waller",
+                                                 "partials"};
+
+DebyeOptions debye_options(const Keywords& kw) {
   DebyeOptions o;
-  o.radiation = parse_radiation(radiation);
-  o.method = parse_debye_method(method);
-  if (!(bin_width > 0 && std::isfinite(bin_width)))
-    fail_at({"", 0, "--bin-width"}, "must be a finite value > 0 Å, got ", bin_width);
-  o.bin_width = bin_width;
-  if (energy) {
-    if (o.radiation != Radiation::xray)
-      fail_at({"", 0, "--energy"}, "anomalous scattering applies to --radiation xray only");
-    if (!(*energy > 0 && std::isfinite(*energy)))
-      fail_at({"", 0, "--energy"}, "must be a finite photon energy > 0 keV, got ", *energy);
+  kw.get_parsed("radiation", o.radiation, parse_radiation);
+  kw.get_parsed("method", o.method, parse_debye_method);
+  kw.get("bin_width", o.bin_width);
+  if (kw.has("energy") && !kw.is_none("energy")) {
+    double energy = 0;
+    kw.get("energy", energy);
     o.factors.energy_kev = energy;
   }
+  bool no_debye_waller = false;
+  kw.get("no_debye_waller", no_debye_waller);
   o.factors.debye_waller = !no_debye_waller;
-  if (threads < 0) fail_at({"", 0, "--threads"}, "must be ≥ 0 (0: all cores), got ", threads);
-  o.threads = threads;
-  o.partials = partials;
-  o.precision = parse_precision(precision);
-  o.quiet = quiet;
-  o.device = resolve_device(device, quiet);
+  kw.get("partials", o.partials);
+  kw.get_device(o.compute);
   return o;
 }
 
@@ -76,50 +75,50 @@ struct PyDebyePlan {
 }  // namespace
 
 void bind_debye(py::module_& m) {
-  py::class_<PyDebyePlan>(m, "DebyePlan")
-      .def(py::init([](const py::handle& structure, const std::string& radiation, const std::string& method,
-                       double bin_width, std::optional<double> energy, bool no_debye_waller, bool partials,
-                       const std::string& precision, const std::string& device, int threads, bool quiet) {
-             return new PyDebyePlan(structure_from(structure, "structure"),
-                                    debye_options(radiation, method, bin_width, energy, no_debye_waller, partials,
-                                                  precision, device, threads, quiet));
+  py::class_<PyDebyePlan>(m, "DebyePlan",
+                          "DebyePlan(structure, *, radiation='xray', method='exact', bin_width=1e-3, energy=None, "
+                          "no_debye_waller=False, partials=False, precision='double', device='auto', threads=0, "
+                          "max_device_memory=0, quiet=True)")
+      .def(py::init([](const py::handle& structure, const py::kwargs& kwargs) {
+             const Keywords kw(kwargs, with_device_keywords(kDebyeKeywords), "DebyePlan");
+             DebyeOptions options = debye_options(kw);
+             return new PyDebyePlan(structure_from(structure, "structure"), std::move(options));
            }),
-           py::arg("structure"), py::kw_only(), py::arg("radiation") = "xray", py::arg("method") = "exact",
-           py::arg("bin_width") = 1e-3, py::arg("energy") = py::none(), py::arg("no_debye_waller") = false,
-           py::arg("partials") = false, py::arg("precision") = "double", py::arg("device") = "auto",
-           py::arg("threads") = 0, py::arg("quiet") = true)
+           py::arg("structure"))
       .def("execute", &PyDebyePlan::execute, py::arg("q"), py::kw_only(), py::arg("normalize") = "none")
-      .def_property_readonly("device", [](const PyDebyePlan& p) { return std::string(to_string(p.options.device)); })
+      .def_property_readonly("device",
+                             [](const PyDebyePlan& p) { return std::string(to_string(p.options.compute.device)); })
       .def_property_readonly("atom_count", [](const PyDebyePlan& p) { return p.structure.atoms.size(); });
 
-  m.def("pair_distribution",
-        [](const py::handle& structure, double pdf_dr, double pdf_rmax, const std::string& radiation,
-           double bin_width, std::optional<double> energy, const std::string& device, int threads, bool quiet) {
-          if (!(pdf_dr > 0 && std::isfinite(pdf_dr)))
-            fail_at({"", 0, "--pdf-dr"}, "must be a finite value > 0 Å, got ", pdf_dr);
-          if (!(pdf_rmax >= 0 && std::isfinite(pdf_rmax)))
-            fail_at({"", 0, "--pdf-rmax"}, "must be a finite value ≥ 0 Å, got ", pdf_rmax);
-          const Structure s = structure_from(structure, "structure");
-          const DebyeOptions o = debye_options(radiation, "histogram", bin_width, energy, false, false, "double",
-                                               device, threads, quiet);
-          PdfResult r;
-          {
-            py::gil_scoped_release release;
-            r = pair_distribution(s, o, PdfOptions{pdf_dr, pdf_rmax});
-          }
-          py::dict out;
-          out["r"] = to_numpy(std::move(r.r));
-          out["rdf"] = to_numpy(std::move(r.rdf));
-          out["g"] = to_numpy(std::move(r.g));
-          out["number_density"] = r.number_density;
-          out["sphere_radius"] = r.sphere_radius;
-          out["radius_of_gyration"] = r.radius_of_gyration;
-          out["atoms"] = r.atoms;
-          return out;
-        },
-        py::arg("structure"), py::kw_only(), py::arg("pdf_dr") = 0.01, py::arg("pdf_rmax") = 0.0,
-        py::arg("radiation") = "xray", py::arg("bin_width") = 1e-3, py::arg("energy") = py::none(),
-        py::arg("device") = "auto", py::arg("threads") = 0, py::arg("quiet") = true);
+  m.def(
+      "pair_distribution",
+      [](const py::handle& structure, const py::kwargs& kwargs) {
+        auto names = with_device_keywords({"pdf_dr", "pdf_rmax", "radiation", "bin_width", "energy"});
+        const Keywords kw(kwargs, names, "pair_distribution");
+        PdfOptions pdf;
+        kw.get("pdf_dr", pdf.dr);
+        kw.get("pdf_rmax", pdf.r_max);
+        DebyeOptions o = debye_options(kw);
+        o.method = DebyeMethod::histogram;
+        const Structure s = structure_from(structure, "structure");
+        PdfResult r;
+        {
+          py::gil_scoped_release release;
+          r = pair_distribution(s, o, pdf);
+        }
+        py::dict out;
+        out["r"] = to_numpy(std::move(r.r));
+        out["rdf"] = to_numpy(std::move(r.rdf));
+        out["g"] = to_numpy(std::move(r.g));
+        out["number_density"] = r.number_density;
+        out["sphere_radius"] = r.sphere_radius;
+        out["radius_of_gyration"] = r.radius_of_gyration;
+        out["atoms"] = r.atoms;
+        return out;
+      },
+      py::arg("structure"),
+      "pair_distribution(structure, *, pdf_dr=0.01, pdf_rmax=0, radiation='xray', bin_width=1e-3, energy=None, "
+      "device='auto', threads=0, max_device_memory=0, quiet=True)");
 
   m.def("uniform_q_grid", [](double qmin, double qmax, int n) { return to_numpy(uniform_q_grid(qmin, qmax, n)); },
         py::arg("qmin"), py::arg("qmax"), py::arg("qpoints"));

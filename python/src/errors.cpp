@@ -16,10 +16,12 @@ void bind_errors(py::module_& m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const Error& e) {
+      // An engine option's field is its keyword here (Where::option).
       py::object instance = py::handle(error_type)(py::str(e.what()));
       instance.attr("file") = e.where().file;
       instance.attr("line") = e.where().line;
       instance.attr("field") = e.where().field;
+      instance.attr("option") = e.where().option;
       instance.attr("reason") = e.reason();
       PyErr_SetObject(error_type.ptr(), instance.ptr());
     }

@@ -27,8 +27,8 @@ std::complex<double> index_from(const py::handle& v, const char* field) {
 py::dict mie(std::optional<double> x, std::optional<double> radius, double lambda, const py::object& m,
              std::optional<double> core_ratio, const py::object& m_core, int ntheta, const py::object& theta) {
   // The CLI's checks (apps/nanoscatter/mie.cpp), same messages.
-  if (bool(x) == bool(radius)) fail_at({"", 0, "--x"}, "give either --x or --radius (with --lambda)");
-  if (x && !(*x > 0)) fail_at({"", 0, "--x"}, "must be > 0, got ", *x);
+  if (bool(x) == bool(radius)) fail_option("x", "give either --x or --radius (with --lambda)");
+  if (x && !(*x > 0)) fail_option("x", "must be > 0, got ", *x);
   if (radius && !(*radius > 0)) fail_at({"", 0, "--radius"}, "must be > 0, got ", *radius);
   if (!(lambda > 0)) fail_at({"", 0, "--lambda"}, "must be > 0, got ", lambda);
   const double size_parameter = x ? *x : 2 * std::numbers::pi * *radius / lambda;

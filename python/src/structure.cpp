@@ -66,22 +66,23 @@ py::array_t<T> column(const Structure& s, Get get) {
   return to_numpy(std::move(v));
 }
 
-// Library errors name their parameter ("radius"); the CLI and this module
-// name the option ("--radius"), so messages read the same in both.
+// Library errors name their parameter ("radius"); this module names the
+// keyword that sets it ("radius"; "vacancies" for the fraction), as the CLI
+// names its flag (--radius, --vacancies): Where::option.
 template <class F>
 auto naming_options(F&& step) -> decltype(step()) {
   static const std::map<std::string, std::string> option_for_field = {
-      {"lattice", "--lattice"}, {"a", "--a"}, {"c", "--c"}, {"u", "--u"}, {"elements", "--elements"},
-      {"radius", "--radius"}, {"edge", "--edge"}, {"size", "--size"}, {"height", "--height"},
-      {"planes", "--planes"}, {"fraction", "--vacancies"}, {"vacancy elements", "--vacancy-elements"},
-      {"rms", "--displace"}, {"rotation", "--placements"}, {"shape", "--shape"}};
+      {"lattice", "lattice"}, {"a", "a"}, {"c", "c"}, {"u", "u"}, {"elements", "elements"},
+      {"radius", "radius"}, {"edge", "edge"}, {"size", "size"}, {"height", "height"},
+      {"planes", "planes"}, {"fraction", "vacancies"}, {"vacancy elements", "vacancy_elements"},
+      {"rms", "displace"}, {"rotation", "placements"}, {"shape", "shape"}};
   try {
     return step();
   } catch (const Error& e) {
     if (!e.where().file.empty()) throw;
     const auto it = option_for_field.find(e.where().field);
     if (it == option_for_field.end()) throw;
-    throw Error(Where{"", 0, it->second}, e.reason());
+    throw Error(Where{"", 0, it->second, true}, e.reason());
   }
 }
 
@@ -101,8 +102,8 @@ struct BuildArgs {
 
 Shape shape_from(const BuildArgs& o) {
   if (!o.planes.is_none()) {
-    if (o.shape) fail_at({"", 0, "--planes"}, "give either --shape or --planes, not both");
-    if (o.radius || o.edge || o.size || o.height) fail_at({"", 0, "--planes"}, "no shape dimensions with --planes");
+    if (o.shape) fail_option("planes", "give either --shape or --planes, not both");
+    if (o.radius || o.edge || o.size || o.height) fail_option("planes", "no shape dimensions with --planes");
     ConvexPolyhedron poly;
     if (py::isinstance<py::str>(o.planes)) {
       poly.planes = read_planes(o.planes.cast<std::string>());
@@ -113,13 +114,13 @@ Shape shape_from(const BuildArgs& o) {
     naming_options([&] { validate_shape(poly); });
     return poly;
   }
-  if (!o.shape) fail_at({"", 0, "--shape"}, "required to cut a crystal (or give --planes)");
+  if (!o.shape) fail_option("shape", "required to cut a crystal (or give --planes)");
   const std::map<std::string, std::vector<std::string>> needs = {
       {"sphere", {"--radius"}}, {"cube", {"--edge"}}, {"cuboid", {"--size"}},
       {"cylinder", {"--radius", "--height"}}, {"octahedron", {"--radius"}}};
   const auto it = needs.find(*o.shape);
   if (it == needs.end())
-    fail_at({"", 0, "--shape"}, "unknown shape '", *o.shape, "' (sphere, cube, cuboid, cylinder, octahedron)");
+    fail_option("shape", "unknown shape '", *o.shape, "' (sphere, cube, cuboid, cylinder, octahedron)");
   const std::map<std::string, bool> given = {
       {"--radius", bool(o.radius)}, {"--edge", bool(o.edge)}, {"--size", bool(o.size)}, {"--height", bool(o.height)}};
   for (const auto& [option, present] : given) {
@@ -131,7 +132,7 @@ Shape shape_from(const BuildArgs& o) {
   if (*o.shape == "sphere") shape = Sphere{*o.radius};
   else if (*o.shape == "cube") shape = Cube{*o.edge};
   else if (*o.shape == "cuboid") {
-    if (o.size->size() != 3) fail_at({"", 0, "--size"}, "expected 3 edges 'a b c', got ", o.size->size());
+    if (o.size->size() != 3) fail_option("size", "expected 3 edges 'a b c', got ", o.size->size());
     shape = Cuboid{(*o.size)[0], (*o.size)[1], (*o.size)[2]};
   } else if (*o.shape == "cylinder") shape = Cylinder{*o.radius, *o.height};
   else shape = Octahedron{*o.radius};
@@ -144,7 +145,7 @@ std::vector<Placement> placements_from(const py::object& obj) {
   std::vector<Placement> out;
   for (const auto& row : obj.cast<std::vector<std::vector<double>>>()) {
     if (row.size() != 3 && row.size() != 6)
-      fail_at({"", 0, "--placements"}, "each placement is (x, y, z) or (x, y, z, alpha, beta, gamma)");
+      fail_option("placements", "each placement is (x, y, z) or (x, y, z, alpha, beta, gamma)");
     Placement p;
     p.position = {row[0], row[1], row[2]};
     if (row.size() == 6) p.rotation = rotation_zyz_degrees(row[3], row[4], row[5]);
@@ -155,9 +156,9 @@ std::vector<Placement> placements_from(const py::object& obj) {
 
 Structure build(const BuildArgs& o) {
   const int sources = bool(o.lattice) + !o.cif.is_none() + !o.input.is_none();
-  if (sources != 1) fail_at({"", 0, "--lattice"}, "give exactly one of --lattice, --cif or --input");
+  if (sources != 1) fail_option("lattice", "give exactly one of --lattice, --cif or --input");
   if (!o.lattice && (o.a || o.c || o.u || o.elements))
-    fail_at({"", 0, o.a ? "--a" : o.c ? "--c" : o.u ? "--u" : "--elements"}, "only used with --lattice");
+    fail_option(o.a ? "a" : o.c ? "c" : o.u ? "u" : "elements", "only used with --lattice");
   const bool has_shape = o.shape || !o.planes.is_none();
   Structure structure;
   if (!o.input.is_none()) {
@@ -168,8 +169,8 @@ Structure build(const BuildArgs& o) {
     if (o.lattice) {
       LatticeOptions lattice;
       lattice.type = naming_options([&] { return parse_lattice_type(*o.lattice); });
-      if (!o.a) fail_at({"", 0, "--a"}, "required with --lattice");
-      if (!o.elements) fail_at({"", 0, "--elements"}, "required with --lattice");
+      if (!o.a) fail_option("a", "required with --lattice");
+      if (!o.elements) fail_option("elements", "required with --lattice");
       lattice.a = *o.a;
       lattice.c = o.c;
       lattice.u = o.u;
@@ -184,7 +185,7 @@ Structure build(const BuildArgs& o) {
         rethrow_with(e, {name, 0, name.empty() ? "--cif" : ""});
       }
     }
-    if (!has_shape) fail_at({"", 0, "--shape"}, "required to cut a crystal (or give --planes)");
+    if (!has_shape) fail_option("shape", "required to cut a crystal (or give --planes)");
     const Shape shape = shape_from(o);
     structure = naming_options([&] { return cut_crystal(unit_cell, shape); });
   }
@@ -193,7 +194,7 @@ Structure build(const BuildArgs& o) {
   // seed, same atoms removed and displaced as `nanoscatter build`.
   constexpr std::uint64_t kStreamOffset = 0x9E3779B97F4A7C15ull;
   if (o.vacancies || o.vacancy_elements) {
-    if (!o.vacancies) fail_at({"", 0, "--vacancy-elements"}, "needs --vacancies");
+    if (!o.vacancies) fail_option("vacancy_elements", "needs --vacancies");
     VacancyOptions v{*o.vacancies, o.seed, o.vacancy_elements.value_or(std::vector<std::string>{})};
     structure = naming_options([&] { return add_vacancies(structure, v); });
   }

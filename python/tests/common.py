@@ -1,5 +1,6 @@
 """Shared helpers of the Python tests: the CLI binary (NS_CLI, set by CTest),
 scratch directories, and reading the CLI's text outputs."""
+import re
 import os
 import subprocess
 import tempfile
@@ -22,13 +23,19 @@ def cli(*args, check=True):
 
 
 def cli_error(*args):
-    """The message of a failing CLI run, without the 'nanoscatter: error: ' prefix."""
+    """The message of a failing CLI run, without the 'nanoscatter: error: '
+    prefix, as Python gives it: an option named by its flag (--bin-width:)
+    is named by its keyword (bin_width:), the rest of the line the same."""
     p = cli(*args, check=False)
     assert p.returncode != 0, f"expected a failure from {args}"
     line = p.stderr.strip().splitlines()[-1]
     prefix = "nanoscatter: error: "
     assert line.startswith(prefix), line
-    return line[len(prefix):]
+    message = line[len(prefix):]
+    flag = re.match(r"--([a-z0-9-]+): ", message)
+    if flag:
+        message = flag.group(1).replace("-", "_") + ": " + message[flag.end():]
+    return message
 
 
 def read_table(path):

@@ -63,7 +63,8 @@ class BuildAgainstCli(ScratchTestCase):
         expected = cli_error("build", "--lattice", "fcc", "--a", 4.078, "--elements", "Au", "--shape", "sphere",
                              "--radius", -3, "--output", self.path("x.xyz"))
         self.assertEqual(str(e.exception), expected)
-        self.assertEqual(e.exception.field, "--radius")
+        self.assertEqual(e.exception.field, "radius")
+        self.assertTrue(e.exception.option)
         self.assertIsInstance(e.exception, ValueError)
 
 

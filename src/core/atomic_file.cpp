@@ -9,7 +9,7 @@
 namespace nanoscatter {
 
 AtomicOutput::AtomicOutput(std::filesystem::path final_path) : final_(std::move(final_path)) {
-  if (final_.empty()) fail_at({"", 0, "--output"}, "empty output path");
+  if (final_.empty()) fail_option("output", "empty output path");
   // Keep the extension last so format-sniffing libraries (HDF5, PNG) are unaffected.
   temp_ = final_;
   temp_.replace_filename("." + final_.filename().string() + ".tmp" + std::to_string(getpid()) +

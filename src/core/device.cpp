@@ -18,30 +18,36 @@ DeviceRequest parse_device(const std::string& name) {
   if (name == "auto") return DeviceRequest::automatic;
   if (name == "cpu") return DeviceRequest::cpu;
   if (name == "gpu") return DeviceRequest::gpu;
-  fail_at({"", 0, "--device"}, "unknown device '", name, "' (expected auto, cpu or gpu)");
+  fail_option("device", "unknown device '", name, "' (expected auto, cpu or gpu)");
 }
 
 Precision parse_precision(const std::string& name) {
   if (name == "single" || name == "float" || name == "float32") return Precision::single;
   if (name == "double" || name == "float64") return Precision::dual;
-  fail_at({"", 0, "--precision"}, "unknown precision '", name, "' (expected single or double)");
+  fail_option("precision", "unknown precision '", name, "' (expected single or double)");
 }
 
 const char* to_string(Device d) { return d == Device::gpu ? "gpu" : "cpu"; }
 const char* to_string(Precision p) { return p == Precision::single ? "single" : "double"; }
 
+void require_gpu() {
+  if (cuda_device_count() > 0) return;
+  fail_option("device", NANOSCATTER_HAVE_CUDA ? "gpu requested but no CUDA device is available"
+                                              : "gpu requested but this build has no CUDA support");
+}
+
+void DeviceOptions::validate() const {
+  if (threads < 0) fail_option("threads", "must be ≥ 0 (0: all cores), got ", threads);
+  if (device == Device::gpu) require_gpu();
+}
+
 Device select_device(DeviceRequest request, bool quiet) {
   if (request == DeviceRequest::cpu) return Device::cpu;
-  const int n = cuda_device_count();
   if (request == DeviceRequest::gpu) {
-    if (n == 0) {
-      fail_at({"", 0, "--device"},
-              NANOSCATTER_HAVE_CUDA ? "gpu requested but no CUDA device is available"
-                                    : "gpu requested but this build has no CUDA support");
-    }
+    require_gpu();
     return Device::gpu;
   }
-  if (n > 0) return Device::gpu;
+  if (cuda_device_count() > 0) return Device::gpu;
   static std::atomic<bool> said{false};
   if (!quiet && !said.exchange(true)) std::fprintf(stderr, "nanoscatter: no GPU found, running on the CPU\n");
   return Device::cpu;

@@ -23,7 +23,10 @@ void rethrow_with(const Error& e, const Where& outer) {
   Where w = e.where();
   if (w.file.empty()) w.file = outer.file;
   if (w.line == 0) w.line = outer.line;
-  if (w.field.empty()) w.field = outer.field;
+  if (w.field.empty()) {
+    w.field = outer.field;
+    w.option = outer.option;
+  }
   throw Error(w, e.reason());
 }
 

@@ -22,7 +22,7 @@ DdaSolver parse_dda_solver(const std::string& name) {
   if (name == "bicg" || name == "bicg_cs" || name == "bicg-cs") return DdaSolver::bicg_cs;
   if (name == "bicgstab") return DdaSolver::bicgstab;
   if (name == "cgnr") return DdaSolver::cgnr;
-  fail_at({"", 0, "--iter"}, "unknown iterative solver '", name, "' (expected qmr, bicg, bicgstab or cgnr)");
+  fail_option("iter", "unknown iterative solver '", name, "' (expected qmr, bicg, bicgstab or cgnr)");
 }
 
 const char* to_string(DdaSolver s) {
@@ -77,7 +77,7 @@ struct DdaPlan::Impl {
         solver_mat.push_back(g.material[i]);
       }
     if (solver_pos.empty())
-      fail_at({"", 0, "--m"}, "refractive index 1 for all dipoles: the particle does not scatter");
+      fail_option("m", "refractive index 1 for all dipoles: the particle does not scatter");
     // Incidence along z with x or y polarisation: ADDA's LDR term S = Σ prop_i² e_i² = 0.
     for (const auto& m : o.m) alpha.push_back(dda::polarizability(o.polarizability, m, k, d, 0.0));
     dda::MatrixSpec spec;
@@ -95,7 +95,7 @@ struct DdaPlan::Impl {
 #if NANOSCATTER_HAVE_CUDA
       backend = dda::make_cuda_backend(spec, o.precision);
 #else
-      fail_at({"", 0, "--device"}, "gpu requested but this build has no CUDA support");
+      fail_option("device", "gpu requested but this build has no CUDA support");
 #endif
     } else {
       interaction = std::make_unique<dda::InteractionFft>(

@@ -200,7 +200,7 @@ std::unique_ptr<SolverBackend> make_cuda_backend(const MatrixSpec& spec, Precisi
   const std::size_t need = cuda_memory_bytes(spec.box, spec.grid, spec.position.size(), spec.solver_vectors, precision);
   const std::size_t avail = spec.max_device_bytes ? std::min(spec.max_device_bytes, free_b) : free_b;
   if (need > avail)
-    fail_at({"", 0, "--device"}, "the DDA problem needs about ", need / 1048576, " MiB of GPU memory, ", avail / 1048576,
+    fail_option("device", "the DDA problem needs about ", need / 1048576, " MiB of GPU memory, ", avail / 1048576,
             " MiB are available (try --precision single, a smaller --grid or --device cpu)");
   return std::make_unique<CudaBackend>(spec, precision);
 }

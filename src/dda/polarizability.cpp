@@ -9,7 +9,7 @@ DdaPolarizability parse_dda_polarizability(const std::string& name) {
   if (name == "ldr") return DdaPolarizability::ldr;
   if (name == "cm") return DdaPolarizability::cm;
   if (name == "rr" || name == "rrc") return DdaPolarizability::rr;
-  fail_at({"", 0, "--pol"}, "unknown polarizability '", name, "' (expected ldr, cm or rr)");
+  fail_option("pol", "unknown polarizability '", name, "' (expected ldr, cm or rr)");
 }
 
 const char* to_string(DdaPolarizability p) {

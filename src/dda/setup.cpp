@@ -37,28 +37,28 @@ double shape_volume_ratio(const DdaShape& s) {
 
 void check_options(const DdaOptions& o) {
   if (!(o.lambda > 0) || !std::isfinite(o.lambda))
-    fail_at({"", 0, "--lambda"}, "must be a finite wavelength > 0, got ", o.lambda);
-  if (o.m.empty()) fail_at({"", 0, "--m"}, "at least one refractive index is required");
-  if (o.m.size() > 255) fail_at({"", 0, "--m"}, "at most 255 refractive indices");
+    fail_option("lambda", "must be a finite wavelength > 0, got ", o.lambda);
+  if (o.m.empty()) fail_option("m", "at least one refractive index is required");
+  if (o.m.size() > 255) fail_option("m", "at most 255 refractive indices");
   for (const auto& m : o.m) {
     if (!std::isfinite(m.real()) || !std::isfinite(m.imag()))
-      fail_at({"", 0, "--m"}, "refractive index must be finite, got ", m.real(), " ", m.imag());
+      fail_option("m", "refractive index must be finite, got ", m.real(), " ", m.imag());
     if (m.imag() < 0)
-      fail_at({"", 0, "--m"}, "Im(m) must be ≥ 0 (absorbing media have Im(m) > 0), got ", m.imag());
-    if (std::abs(m * m + 2.0) == 0) fail_at({"", 0, "--m"}, "m² = −2 has no Clausius–Mossotti polarizability");
+      fail_option("m", "Im(m) must be ≥ 0 (absorbing media have Im(m) > 0), got ", m.imag());
+    if (std::abs(m * m + 2.0) == 0) fail_option("m", "m² = −2 has no Clausius–Mossotti polarizability");
   }
-  if (o.size < 0 || !std::isfinite(o.size)) fail_at({"", 0, "--size"}, "must be > 0, got ", o.size);
-  if (o.eq_rad < 0 || !std::isfinite(o.eq_rad)) fail_at({"", 0, "--eq-rad"}, "must be > 0, got ", o.eq_rad);
-  if (o.dpl < 0 || !std::isfinite(o.dpl)) fail_at({"", 0, "--dpl"}, "must be > 0, got ", o.dpl);
-  if (o.size > 0 && o.eq_rad > 0) fail_at({"", 0, "--eq-rad"}, "--size and --eq-rad cannot be used together");
-  if (o.grid < 0) fail_at({"", 0, "--grid"}, "must be ≥ 1, got ", o.grid);
+  if (o.size < 0 || !std::isfinite(o.size)) fail_option("size", "must be > 0, got ", o.size);
+  if (o.eq_rad < 0 || !std::isfinite(o.eq_rad)) fail_option("eq_rad", "must be > 0, got ", o.eq_rad);
+  if (o.dpl < 0 || !std::isfinite(o.dpl)) fail_option("dpl", "must be > 0, got ", o.dpl);
+  if (o.size > 0 && o.eq_rad > 0) fail_option("eq_rad", "--size and --eq-rad cannot be used together");
+  if (o.grid < 0) fail_option("grid", "must be ≥ 1, got ", o.grid);
   if (o.dpl > 0 && o.grid > 0 && (o.size > 0 || o.eq_rad > 0))
-    fail_at({"", 0, "--dpl"}, "too much information: --dpl, --grid and --", o.size > 0 ? "size" : "eq-rad");
-  if (!(o.eps > 0 && o.eps < 1)) fail_at({"", 0, "--eps"}, "must lie in (0, 1), got ", o.eps);
-  if (o.maxiter < 0) fail_at({"", 0, "--maxiter"}, "must be ≥ 1, got ", o.maxiter);
-  if (o.ntheta < 0 || o.ntheta == 1) fail_at({"", 0, "--ntheta"}, "must be ≥ 2, got ", o.ntheta);
-  if (o.grid_nphi < 0) fail_at({"", 0, "--grid-phi"}, "must be ≥ 1, got ", o.grid_nphi);
-  if (o.threads < 0) fail_at({"", 0, "--threads"}, "must be ≥ 0, got ", o.threads);
+    fail_option("dpl", "too much information: --dpl, --grid and --", o.size > 0 ? "size" : "eq-rad");
+  if (!(o.eps > 0 && o.eps < 1)) fail_option("eps", "must lie in (0, 1), got ", o.eps);
+  if (o.maxiter < 0) fail_option("maxiter", "must be ≥ 1, got ", o.maxiter);
+  if (o.ntheta < 0 || o.ntheta == 1) fail_option("ntheta", "must be ≥ 2, got ", o.ntheta);
+  if (o.grid_nphi < 0) fail_option("grid_phi", "must be ≥ 1, got ", o.grid_nphi);
+  if (o.threads < 0) fail_option("threads", "must be ≥ 0, got ", o.threads);
 }
 
 }  // namespace
@@ -84,7 +84,7 @@ DdaSetup make_dda_setup(const DdaOptions& o) {
       if (size_x > 0) {
         const double dpl = o.dpl > 0 ? o.dpl : dpl_default;
         const double need = std::ceil(size_x * dpl / o.lambda);
-        if (need > 65535) fail_at({"", 0, "--grid"}, "the derived grid (", need, ") is too large");
+        if (need > 65535) fail_option("grid", "the derived grid (", need, ") is too large");
         grid = static_cast<int>(need);
         if (o.dpl == 0) grid = std::max(grid, kMinAutoGrid);
       } else {
@@ -95,10 +95,10 @@ DdaSetup make_dda_setup(const DdaOptions& o) {
   }
   const DdaGeometry& g = s.geometry;
   if (g.materials > static_cast<int>(o.m.size()))
-    fail_at({file ? o.shape.file.string() : "", 0, "--m"}, "only ", o.m.size(),
+    fail_at({file ? o.shape.file.string() : "", 0, "m", true}, "only ", o.m.size(),
             " refractive indices are given; the shape has ", g.materials, " domains");
   const double n = static_cast<double>(g.size());
-  if (n == 0) fail_at({"", 0, "--shape"}, "all dipoles of the scatterer are void");
+  if (n == 0) fail_option("shape", "all dipoles of the scatterer are void");
   const bool volcor = o.volume_correction && vr > 0;
   double dpl = 0;
   if (size_x <= 0) {

@@ -46,7 +46,7 @@ using debye::PairHistogram;
 DebyeMethod parse_debye_method(const std::string& name) {
   if (name == "exact") return DebyeMethod::exact;
   if (name == "histogram") return DebyeMethod::histogram;
-  fail_at({"", 0, "--method"}, "unknown method '", name, "' (expected exact or histogram)");
+  fail_option("method", "unknown method '", name, "' (expected exact or histogram)");
 }
 
 struct DebyePlan::Impl {
@@ -56,14 +56,21 @@ struct DebyePlan::Impl {
   std::vector<PairHistogram> histograms;  // histogram mode, per species pair (m ≤ n)
 };
 
+void DebyeOptions::validate() const {
+  if (!(bin_width > 0) || !std::isfinite(bin_width))
+    fail_option("bin_width", "must be a finite value > 0 Å, got ", bin_width);
+  if (factors.energy_kev) {
+    if (radiation != Radiation::xray) fail_option("energy", "anomalous scattering applies to X-rays only");
+    if (!(*factors.energy_kev > 0 && std::isfinite(*factors.energy_kev)))
+      fail_option("energy", "must be a finite photon energy > 0 keV, got ", *factors.energy_kev);
+  }
+  compute.validate();
+  validate_work_share(share);
+}
+
 DebyePlan::DebyePlan(const Structure& structure, DebyeOptions options)
     : impl_(std::make_unique<Impl>()) {
-  if (options.method == DebyeMethod::histogram &&
-      (!(options.bin_width > 0) || !std::isfinite(options.bin_width)))
-    fail_at({"", 0, "--bin-width"}, "must be a finite value > 0 Å, got ", options.bin_width);
-  if (options.threads < 0) fail_at({"", 0, "threads"}, "must be ≥ 0, got ", options.threads);
-  validate_work_share(options.share);
-  debye::check_device(options.device);
+  options.validate();
   impl_->options = options;
   impl_->species = debye::group_by_species(structure, debye::atom_order_for(options, structure.atoms.size()));
   impl_->atom_count = structure.atoms.size();
@@ -101,7 +108,7 @@ DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
     for (std::size_t b = 0; b < pieces.blocks.size(); ++b)
       if (owner[b] == o.share.index) mine += pieces.blocks[b].pairs;
     pairs_done = mine;
-    Progress progress("debye: exact pair sums", std::uint64_t(mine), {.quiet = o.quiet});
+    Progress progress("debye: exact pair sums", std::uint64_t(mine), {.quiet = o.compute.quiet});
     for (std::size_t b = 0; b < pieces.blocks.size(); ++b) {
       if (owner[b] != o.share.index) continue;
       debye::run_exact(o, pieces.blocks[b], q, sums[pieces.blocks[b].pair]);

@@ -53,8 +53,8 @@ std::vector<AtomBlock> cut(const AtomBlock& b, std::size_t piece) {
 #if NANOSCATTER_HAVE_CUDA
 CudaDebyeOptions cuda_options(const DebyeOptions& o) {
   CudaDebyeOptions c;
-  c.precision = o.precision;
-  c.max_device_memory = o.max_device_memory;
+  c.precision = o.compute.precision;
+  c.max_device_memory = o.compute.max_device_memory;
   return c;
 }
 #endif
@@ -103,15 +103,6 @@ PairBlocks make_pair_blocks(const SpeciesBlocks& s, std::size_t piece) {
   return p;
 }
 
-void check_device(Device device) {
-  if (device != Device::gpu) return;
-#if NANOSCATTER_HAVE_CUDA
-  if (cuda_device_count() == 0)
-    fail_at({"", 0, "--device"}, "gpu requested but no CUDA device is available");
-#else
-  fail_at({"", 0, "--device"}, "gpu requested but this build has no CUDA support");
-#endif
-}
 
 std::size_t piece_for_share(std::size_t piece, std::size_t atoms, int parts, std::size_t min_piece) {
   if (parts <= 1 || atoms == 0) return piece;
@@ -129,30 +120,30 @@ std::vector<int> deal_blocks(const PairBlocks& blocks, int parts) {
 }
 
 std::size_t exact_piece_atoms(const DebyeOptions& options, std::size_t atoms) {
-  const bool gpu = options.device == Device::gpu;
+  const bool gpu = options.compute.device == Device::gpu;
   const std::size_t piece = gpu ? kPieceExactGpu : kPieceExactCpu;
   // float32: the pieces of one process, only dealt out. A block's float32
   // partial sums group pairs by the block's own tiles, so finer pieces
   // change the rounding (~1e-6 of I, more at weak points) and ranks would
   // not reproduce the single process; with the same blocks they agree to
   // the float64 reduction order. float64 may cut finer for balance.
-  if (options.precision == Precision::single) return piece;
+  if (options.compute.precision == Precision::single) return piece;
   return piece_for_share(piece, atoms, options.share.count, gpu ? kMinPieceGpu : kMinPieceCpu);
 }
 
 void run_histogram_sums(const DebyeOptions& o, const std::vector<PairHistogram>& hists, std::span<const double> q,
                         std::vector<std::vector<double>>& out) {
-  if (o.device == Device::gpu) {
+  if (o.compute.device == Device::gpu) {
 #if NANOSCATTER_HAVE_CUDA
     std::vector<const PairHistogram*> list;
     for (const auto& h : hists) list.push_back(&h);
-    histogram_sinc_sums_cuda(list, q, out, BinRule::taylor2, o.max_device_memory);
+    histogram_sinc_sums_cuda(list, q, out, BinRule::taylor2, o.compute.max_device_memory);
     return;
 #else
-    check_device(o.device);
+    require_gpu();
 #endif
   }
-  for (std::size_t p = 0; p < hists.size(); ++p) histogram_sinc_sums(hists[p], q, out[p], BinRule::taylor2, o.threads);
+  for (std::size_t p = 0; p < hists.size(); ++p) histogram_sinc_sums(hists[p], q, out[p], BinRule::taylor2, o.compute.threads);
 }
 
 void run_exact(const DebyeOptions& o, const PairBlock& blk, std::span<const double> q,
@@ -163,29 +154,26 @@ void run_exact(const DebyeOptions& o, const PairBlock& blk, std::span<const doub
   // same for every pair of a crystal shell and adds up coherently, so those
   // grids are summed in float64 (the cost is the same order: one sine per
   // pair·Q either way).
-  const Precision precision = uniform_q_step(q) ? o.precision : Precision::dual;
-  if (o.device == Device::gpu) {
+  const Precision precision = uniform_q_step(q) ? o.compute.precision : Precision::dual;
+  if (o.compute.device == Device::gpu) {
 #if NANOSCATTER_HAVE_CUDA
     CudaDebyeOptions c = cuda_options(o);
     c.precision = precision;
     exact_pair_sums_cuda(*blk.a, *blk.b, blk.set, q, out, c);
     return;
 #else
-    check_device(o.device);
+    require_gpu();
 #endif
   }
-  exact_pair_sums_cpu(*blk.a, *blk.b, blk.set, q, out, precision, o.threads);
+  exact_pair_sums_cpu(*blk.a, *blk.b, blk.set, q, out, precision, o.compute.threads);
 }
 
 AtomOrder atom_order_for(const DebyeOptions& options, std::size_t atoms) {
-  const bool gpu_histogram = options.method == DebyeMethod::histogram && options.device == Device::gpu;
+  const bool gpu_histogram = options.method == DebyeMethod::histogram && options.compute.device == Device::gpu;
   return gpu_histogram && atoms <= kPieceHistogramGpu ? AtomOrder::input : AtomOrder::spatial;
 }
 
 std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOptions& options) {
-  if (!(options.bin_width > 0) || !std::isfinite(options.bin_width))
-    fail_at({"", 0, "--bin-width"}, "must be a finite value > 0 Å, got ", options.bin_width);
-  check_device(options.device);
   const std::size_t ns = s.blocks.size();
   std::vector<PairHistogram> hist(ns * (ns + 1) / 2);
   const double r_max = max_distance_bound(s);
@@ -208,15 +196,15 @@ std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOp
   // deal the single process's pieces and so reproduce it. The CPU bins in
   // float64 alike for any cut: finer pieces.
   const PairBlocks blocks = make_pair_blocks(
-      s, options.device == Device::gpu ? kPieceHistogramGpu
+      s, options.compute.device == Device::gpu ? kPieceHistogramGpu
                                        : piece_for_share(kPieceHistogram, atoms, options.share.count, kMinPieceCpu));
   const std::vector<int> owner = deal_blocks(blocks, options.share.count);
   double mine = 0;
   for (std::size_t b = 0; b < blocks.blocks.size(); ++b)
     if (owner[b] == options.share.index) mine += blocks.blocks[b].pairs;
-  Progress progress("debye: pair histograms", std::uint64_t(mine), {.quiet = options.quiet});
+  Progress progress("debye: pair histograms", std::uint64_t(mine), {.quiet = options.compute.quiet});
 #if NANOSCATTER_HAVE_CUDA
-  if (options.device == Device::gpu) {
+  if (options.compute.device == Device::gpu) {
     // Each block's host layout overlaps the device's work on the one before;
     // progress counts a block when it is launched.
     CudaHistogramQueue queue;
@@ -235,7 +223,7 @@ std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOp
   for (std::size_t b = 0; b < blocks.blocks.size(); ++b) {
     if (owner[b] != options.share.index) continue;
     const PairBlock& blk = blocks.blocks[b];
-    pair_histogram_cpu(*blk.a, *blk.b, blk.set, hist[blk.pair], options.threads);
+    pair_histogram_cpu(*blk.a, *blk.b, blk.set, hist[blk.pair], options.compute.threads);
     progress.advance(std::uint64_t(blocks.blocks[b].pairs));
   }
   return hist;

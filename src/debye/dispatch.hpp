@@ -41,7 +41,6 @@ std::size_t piece_for_share(std::size_t piece, std::size_t atoms, int parts, std
 std::vector<int> deal_blocks(const PairBlocks& blocks, int parts);
 
 // Error naming --device when a GPU is asked for and none can run.
-void check_device(Device device);
 
 // Pieces sized for exact sums on the device in `options`, for `atoms` atoms
 // in all (smaller when options.share has several parts).

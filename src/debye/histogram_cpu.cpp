@@ -52,11 +52,11 @@ void resize_arrays(PairHistogram& h, std::size_t bins) {
 
 std::size_t PairHistogram::bins_for(double r_max) const {
   if (!(bin_width > 0) || !std::isfinite(bin_width))
-    fail_at({"", 0, "--bin-width"}, "must be a finite value > 0 Å, got ", bin_width);
+    fail_option("bin_width", "must be a finite value > 0 Å, got ", bin_width);
   if (!(r_max >= 0) || !std::isfinite(r_max)) fail("PairHistogram: invalid r_max ", r_max);
   const double bins = std::floor(r_max / bin_width) + 2;  // bin floor(r_max/Δr) plus rounding slack
   if (bins > kMaxBins)
-    fail_at({"", 0, "--bin-width"}, "bin width ", bin_width, " Å needs ", bins,
+    fail_option("bin_width", "bin width ", bin_width, " Å needs ", bins,
             " bins for pair distances up to ", r_max, " Å (limit ", kMaxBins, ")");
   return std::size_t(bins);
 }

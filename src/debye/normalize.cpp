@@ -13,7 +13,7 @@ DebyeNormalization parse_debye_normalization(const std::string& name) {
   if (name == "per-atom") return DebyeNormalization::per_atom;
   if (name == "sq") return DebyeNormalization::sq;
   if (name == "fq") return DebyeNormalization::fq;
-  fail_at({"", 0, "--normalize"}, "unknown normalisation '", name,
+  fail_option("normalize", "unknown normalisation '", name,
           "' (expected none, per-atom, sq or fq)");
 }
 
@@ -64,7 +64,7 @@ void normalize_debye_result(DebyeResult& result, const Structure& structure,
       continue;
     }
     if (f_mean_sq[k] == 0)
-      fail_at({"", 0, "--normalize"}, "⟨f⟩ = 0 at Q = ", result.q[k],
+      fail_option("normalize", "⟨f⟩ = 0 at Q = ", result.q[k],
               " Å⁻¹ (scattering lengths cancel): S(Q) is undefined");
     const double s_minus_1 = (per_atom - f2_mean[k]) / f_mean_sq[k];
     result.intensity[k] = normalization == DebyeNormalization::sq ? 1 + s_minus_1

@@ -55,13 +55,16 @@ double largest_distance(const std::vector<debye::PairHistogram>& hist) {
 
 }  // namespace
 
+void PdfOptions::validate() const {
+  if (!(dr > 0) || !std::isfinite(dr)) fail_option("pdf_dr", "must be a finite value > 0 Å, got ", dr);
+  if (!(r_max >= 0) || !std::isfinite(r_max))
+    fail_option("pdf_rmax", "must be a finite value ≥ 0 Å (0: the largest distance), got ", r_max);
+}
+
 PdfResult pair_distribution(const Structure& structure, const DebyeOptions& options, const PdfOptions& pdf,
                             const HistogramCombiner& combine) {
-  if (!(pdf.dr > 0) || !std::isfinite(pdf.dr))
-    fail_at({"", 0, "--pdf-dr"}, "must be a finite value > 0 Å, got ", pdf.dr);
-  if (!(pdf.r_max >= 0) || !std::isfinite(pdf.r_max))
-    fail_at({"", 0, "--pdf-rmax"}, "must be a finite value ≥ 0 Å (0: the largest distance), got ",
-            pdf.r_max);
+  options.validate();
+  pdf.validate();
   const auto s = debye::group_by_species(structure);
   const std::size_t ns = s.species.size();
   PdfResult out;
@@ -77,7 +80,7 @@ PdfResult pair_distribution(const Structure& structure, const DebyeOptions& opti
     f_mean += s.total_weight(m) / out.atoms * f[m];
   }
   if (std::norm(f_mean) == 0)
-    fail_at({"", 0, "--pdf"}, "the mean scattering factor ⟨f(0)⟩ is 0: G(r) is undefined");
+    fail_option("pdf", "the mean scattering factor ⟨f(0)⟩ is 0: G(r) is undefined");
 
   // The PDF is not linear in the histograms (bin means, largest distance):
   // it needs the histograms of every pair, either from the parts of a work
@@ -94,7 +97,7 @@ PdfResult pair_distribution(const Structure& structure, const DebyeOptions& opti
   const double r_max = pdf.r_max > 0 ? pdf.r_max : largest_distance(hist);
   // 1e8 output bins (2.4 GB of columns) is far beyond any useful grid.
   if (r_max / pdf.dr > 1e8)
-    fail_at({"", 0, "--pdf-dr"}, "step ", pdf.dr, " Å needs ", r_max / pdf.dr, " bins up to ", r_max,
+    fail_option("pdf_dr", "step ", pdf.dr, " Å needs ", r_max / pdf.dr, " bins up to ", r_max,
             " Å (limit 1e8)");
   const std::size_t bins = std::max<std::size_t>(1, std::size_t(std::ceil(r_max / pdf.dr)));
   out.r.resize(bins);

@@ -13,7 +13,7 @@ namespace nanoscatter {
 
 namespace {
 void check_points(int n) {
-  if (n < 1) fail_at({"", 0, "--qpoints"}, "need at least 1 point, got ", n);
+  if (n < 1) fail_option("qpoints", "need at least 1 point, got ", n);
 }
 }  // namespace
 
@@ -22,9 +22,9 @@ std::vector<double> uniform_q_grid(double qmin, double qmax, int n) {
   // Q = 0 is allowed (sinc(0) = 1 is handled as a limit); negative Q is not
   // a magnitude.
   if (!std::isfinite(qmin) || qmin < 0)
-    fail_at({"", 0, "--qmin"}, "must be a finite value ≥ 0 Å⁻¹, got ", qmin);
+    fail_option("qmin", "must be a finite value ≥ 0 Å⁻¹, got ", qmin);
   if (!std::isfinite(qmax) || qmax <= qmin)
-    fail_at({"", 0, "--qmax"}, "must be finite and greater than --qmin (", qmin, "), got ", qmax);
+    fail_option("qmax", "must be finite and greater than --qmin (", qmin, "), got ", qmax);
   std::vector<double> q(static_cast<std::size_t>(n));
   if (n == 1) {
     q[0] = qmin;
@@ -40,11 +40,11 @@ std::vector<double> two_theta_q_grid(double two_theta_min, double two_theta_max,
                                      double wavelength) {
   check_points(n);
   if (!std::isfinite(wavelength) || wavelength <= 0)
-    fail_at({"", 0, "--wavelength"}, "must be > 0 Å, got ", wavelength);
+    fail_option("wavelength", "must be > 0 Å, got ", wavelength);
   if (!std::isfinite(two_theta_min) || two_theta_min < 0 || two_theta_min >= 180)
-    fail_at({"", 0, "--two-theta-min"}, "must lie in [0, 180) degrees, got ", two_theta_min);
+    fail_option("two_theta_min", "must lie in [0, 180) degrees, got ", two_theta_min);
   if (!std::isfinite(two_theta_max) || two_theta_max <= two_theta_min || two_theta_max > 180)
-    fail_at({"", 0, "--two-theta-max"}, "must lie in (--two-theta-min, 180] degrees, got ",
+    fail_option("two_theta_max", "must lie in (--two-theta-min, 180] degrees, got ",
             two_theta_max);
   std::vector<double> q(static_cast<std::size_t>(n));
   const double step = n > 1 ? (two_theta_max - two_theta_min) / (n - 1) : 0.0;

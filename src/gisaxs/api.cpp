@@ -31,7 +31,7 @@ namespace nanoscatter::gisaxs {
 Approximation parse_approximation(const std::string& name) {
   if (name == "dwba") return Approximation::dwba;
   if (name == "born") return Approximation::born;
-  fail_at({"", 0, "--approximation"}, "unknown approximation '", name, "' (dwba, born)");
+  fail_option("approximation", "unknown approximation '", name, "' (dwba, born)");
 }
 
 const char* to_string(Approximation a) { return a == Approximation::dwba ? "dwba" : "born"; }
@@ -302,9 +302,9 @@ void GisaxsPlan::Impl::ensure_tables() const {
 GisaxsPlan::GisaxsPlan(const Sample& sample, GisaxsOptions options) {
   if (options.device == Device::gpu) {
 #if NANOSCATTER_HAVE_CUDA
-    if (cuda_device_count() == 0) fail_at({"", 0, "--device"}, "gpu requested but no CUDA device is available");
+    if (cuda_device_count() == 0) fail_option("device", "gpu requested but no CUDA device is available");
 #else
-    fail_at({"", 0, "--device"}, "gpu requested but this build has no CUDA support");
+    fail_option("device", "gpu requested but this build has no CUDA support");
 #endif
   }
   if (options.block_pixels == 0) fail_at({"", 0, "block_pixels"}, "must be ≥ 1");

@@ -40,9 +40,9 @@ constexpr std::size_t kMinPixelsPerCall = 4096;
 void check_device(Device device) {
   if (device != Device::gpu) return;
 #if NANOSCATTER_HAVE_CUDA
-  if (cuda_device_count() == 0) fail_at({"", 0, "--device"}, "gpu requested but no CUDA device is available");
+  if (cuda_device_count() == 0) fail_option("device", "gpu requested but no CUDA device is available");
 #else
-  fail_at({"", 0, "--device"}, "gpu requested but this build has no CUDA support");
+  fail_option("device", "gpu requested but this build has no CUDA support");
 #endif
 }
 

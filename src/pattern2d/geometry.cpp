@@ -23,11 +23,11 @@ constexpr double kTwoPi = 2 * std::numbers::pi;
 constexpr double kRotationTolerance = 1e-9;
 
 void require_positive(double v, const char* option, const char* what) {
-  if (!(v > 0) || !std::isfinite(v)) fail_at({"", 0, option}, what, " must be positive and finite, got ", v);
+  if (!(v > 0) || !std::isfinite(v)) fail_option(option, what, " must be positive and finite, got ", v);
 }
 
 void require_count(int n, const char* option) {
-  if (n < 1) fail_at({"", 0, option}, "must be at least 1, got ", n);
+  if (n < 1) fail_option(option, "must be at least 1, got ", n);
 }
 
 void validate_rotation(const Mat3& r) {
@@ -35,11 +35,11 @@ void validate_rotation(const Mat3& r) {
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
       const double rtr = dot(r.column(i), r.column(j));
-      if (!std::isfinite(rtr)) fail_at({"", 0, "--rotation"}, "the orientation matrix is not finite");
+      if (!std::isfinite(rtr)) fail_option("rotation", "the orientation matrix is not finite");
       worst = std::max(worst, std::abs(rtr - (i == j ? 1.0 : 0.0)));
     }
   if (worst > kRotationTolerance || determinant(r) < 0)
-    fail_at({"", 0, "--rotation"}, "the orientation matrix is not a proper rotation (|RᵀR − 1| = ", worst,
+    fail_option("rotation", "the orientation matrix is not a proper rotation (|RᵀR − 1| = ", worst,
             ", det = ", determinant(r), ")");
 }
 
@@ -48,26 +48,26 @@ void validate_rotation(const Mat3& r) {
 double DetectorGrid::q_magnitude(std::size_t p) const { return norm(q[p]); }
 
 void validate_geometry(const Pattern2DGeometry& g) {
-  require_positive(g.wavelength, "--wavelength", "wavelength (Å)");
+  require_positive(g.wavelength, "wavelength", "wavelength (Å)");
   const double k = kTwoPi / g.wavelength;
   if (!is_finite(g.beam_direction) || norm(g.beam_direction) == 0)
-    fail_at({"", 0, "--beam"}, "the beam direction must be a finite, non-zero vector");
+    fail_option("beam", "the beam direction must be a finite, non-zero vector");
   validate_rotation(g.orientation);
   if (const auto* polar = std::get_if<PolarDetector>(&g.detector)) {
-    require_positive(polar->qmax, "--qmax", "qmax (Å⁻¹)");
+    require_positive(polar->qmax, "qmax", "qmax (Å⁻¹)");
     if (polar->qmax > 2 * k)
-      fail_at({"", 0, "--qmax"}, "qmax = ", polar->qmax, " Å⁻¹ exceeds 2k = 4π/λ = ", 2 * k,
+      fail_option("qmax", "qmax = ", polar->qmax, " Å⁻¹ exceeds 2k = 4π/λ = ", 2 * k,
               " Å⁻¹ for λ = ", g.wavelength, " Å: not on the Ewald sphere");
-    require_count(polar->nq, "--nq");
-    require_count(polar->nphi, "--nphi");
+    require_count(polar->nq, "nq");
+    require_count(polar->nphi, "nphi");
   } else {
     const auto& flat = std::get<FlatDetector>(g.detector);
-    require_positive(flat.distance, "--distance", "detector distance");
-    require_positive(flat.pixel_size, "--pixel-size", "pixel size");
-    require_count(flat.nx, "--nx");
-    require_count(flat.ny, "--ny");
+    require_positive(flat.distance, "distance", "detector distance");
+    require_positive(flat.pixel_size, "pixel_size", "pixel size");
+    require_count(flat.nx, "nx");
+    require_count(flat.ny, "ny");
     if (flat.beam_center && !(std::isfinite((*flat.beam_center)[0]) && std::isfinite((*flat.beam_center)[1])))
-      fail_at({"", 0, "--beam-center"}, "the beam centre must be finite");
+      fail_option("beam_center", "the beam centre must be finite");
   }
 }
 

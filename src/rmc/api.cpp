@@ -46,43 +46,43 @@ int schedule_code(CoolingSchedule s) {
 double tile_loading(const RmcOptions& o, std::size_t t) { return o.loading.size() == 1 ? o.loading[0] : o.loading[t]; }
 
 void check_options(const RmcTarget& target, const RmcOptions& o) {
-  if (target.size < kMinModelSize) fail_at({"", 0, "--tile"}, "model size must be at least ", kMinModelSize, ", got ", target.size);
+  if (target.size < kMinModelSize) fail_option("tile", "model size must be at least ", kMinModelSize, ", got ", target.size);
   if (target.intensity.size() != target.size * target.size) fail("RmcTarget: intensity has the wrong size");
-  if (target.size > 32768) fail_at({"", 0, "--tile"}, "model size ", target.size, " exceeds 32768");
-  if (o.tiles < 1 || o.tiles > (1u << 20)) fail_at({"", 0, "--tiles"}, "must lie in [1, 1048576], got ", o.tiles);
+  if (target.size > 32768) fail_option("tile", "model size ", target.size, " exceeds 32768");
+  if (o.tiles < 1 || o.tiles > (1u << 20)) fail_option("tiles", "must lie in [1, 1048576], got ", o.tiles);
   if (o.loading.size() != 1 && o.loading.size() != o.tiles)
-    fail_at({"", 0, "--loading"}, "give one loading or one per tile (", o.tiles, "), got ", o.loading.size());
+    fail_option("loading", "give one loading or one per tile (", o.tiles, "), got ", o.loading.size());
   for (double l : o.loading) particle_count(l, int(target.size));
-  if (o.steps < 1) fail_at({"", 0, "--steps"}, "must be at least 1");
+  if (o.steps < 1) fail_option("steps", "must be at least 1");
   if (!(o.max_distance >= 0) || !std::isfinite(o.max_distance))
-    fail_at({"", 0, "--max-distance"}, "must be ≥ 0 and finite, got ", o.max_distance);
+    fail_option("max_distance", "must be ≥ 0 and finite, got ", o.max_distance);
   if (o.max_distance > 0 && o.max_distance < 1)
-    fail_at({"", 0, "--max-distance"}, "must be 0 (anywhere) or ≥ 1 lattice unit, got ", o.max_distance);
+    fail_option("max_distance", "must be 0 (anywhere) or ≥ 1 lattice unit, got ", o.max_distance);
   if (o.temperature && (!(*o.temperature >= 0) || !std::isfinite(*o.temperature)))
-    fail_at({"", 0, "--temperature"}, "must be ≥ 0 and finite, got ", *o.temperature);
+    fail_option("temperature", "must be ≥ 0 and finite, got ", *o.temperature);
   if (!(o.target_acceptance > 0 && o.target_acceptance < 1))
-    fail_at({"", 0, "--target-acceptance"}, "must lie in (0, 1), got ", o.target_acceptance);
-  if (!o.temperature && o.probe_moves < 1) fail_at({"", 0, "--probe-moves"}, "must be at least 1");
+    fail_option("target_acceptance", "must lie in (0, 1), got ", o.target_acceptance);
+  if (!o.temperature && o.probe_moves < 1) fail_option("probe_moves", "must be at least 1");
   if (o.schedule == CoolingSchedule::exponential && !(o.final_ratio > 0 && std::isfinite(o.final_ratio)))
-    fail_at({"", 0, "--final-ratio"}, "exponential cooling needs T_final/T0 > 0, got ", o.final_ratio);
+    fail_option("final_ratio", "exponential cooling needs T_final/T0 > 0, got ", o.final_ratio);
   if (o.schedule == CoolingSchedule::linear && !(o.final_ratio >= 0 && std::isfinite(o.final_ratio)))
-    fail_at({"", 0, "--final-ratio"}, "linear cooling needs T_final/T0 ≥ 0, got ", o.final_ratio);
-  if (o.multires_levels < 0) fail_at({"", 0, "--multires"}, "must be ≥ 0, got ", o.multires_levels);
+    fail_option("final_ratio", "linear cooling needs T_final/T0 ≥ 0, got ", o.final_ratio);
+  if (o.multires_levels < 0) fail_option("multires", "must be ≥ 0, got ", o.multires_levels);
   if (o.multires_levels > 0) {
     const std::size_t f = std::size_t(1) << std::min(o.multires_levels, 20);
     if (o.multires_levels > 20 || target.size % f != 0 || target.size / f < kMinModelSize)
-      fail_at({"", 0, "--multires"}, o.multires_levels, " levels need the model size ", target.size,
+      fail_option("multires", o.multires_levels, " levels need the model size ", target.size,
               " to be a multiple of 2^", o.multires_levels, " with at least ", kMinModelSize, " sites left");
     for (double l : o.loading) particle_count(l, int(target.size / f));
   }
-  if (o.threads < 0) fail_at({"", 0, "--threads"}, "must be ≥ 0, got ", o.threads);
+  if (o.threads < 0) fail_option("threads", "must be ≥ 0, got ", o.threads);
   validate_work_share(o.share);
-  if (o.cluster_size < 0 || o.cluster_size > 8) fail_at({"", 0, "--cluster"}, "must lie in [0, 8], got ", o.cluster_size);
+  if (o.cluster_size < 0 || o.cluster_size > 8) fail_option("cluster", "must lie in [0, 8], got ", o.cluster_size);
   if (o.device == Device::gpu) {
 #if NANOSCATTER_HAVE_CUDA
-    if (cuda_device_count() == 0) fail_at({"", 0, "--device"}, "gpu requested but no CUDA device is available");
+    if (cuda_device_count() == 0) fail_option("device", "gpu requested but no CUDA device is available");
 #else
-    fail_at({"", 0, "--device"}, "gpu requested but this build has no CUDA support");
+    fail_option("device", "gpu requested but this build has no CUDA support");
 #endif
   }
 }
@@ -131,7 +131,7 @@ StageResult run_stage(const RmcTarget& target, std::vector<TileSites> tiles, std
     c.max_device_memory = o.max_device_memory;
     backend = make_cuda_backend(folded, std::move(tiles), s, c);
 #else
-    fail_at({"", 0, "--device"}, "gpu requested but this build has no CUDA support");
+    fail_option("device", "gpu requested but this build has no CUDA support");
 #endif
   } else {
     backend = make_cpu_backend(folded, std::move(tiles), s, o.threads);
@@ -179,7 +179,7 @@ CoolingSchedule parse_cooling_schedule(const std::string& name) {
   if (name == "fixed") return CoolingSchedule::fixed;
   if (name == "exponential") return CoolingSchedule::exponential;
   if (name == "linear") return CoolingSchedule::linear;
-  fail_at({"", 0, "--schedule"}, "unknown schedule '", name, "' (expected fixed, exponential or linear)");
+  fail_option("schedule", "unknown schedule '", name, "' (expected fixed, exponential or linear)");
 }
 
 const char* to_string(CoolingSchedule schedule) {
@@ -212,7 +212,7 @@ const RmcOptions& RmcPlan::options() const { return impl_->options; }
 void RmcPlan::set_initial_occupancy(std::vector<std::vector<std::uint8_t>> occupancy) {
   if (occupancy.size() != impl_->options.tiles)
     fail("set_initial_occupancy: ", occupancy.size(), " occupancies for ", impl_->options.tiles, " tiles");
-  if (impl_->options.multires_levels > 0) fail_at({"", 0, "--multires"}, "cannot start from a given occupancy");
+  if (impl_->options.multires_levels > 0) fail_option("multires", "cannot start from a given occupancy");
   const int n = int(impl_->target.size);
   for (const auto& occ : occupancy) tile_from_occupancy(n, occ);  // checks size and counts
   impl_->initial = std::move(occupancy);

@@ -26,11 +26,11 @@ std::vector<std::uint8_t> TileSites::occupancy() const {
 }
 
 std::uint32_t particle_count(double loading, int size) {
-  if (!(loading > 0 && loading < 1)) fail_at({"", 0, "--loading"}, "must lie in (0, 1), got ", loading);
+  if (!(loading > 0 && loading < 1)) fail_option("loading", "must lie in (0, 1), got ", loading);
   const double total = double(size) * double(size);
   const auto n = static_cast<std::uint32_t>(std::llround(loading * total));
   if (n == 0 || n >= std::uint32_t(total))
-    fail_at({"", 0, "--loading"}, "loading ", loading, " gives ", n, " particles on ", size, "×", size,
+    fail_option("loading", "loading ", loading, " gives ", n, " particles on ", size, "×", size,
             " sites; a move needs at least one particle and one empty site");
   return n;
 }

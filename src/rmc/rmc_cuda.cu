@@ -287,7 +287,7 @@ class CudaBackend final : public RmcBackend {
       : target_(target), settings_(settings), tiles_(tiles.size()), plane_(target.plane) {
     const int n = plane_.size;
     if (std::size_t(n) * std::size_t(n) > (std::size_t(1) << 24) / 2)
-      fail_at({"", 0, "--tile"}, "the GPU path handles models up to 2896×2896 sites, got ", n);
+      fail_option("tile", "the GPU path handles models up to 2896×2896 sites, got ", n);
     const int sms = multiprocessor_count();
     cluster_ = options.cluster_size > 0 ? options.cluster_size
                                         : std::clamp(int(sms / std::max<std::size_t>(1, tiles_)), 1, kMaxCluster);
@@ -300,7 +300,7 @@ class CudaBackend final : public RmcBackend {
                               plane_.pixels() * sizeof(float2);
     const std::size_t budget = device_memory_budget(options.max_device_memory);
     if (bytes > budget)
-      fail_at({"", 0, "--tiles"}, tiles_, " tiles of ", n, "² sites need ", bytes >> 20, " MiB of GPU memory, ",
+      fail_option("tiles", tiles_, " tiles of ", n, "² sites need ", bytes >> 20, " MiB of GPU memory, ",
               budget >> 20, " MiB available");
 
     std::vector<float2> tgt(plane_.pixels());
@@ -407,7 +407,7 @@ class CudaBackend final : public RmcBackend {
       if (cudaOccupancyMaxActiveClusters(&clusters, moves_kernel, &config) == cudaSuccess && clusters > 0) return;
       cudaGetLastError();  // clear the error of an unschedulable size and try a smaller one
     }
-    fail_at({"", 0, "--tile"}, "the GPU cannot run a ", plane_.size, "² model (shared memory)");
+    fail_option("tile", "the GPU cannot run a ", plane_.size, "² model (shared memory)");
   }
 
   cudaLaunchConfig_t launch_config(std::size_t tiles, std::size_t smem) {

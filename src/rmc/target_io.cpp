@@ -60,13 +60,13 @@ std::string shape(const Image2D& img) { return std::to_string(img.rows) + "×" +
 TargetLayout parse_target_layout(const std::string& name) {
   if (name == "centred" || name == "centered") return TargetLayout::centred;
   if (name == "fft") return TargetLayout::fft;
-  fail_at({"", 0, "--layout"}, "unknown layout '", name, "' (expected centred or fft)");
+  fail_option("layout", "unknown layout '", name, "' (expected centred or fft)");
 }
 
 Resample parse_resample(const std::string& name) {
   if (name == "crop") return Resample::crop;
   if (name == "rebin") return Resample::rebin;
-  fail_at({"", 0, "--resample"}, "unknown resampling '", name, "' (expected crop or rebin)");
+  fail_option("resample", "unknown resampling '", name, "' (expected crop or rebin)");
 }
 
 std::size_t RmcTarget::used_pixels() const {
@@ -113,13 +113,13 @@ RmcTarget make_rmc_target(Image2D image, const Image2D* mask, const TargetOption
   }
   const std::size_t full = image.rows;
   const std::size_t n = options.model_size ? options.model_size : full;
-  if (n > full) fail_at({"", 0, "--tile"}, "model size ", n, " is larger than the ", full, "×", full, " target");
+  if (n > full) fail_option("tile", "model size ", n, " is larger than the ", full, "×", full, " target");
   if (n < full) {
     if (options.resample == Resample::crop) {
       image = sub_image(image, window_start(full / 2, n), window_start(full / 2, n), n, n);
     } else {
       if (full % n != 0)
-        fail_at({"", 0, "--resample"}, "rebin needs the target size ", full, " to be a multiple of --tile ", n);
+        fail_option("resample", "rebin needs the target size ", full, " to be a multiple of --tile ", n);
       const std::size_t f = full / n;
       Image2D binned{n, n, std::vector<double>(n * n)};
       for (std::size_t r = 0; r < n; ++r)

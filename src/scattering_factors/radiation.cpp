@@ -12,7 +12,7 @@ Radiation parse_radiation(const std::string& name) {
   if (name == "xray") return Radiation::xray;
   if (name == "neutron") return Radiation::neutron;
   if (name == "electron") return Radiation::electron;
-  fail_at(Where{"", 0, "--radiation"}, "unknown radiation '", name,
+  fail_option("radiation", "unknown radiation '", name,
           "' (expected xray, neutron or electron)");
 }
 

@@ -40,8 +40,8 @@ Structure disordered_coo() {
 DebyeResult run(const Structure& s, Device device, Precision precision, DebyeMethod method,
                 const std::vector<double>& q) {
   DebyeOptions options;
-  options.device = device;
-  options.precision = precision;
+  options.compute.device = device;
+  options.compute.precision = precision;
   options.method = method;
   return DebyePlan(s, options).execute(q);
 }

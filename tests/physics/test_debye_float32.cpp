@@ -98,9 +98,9 @@ TEST(DebyeFloat32, TwentyThousandAtomsMatchFloat64) {
   const auto q = uniform_q_grid(0.1, 12.0, 64);
   DebyeOptions o;
   o.factors.debye_waller = false;
-  o.precision = Precision::single;
+  o.compute.precision = Precision::single;
   const auto single = DebyePlan(s, o).execute(q).intensity;
-  o.precision = Precision::dual;
+  o.compute.precision = Precision::dual;
   const auto dual = DebyePlan(s, o).execute(q).intensity;
 
   std::vector<double> q_ref, single_at_ref, dual_at_ref;

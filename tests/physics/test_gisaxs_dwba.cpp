@@ -275,7 +275,7 @@ TEST(GisaxsDwba, GpuIsAClearErrorUntilItExists) {
     GisaxsPlan(parse_sample(sample_text(kCylinder), "test.toml"), options);
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_EQ(e.where().field, "--device");
+    EXPECT_EQ(e.where().field, "device");
   }
 }
 

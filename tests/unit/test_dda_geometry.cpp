@@ -109,13 +109,13 @@ TEST(DdaGeometry, CoatedDomains) {
 }
 
 TEST(DdaGeometry, BadShapeParameters) {
-  EXPECT_EQ(error_of([] { make_dda_shape(shape(DdaShapeKind::sphere), 0); }), "--grid: must be ≥ 1, got 0");
+  EXPECT_EQ(error_of([] { make_dda_shape(shape(DdaShapeKind::sphere), 0); }), "grid: must be ≥ 1, got 0");
   EXPECT_EQ(error_of([] { make_dda_shape(shape(DdaShapeKind::cylinder), 8); }),
-            "--shape: cylinder takes 1 parameter(s), got 0");
+            "shape: cylinder takes 1 parameter(s), got 0");
   EXPECT_EQ(error_of([] { make_dda_shape(shape(DdaShapeKind::coated, {1.5}), 8); }),
-            "--shape: inner/outer diameter ratio must lie in [0, 1], got 1.5");
+            "shape: inner/outer diameter ratio must lie in [0, 1], got 1.5");
   EXPECT_EQ(error_of([] { make_dda_shape(shape(DdaShapeKind::ellipsoid, {0.01, 1}), 8); }),
-            "--grid: the particle is too thin along y to be described by 8 dipoles along x; use a larger --grid");
+            "grid: the particle is too thin along y to be described by 8 dipoles along x; use a larger --grid");
 }
 
 TEST(DdaShapeFile, ReadsSingleAndMultiDomain) {
@@ -206,18 +206,18 @@ TEST(DdaSetup, BadOptions) {
   DdaOptions o;
   o.size = 1;
   o.eq_rad = 1;
-  EXPECT_EQ(error_of([&] { make_dda_setup(o); }), "--eq-rad: --size and --eq-rad cannot be used together");
+  EXPECT_EQ(error_of([&] { make_dda_setup(o); }), "eq_rad: --size and --eq-rad cannot be used together");
   DdaOptions p;
   p.m = {{1.5, -0.1}};
   EXPECT_EQ(error_of([&] { make_dda_setup(p); }),
-            "--m: Im(m) must be ≥ 0 (absorbing media have Im(m) > 0), got -0.1");
+            "m: Im(m) must be ≥ 0 (absorbing media have Im(m) > 0), got -0.1");
   DdaOptions q;
   q.shape.kind = DdaShapeKind::coated;
   q.shape.params = {0.5};
-  EXPECT_EQ(error_of([&] { make_dda_setup(q); }), "--m: only 1 refractive indices are given; the shape has 2 domains");
+  EXPECT_EQ(error_of([&] { make_dda_setup(q); }), "m: only 1 refractive indices are given; the shape has 2 domains");
   // every dipole of refractive index 1: nothing to solve for
   DdaOptions r;
   r.grid = 4;
   r.m = {{1, 0}};
-  EXPECT_EQ(error_of([&] { DdaPlan plan(r); }), "--m: refractive index 1 for all dipoles: the particle does not scatter");
+  EXPECT_EQ(error_of([&] { DdaPlan plan(r); }), "m: refractive index 1 for all dipoles: the particle does not scatter");
 }

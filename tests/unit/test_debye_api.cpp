@@ -81,11 +81,11 @@ TEST(DebyeSpecies, AtomOrderInputKeepsTheStructuresOrder) {
 
   DebyeOptions gpu_hist;
   gpu_hist.method = DebyeMethod::histogram;
-  gpu_hist.device = Device::gpu;
+  gpu_hist.compute.device = Device::gpu;
   EXPECT_EQ(debye::atom_order_for(gpu_hist, 1000), debye::AtomOrder::input);
   EXPECT_EQ(debye::atom_order_for(gpu_hist, std::size_t(1) << 23), debye::AtomOrder::spatial);
   DebyeOptions cpu_hist = gpu_hist;
-  cpu_hist.device = Device::cpu;
+  cpu_hist.compute.device = Device::cpu;
   EXPECT_EQ(debye::atom_order_for(cpu_hist, 1000), debye::AtomOrder::spatial);
   DebyeOptions gpu_exact = gpu_hist;
   gpu_exact.method = DebyeMethod::exact;
@@ -151,12 +151,12 @@ TEST(DebyePlan, OptionErrorsNameTheOption) {
   DebyeOptions o;
   o.method = DebyeMethod::histogram;
   o.bin_width = 0;
-  EXPECT_EQ(error_field([&] { DebyePlan(s, o); }), "--bin-width");
+  EXPECT_EQ(error_field([&] { DebyePlan(s, o); }), "bin_width");
   o.bin_width = -1e-3;
-  EXPECT_EQ(error_field([&] { DebyePlan(s, o); }), "--bin-width");
+  EXPECT_EQ(error_field([&] { DebyePlan(s, o); }), "bin_width");
   EXPECT_EQ(error_field([&] { DebyePlan(Structure{}, DebyeOptions{}); }), "structure");
   EXPECT_EQ(error_field([&] { DebyePlan(s, DebyeOptions{}).execute({0.1, -0.2}); }), "q");
-  EXPECT_EQ(error_field([] { parse_debye_method("fast"); }), "--method");
+  EXPECT_EQ(error_field([] { parse_debye_method("fast"); }), "method");
   EXPECT_EQ(parse_debye_method("histogram"), DebyeMethod::histogram);
 }
 
@@ -167,17 +167,17 @@ TEST(DebyePlan, GpuWithoutCudaDeviceIsAClearError) {
   Structure s;
   s.atoms = {atom("Au", {0, 0, 0}), atom("Au", {2.9, 0, 0})};
   DebyeOptions o;
-  o.device = Device::gpu;
+  o.compute.device = Device::gpu;
   try {
     DebyePlan plan(s, o);
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_EQ(e.where().field, "--device");
+    EXPECT_EQ(e.where().field, "device");
     EXPECT_NE(std::string(e.what()).find("gpu requested"), std::string::npos) << e.what();
   }
   o.method = DebyeMethod::histogram;
-  EXPECT_EQ(error_field([&] { DebyePlan(s, o); }), "--device");
-  EXPECT_EQ(error_field([] { select_device(DeviceRequest::gpu, true); }), "--device");
+  EXPECT_EQ(error_field([&] { DebyePlan(s, o); }), "device");
+  EXPECT_EQ(error_field([] { select_device(DeviceRequest::gpu, true); }), "device");
 }
 
 // Moving the plan keeps it usable; execute() is const and repeatable.
@@ -238,6 +238,6 @@ TEST(DebyePdf, GoldSphereNormalisation) {
   std::printf("Au sphere N = %.0f: first-shell coordination %.3f, rho0 %.5f (crystal %.5f), mean G(3–20 Å) "
               "%.3e vs peak %.3f\n", n, first, pdf.number_density, 4 / std::pow(4.078, 3), mean / count, peak_g);
   EXPECT_LT(std::abs(mean / count), 0.02 * peak_g);
-  EXPECT_EQ(error_field([&] { pair_distribution(s, o, PdfOptions{0, 0}); }), "--pdf-dr");
-  EXPECT_EQ(error_field([&] { pair_distribution(s, o, PdfOptions{0.01, -1}); }), "--pdf-rmax");
+  EXPECT_EQ(error_field([&] { pair_distribution(s, o, PdfOptions{0, 0}); }), "pdf_dr");
+  EXPECT_EQ(error_field([&] { pair_distribution(s, o, PdfOptions{0.01, -1}); }), "pdf_rmax");
 }

@@ -186,14 +186,14 @@ TEST(DebyeQGrid, GridsAndTheirErrors) {
     }
     return std::string("no error");
   };
-  EXPECT_EQ(field_of([] { uniform_q_grid(-0.1, 1, 10); }), "--qmin");
-  EXPECT_EQ(field_of([] { uniform_q_grid(1, 1, 10); }), "--qmax");
-  EXPECT_EQ(field_of([] { uniform_q_grid(1, 0.5, 10); }), "--qmax");
-  EXPECT_EQ(field_of([] { uniform_q_grid(0.1, 1, 0); }), "--qpoints");
-  EXPECT_EQ(field_of([] { two_theta_q_grid(10, 20, 10, 0); }), "--wavelength");
-  EXPECT_EQ(field_of([] { two_theta_q_grid(-1, 20, 10, 1); }), "--two-theta-min");
-  EXPECT_EQ(field_of([] { two_theta_q_grid(30, 20, 10, 1); }), "--two-theta-max");
-  EXPECT_EQ(field_of([] { two_theta_q_grid(30, 181, 10, 1); }), "--two-theta-max");
+  EXPECT_EQ(field_of([] { uniform_q_grid(-0.1, 1, 10); }), "qmin");
+  EXPECT_EQ(field_of([] { uniform_q_grid(1, 1, 10); }), "qmax");
+  EXPECT_EQ(field_of([] { uniform_q_grid(1, 0.5, 10); }), "qmax");
+  EXPECT_EQ(field_of([] { uniform_q_grid(0.1, 1, 0); }), "qpoints");
+  EXPECT_EQ(field_of([] { two_theta_q_grid(10, 20, 10, 0); }), "wavelength");
+  EXPECT_EQ(field_of([] { two_theta_q_grid(-1, 20, 10, 1); }), "two_theta_min");
+  EXPECT_EQ(field_of([] { two_theta_q_grid(30, 20, 10, 1); }), "two_theta_max");
+  EXPECT_EQ(field_of([] { two_theta_q_grid(30, 181, 10, 1); }), "two_theta_max");
 }
 
 // Histogram kernel against brute-force binning of every pair (float64 both;
@@ -256,7 +256,7 @@ TEST(DebyePairHistogram, ResizeAddAndErrors) {
     bad.resize_for(1.0);
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_EQ(e.where().field, "--bin-width");
+    EXPECT_EQ(e.where().field, "bin_width");
   }
   PairHistogram huge;
   huge.bin_width = 1e-9;

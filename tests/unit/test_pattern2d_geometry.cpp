@@ -140,34 +140,34 @@ TEST(Pattern2DGeometry, BeamFrameRotatesTheGrid) {
 }
 
 TEST(Pattern2DGeometry, BadInputNamesTheOption) {
-  EXPECT_EQ(error_of(polar(1.0, 4.0, 0, 8)), "--nq: must be at least 1, got 0");
-  EXPECT_EQ(error_of(polar(1.0, 4.0, 8, -1)), "--nphi: must be at least 1, got -1");
-  EXPECT_EQ(error_of(polar(0.0, 4.0, 8, 8)), "--wavelength: wavelength (Å) must be positive and finite, got 0");
-  EXPECT_EQ(error_of(polar(-1.0, 4.0, 8, 8)), "--wavelength: wavelength (Å) must be positive and finite, got -1");
-  EXPECT_EQ(error_of(polar(1.0, -4.0, 8, 8)), "--qmax: qmax (Å⁻¹) must be positive and finite, got -4");
+  EXPECT_EQ(error_of(polar(1.0, 4.0, 0, 8)), "nq: must be at least 1, got 0");
+  EXPECT_EQ(error_of(polar(1.0, 4.0, 8, -1)), "nphi: must be at least 1, got -1");
+  EXPECT_EQ(error_of(polar(0.0, 4.0, 8, 8)), "wavelength: wavelength (Å) must be positive and finite, got 0");
+  EXPECT_EQ(error_of(polar(-1.0, 4.0, 8, 8)), "wavelength: wavelength (Å) must be positive and finite, got -1");
+  EXPECT_EQ(error_of(polar(1.0, -4.0, 8, 8)), "qmax: qmax (Å⁻¹) must be positive and finite, got -4");
   // 2k = 4π/λ = 12.566 Å⁻¹ for λ = 1 Å.
   const std::string beyond = error_of(polar(1.0, 12.6, 8, 8));
-  EXPECT_EQ(beyond.rfind("--qmax: qmax = 12.6 Å⁻¹ exceeds 2k = 4π/λ = 12.566", 0), 0u) << beyond;
+  EXPECT_EQ(beyond.rfind("qmax: qmax = 12.6 Å⁻¹ exceeds 2k = 4π/λ = 12.566", 0), 0u) << beyond;
   EXPECT_NE(beyond.find("not on the Ewald sphere"), std::string::npos);
   EXPECT_EQ(error_of(polar(1.0, 4 * kPi, 8, 8)), "");  // backscattering ring: allowed
   auto g = polar(1.0, 4.0, 8, 8);
   g.orientation.row[0] = {1, 0.1, 0};
-  EXPECT_EQ(error_of(g).rfind("--rotation: the orientation matrix is not a proper rotation", 0), 0u);
+  EXPECT_EQ(error_of(g).rfind("rotation: the orientation matrix is not a proper rotation", 0), 0u);
   g.orientation = Mat3::identity();
   g.orientation.row[2] = {0, 0, -1};  // a reflection
-  EXPECT_EQ(error_of(g).rfind("--rotation:", 0), 0u);
+  EXPECT_EQ(error_of(g).rfind("rotation:", 0), 0u);
   g.orientation = rotation_zyz_degrees(10, 20, 30);
   EXPECT_EQ(error_of(g), "");
   g.beam_direction = {0, 0, 0};
-  EXPECT_EQ(error_of(g), "--beam: the beam direction must be a finite, non-zero vector");
+  EXPECT_EQ(error_of(g), "beam: the beam direction must be a finite, non-zero vector");
   Pattern2DGeometry f;
   f.wavelength = 1;
   f.detector = FlatDetector{0.0, 0.1, 4, 4, std::nullopt};
-  EXPECT_EQ(error_of(f), "--distance: detector distance must be positive and finite, got 0");
+  EXPECT_EQ(error_of(f), "distance: detector distance must be positive and finite, got 0");
   f.detector = FlatDetector{10.0, 0.1, 4, 0, std::nullopt};
-  EXPECT_EQ(error_of(f), "--ny: must be at least 1, got 0");
+  EXPECT_EQ(error_of(f), "ny: must be at least 1, got 0");
   f.detector = FlatDetector{10.0, -0.1, 4, 4, std::nullopt};
-  EXPECT_EQ(error_of(f), "--pixel-size: pixel size must be positive and finite, got -0.1");
+  EXPECT_EQ(error_of(f), "pixel_size: pixel size must be positive and finite, got -0.1");
 }
 
 // 200 keV electrons: λ = 0.0250793 Å and γ = 1 + E/(m c²) = 1 + 200/510.99895

@@ -145,7 +145,7 @@ TEST(RmcModel, ParticleCountChecksTheLoading) {
       particle_count(bad, 32);
       ADD_FAILURE() << bad;
     } catch (const Error& e) {
-      EXPECT_EQ(e.where().field, "--loading");
+      EXPECT_EQ(e.where().field, "loading");
     }
   }
   EXPECT_THROW(particle_count(0.001, 8), Error);  // rounds to no particle

@@ -139,17 +139,17 @@ TEST(RmcTarget, BadInputErrors) {
   TargetOptions big;
   big.model_size = 8;
   EXPECT_EQ(error_of([&] { make_rmc_target(ramp(4, 4), nullptr, big, "a.txt"); }),
-            "--tile: model size 8 is larger than the 4×4 target");
+            "tile: model size 8 is larger than the 4×4 target");
   TargetOptions rebin;
   rebin.model_size = 3;
   rebin.resample = Resample::rebin;
   EXPECT_EQ(error_of([&] { make_rmc_target(ramp(8, 8), nullptr, rebin, "a.txt"); }),
-            "--resample: rebin needs the target size 8 to be a multiple of --tile 3");
+            "resample: rebin needs the target size 8 to be a multiple of --tile 3");
   Image2D inf = ramp(4, 4);
   inf.data[6] = INFINITY;
   EXPECT_EQ(error_of([&] { make_rmc_target(inf, nullptr, {}, "i.txt"); }), "i.txt: pixel (1, 2) is infinite");
   EXPECT_EQ(error_of([] { read_image("missing.h5:/x"); }), "missing.h5: no such file");
-  EXPECT_EQ(error_of([] { parse_resample("zoom"); }), "--resample: unknown resampling 'zoom' (expected crop or rebin)");
+  EXPECT_EQ(error_of([] { parse_resample("zoom"); }), "resample: unknown resampling 'zoom' (expected crop or rebin)");
 }
 
 // HDF5 (named dataset and first 2D dataset) and text read back exactly.

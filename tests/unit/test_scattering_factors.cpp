@@ -174,7 +174,7 @@ TEST(Radiation, ParseAndName) {
     parse_radiation("gamma");
     FAIL() << "no throw";
   } catch (const Error& e) {
-    EXPECT_EQ(e.where().field, "--radiation");
+    EXPECT_EQ(e.where().field, "radiation");
     EXPECT_NE(std::string(e.what()).find("unknown radiation 'gamma'"), std::string::npos) << e.what();
   }
 }

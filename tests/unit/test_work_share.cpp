@@ -117,7 +117,7 @@ TEST(WorkShare, DebyePartsAddUpToTheWhole) {
     DebyeOptions o;
     o.method = method;
     o.partials = true;
-    o.threads = 1;
+    o.compute.threads = 1;
     const DebyeResult whole = DebyePlan(s, o).execute(q);
     const int parts = 4;
     std::vector<double> sum(q.size(), 0.0);

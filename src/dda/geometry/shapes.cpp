@@ -20,7 +20,7 @@ DdaShapeKind parse_dda_shape(const std::string& name) {
   if (name == "coated") return DdaShapeKind::coated;
   if (name == "capsule") return DdaShapeKind::capsule;
   if (name == "read" || name == "file") return DdaShapeKind::file;
-  fail_at({"", 0, "--shape"}, "unknown shape '", name,
+  fail_option("shape", "unknown shape '", name,
           "' (expected sphere, ellipsoid, cylinder, box, coated, capsule or read FILE)");
 }
 
@@ -51,20 +51,20 @@ void expect_params(const DdaShape& s, std::initializer_list<std::size_t> counts)
     os << (first ? "" : " or ") << c;
     first = false;
   }
-  fail_at({"", 0, "--shape"}, to_string(s.kind), " takes ", os.str(), " parameter(s), got ",
+  fail_option("shape", to_string(s.kind), " takes ", os.str(), " parameter(s), got ",
           s.params.size());
 }
 
 void positive(double v, const char* what) {
-  if (!(v > 0) || !std::isfinite(v)) fail_at({"", 0, "--shape"}, what, " must be > 0, got ", v);
+  if (!(v > 0) || !std::isfinite(v)) fail_option("shape", what, " must be > 0, got ", v);
 }
 
 }  // namespace
 
 DdaGeometry make_dda_shape(const DdaShape& shape, int grid_x, std::array<int, 2> grid_yz) {
   if (shape.kind == DdaShapeKind::file) fail("make_dda_shape: shape files go through read_adda_shape_file");
-  if (grid_x < 1) fail_at({"", 0, "--grid"}, "must be ≥ 1, got ", grid_x);
-  if (grid_x > 65535) fail_at({"", 0, "--grid"}, "must be ≤ 65535, got ", grid_x);
+  if (grid_x < 1) fail_option("grid", "must be ≥ 1, got ", grid_x);
+  if (grid_x > 65535) fail_option("grid", "must be ≤ 65535, got ", grid_x);
   DdaGeometry g;
   g.sym_x = g.sym_y = g.sym_z = g.sym_r = true;
   double yx = 1, zx = 1;
@@ -119,12 +119,12 @@ DdaGeometry make_dda_shape(const DdaShape& shape, int grid_x, std::array<int, 2>
       expect_params(shape, {1, 4});
       const double ratio = shape.params[0];
       if (!(ratio >= 0 && ratio <= 1))
-        fail_at({"", 0, "--shape"}, "inner/outer diameter ratio must lie in [0, 1], got ", ratio);
+        fail_option("shape", "inner/outer diameter ratio must lie in [0, 1], got ", ratio);
       if (shape.params.size() == 4) {
         coat_c = {shape.params[1], shape.params[2], shape.params[3]};
         const double r2 = coat_c[0] * coat_c[0] + coat_c[1] * coat_c[1] + coat_c[2] * coat_c[2];
         if (r2 > 0.25 * (1 - ratio) * (1 - ratio))
-          fail_at({"", 0, "--shape"}, "inner sphere is not fully inside the outer one");
+          fail_option("shape", "inner sphere is not fully inside the outer one");
       }
       if (coat_c[0] != 0) g.sym_x = g.sym_r = false;
       if (coat_c[1] != 0) g.sym_y = g.sym_r = false;
@@ -138,7 +138,7 @@ DdaGeometry make_dda_shape(const DdaShape& shape, int grid_x, std::array<int, 2>
     case DdaShapeKind::capsule:
       expect_params(shape, {1});
       if (!(shape.params[0] >= 0) || !std::isfinite(shape.params[0]))
-        fail_at({"", 0, "--shape"}, "cylinder height to diameter ratio h/d must be ≥ 0, got ",
+        fail_option("shape", "cylinder height to diameter ratio h/d must be ≥ 0, got ",
                 shape.params[0]);
       hd = shape.params[0] / 2;
       zx = shape.params[0] + 1;
@@ -155,17 +155,17 @@ DdaGeometry make_dda_shape(const DdaShape& shape, int grid_x, std::array<int, 2>
   int box_y = grid_yz[0] ? grid_yz[0] : auto_y;
   int box_z = grid_yz[1] ? grid_yz[1] : auto_z;
   if (box_y < 1 || box_z < 1)
-    fail_at({"", 0, "--grid"}, "the particle is too thin along ", box_y < 1 ? "y" : "z",
+    fail_option("grid", "the particle is too thin along ", box_y < 1 ? "y" : "z",
             " to be described by ", box_x, " dipoles along x; use a larger --grid");
   if (grid_yz[0] || grid_yz[1]) {
     if (auto_y > box_y || auto_z > box_z)
-      fail_at({"", 0, "--grid"}, "the particle (", auto_y, "×", auto_z,
+      fail_option("grid", "the particle (", auto_y, "×", auto_z,
               " along y, z) does not fit into the given box ", box_y, "×", box_z);
     // void layers on one side only break the mirror symmetry (ADDA InitShape)
     if ((box_y - auto_y) % 2) g.sym_y = false;
     if ((box_z - auto_z) % 2) g.sym_z = false;
   }
-  if (box_y > 65535 || box_z > 65535) fail_at({"", 0, "--grid"}, "box too large");
+  if (box_y > 65535 || box_z > 65535) fail_option("grid", "box too large");
   if ((box_x - box_y) % 2) g.sym_r = false;  // the 90° rotation must map the lattice onto itself
   g.box = {box_x, box_y, box_z};
 

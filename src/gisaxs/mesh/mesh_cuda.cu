@@ -680,7 +680,7 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
       largest = std::max(largest, tile_block_bytes(m, f, std::min(tiles_per_block, m.tiles.size() - f)));
     mesh_block_bytes = largest;
     if (largest + min_q_bytes > budget)
-      fail_at({"", 0, "--max-device-memory"}, "too small for the mesh kernels: at least ",
+      fail_option("max_device_memory", "too small for the mesh kernels: at least ",
               largest + min_q_bytes, " bytes are needed, the budget is ", budget,
               " bytes");
   }
@@ -689,7 +689,7 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
   std::size_t q_block = (budget - std::min(budget, mesh_block_bytes)) / (streams * kQBytes);
   q_block = std::min({q_block, kMaxQPerHyperblock, nq});
   if (q_block < std::min(nq, kMinQPerHyperblock))
-    fail_at({"", 0, "--max-device-memory"}, "too small: ", budget, " bytes leave room for ", q_block,
+    fail_option("max_device_memory", "too small: ", budget, " bytes leave room for ", q_block,
             " q points per hyperblock (at least ", kMinQPerHyperblock, " needed)");
 
   // ---- mesh on the device ----------------------------------------------

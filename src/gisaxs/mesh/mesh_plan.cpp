@@ -169,9 +169,9 @@ void check_options(const MeshFormFactorOptions& o) {
   if (o.threads < 0) fail_at({"", 0, "threads"}, "must be ≥ 0, got ", o.threads);
   if (o.device == Device::gpu) {
 #if NANOSCATTER_HAVE_CUDA
-    if (cuda_device_count() == 0) fail_at({"", 0, "--device"}, "gpu requested but no CUDA device is available");
+    if (cuda_device_count() == 0) fail_option("device", "gpu requested but no CUDA device is available");
 #else
-    fail_at({"", 0, "--device"}, "gpu requested but this build has no CUDA support");
+    fail_option("device", "gpu requested but this build has no CUDA support");
 #endif
   }
 }

@@ -1,0 +1,68 @@
+// Keyword arguments of an engine call, checked by name: the bindings take
+// **kwargs and read each option into the library's options struct, so an
+// unknown keyword is a nanoscatter.Error that lists the valid ones (not
+// pybind11's "incompatible function arguments" dump), a value of the wrong
+// type names its keyword, and the checks of the values stay in the
+// library's validate(), whose messages name the same keyword (an option's
+// field is its keyword).
+#pragma once
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <vector>
+
+#include "nanoscatter/device.hpp"
+#include "nanoscatter/error.hpp"
+
+namespace nanoscatter::python {
+
+namespace py = pybind11;
+
+class Keywords {
+ public:
+  // `call` names the function in messages ("DebyePlan").
+  Keywords(const py::kwargs& kwargs, std::vector<std::string> valid, std::string call);
+
+  bool has(const char* name) const { return kwargs_.contains(name); }
+  bool is_none(const char* name) const { return has(name) && kwargs_[name].is_none(); }
+
+  // into = the keyword's value when given (else unchanged).
+  template <class T>
+  void get(const char* name, T& into) const {
+    if (!has(name)) return;
+    try {
+      into = kwargs_[name].cast<T>();
+    } catch (const py::cast_error&) {
+      fail_option(name, "expected ", type_name<T>(), ", got ", py::str(py::type::of(kwargs_[name])).cast<std::string>());
+    }
+  }
+
+  // A string keyword turned into an enum by the library's parser.
+  template <class E>
+  void get_parsed(const char* name, E& into, E (*parse)(const std::string&)) const {
+    std::string text;
+    get(name, text);
+    if (has(name)) into = parse(text);
+  }
+
+  // device ("auto"|"cpu"|"gpu", resolved here), precision, threads,
+  // max_device_memory (bytes) and quiet: the DeviceOptions keywords.
+  void get_device(DeviceOptions& into) const;
+  static const std::vector<std::string>& device_keywords();
+
+ private:
+  template <class T>
+  static const char* type_name() {
+    if constexpr (std::is_same_v<T, std::string>) return "a string";
+    else if constexpr (std::is_same_v<T, bool>) return "True or False";
+    else if constexpr (std::is_integral_v<T>) return "an integer";
+    else if constexpr (std::is_floating_point_v<T>) return "a number";
+    else return "a value of another type";
+  }
+  py::kwargs kwargs_;
+};
+
+// valid + DeviceOptions' keywords.
+std::vector<std::string> with_device_keywords(std::vector<std::string> valid);
+
+}  // namespace nanoscatter::python
