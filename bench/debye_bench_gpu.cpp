@@ -19,6 +19,7 @@
 #include "debye/species.hpp"
 #include "debye/pair_sums.hpp"
 #include "nanoscatter/builder.hpp"
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/debye.hpp"
 #include "nanoscatter/device.hpp"
 
@@ -37,7 +38,7 @@ Structure coo_sphere(double n_atoms) {
   lattice.type = LatticeType::rocksalt;
   lattice.a = 4.26;
   lattice.elements = {"Co", "O"};
-  const double radius = std::cbrt(3.0 * n_atoms / (4.0 * M_PI * kCoONumberDensity));
+  const double radius = std::cbrt(3.0 * n_atoms / (4.0 * kPi * kCoONumberDensity));
   return cut_crystal(make_lattice(lattice), Sphere{radius});
 }
 

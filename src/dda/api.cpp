@@ -12,6 +12,7 @@
 #include "dda/iterative.hpp"
 #include "dda/observables.hpp"
 #include "dda/physics.hpp"
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/dda.hpp"
 #include "nanoscatter/error.hpp"
 
@@ -37,7 +38,6 @@ const char* to_string(DdaSolver s) {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 using dda::cplx;
 using dda::CVec3;
 using dda::Vec3d;
