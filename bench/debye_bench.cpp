@@ -17,6 +17,7 @@
 #include <random>
 
 #include "debye/pair_sums.hpp"
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/debye.hpp"
 
 using namespace nanoscatter;
@@ -28,7 +29,7 @@ constexpr int kQPoints = 1456;
 constexpr double kNumberDensity = 0.06;  // atoms per Å³ (Au: 0.059)
 
 AtomBlock ball(std::size_t n) {
-  const double radius = std::cbrt(3.0 * double(n) / (4.0 * M_PI * kNumberDensity));
+  const double radius = std::cbrt(3.0 * double(n) / (4.0 * kPi * kNumberDensity));
   std::mt19937_64 rng(42);
   std::uniform_real_distribution<double> u(-1, 1);
   AtomBlock b;

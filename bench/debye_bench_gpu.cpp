@@ -19,6 +19,7 @@
 #include "debye/species.hpp"
 #include "debye/pair_sums.hpp"
 #include "nanoscatter/builder.hpp"
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/debye.hpp"
 #include "nanoscatter/device.hpp"
 
@@ -37,7 +38,7 @@ Structure coo_sphere(double n_atoms) {
   lattice.type = LatticeType::rocksalt;
   lattice.a = 4.26;
   lattice.elements = {"Co", "O"};
-  const double radius = std::cbrt(3.0 * n_atoms / (4.0 * M_PI * kCoONumberDensity));
+  const double radius = std::cbrt(3.0 * n_atoms / (4.0 * kPi * kCoONumberDensity));
   return cut_crystal(make_lattice(lattice), Sphere{radius});
 }
 
@@ -278,7 +279,7 @@ void BM_DebyeHistogramHostSteps(benchmark::State& state) {
   const bool layout = state.range(1) != 0;
   const debye::SpeciesBlocks species = debye::group_by_species(particle, debye::AtomOrder::input);
   const debye::AtomBlock& co = species.blocks[0];
-  constexpr int kWindow = 49152;  // the H100/H200 ring (histogram_cuda.cu kRingSizes)
+  constexpr int kWindow = 49152;  // the H100/H200 ring (histogram_fast_kernel.cu kRingSizes)
   for (auto _ : state) {
     if (layout) {
       const auto l = debye::make_fast_layout(co, co, debye::PairSet::triangle, 1e-3, kWindow);

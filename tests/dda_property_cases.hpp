@@ -9,11 +9,11 @@
 #include <sstream>
 #include <string>
 
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/dda.hpp"
 
 namespace nanoscatter::test {
 
-inline constexpr double kDdaPi = 3.14159265358979323846;
 // single vs double, same discretisation: |ΔQ|/Q ≤ kSolverTol · eps
 inline constexpr double kSolverTol = 5;
 

@@ -1,7 +1,6 @@
 // `nanoscatter dda`: light scattering by an arbitrary particle in the discrete
 // dipole approximation, with ADDA's command-line semantics and output files
 // (CrossSec-X/Y, mueller, log) in --output-dir.
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +11,7 @@
 #include "commands.hpp"
 #include "nanoscatter/dda.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/stopwatch.hpp"
 
 namespace nanoscatter::cli {
 namespace {
@@ -179,18 +179,17 @@ void run(const CLI::App& sub, const DdaCliOptions& c, const RunContext& context)
     return;
   }
   DdaPlan plan(o);
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch start;
   const std::string polarizations = plan.polarizations();
   std::vector<DdaSolution> mine;
   for (std::size_t i = 0; i < polarizations.size(); ++i)
     if (comm.share().owns(i)) mine.push_back(plan.solve(polarizations[i]));
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = start.seconds();
   const double solved = double(mine.size());
   std::vector<DdaSolution> solutions = gather_solutions(comm, std::move(mine));
   parallel::report_load(comm, "dda", seconds, solved, c.quiet, o.device);
   if (!comm.root()) return;
-  const DdaResult r = plan.finish(std::move(solutions),
-                                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  const DdaResult r = plan.finish(std::move(solutions), start.seconds());
   std::filesystem::create_directories(dir);
   if (!c.save_geom.empty()) {
     const std::string name = o.shape.kind == DdaShapeKind::file ? "read" : to_string(o.shape.kind);

@@ -1,6 +1,5 @@
 #include "gisaxs_formfactor.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -11,6 +10,7 @@
 #include "nanoscatter/gisaxs_mesh.hpp"
 #include "nanoscatter/output_format.hpp"
 #include "nanoscatter/parallel.hpp"
+#include "nanoscatter/stopwatch.hpp"
 
 namespace nanoscatter::cli {
 
@@ -102,10 +102,10 @@ void run_gisaxs_formfactor(const GisaxsFormFactorCli& o, const RunContext& conte
   const auto [x0, x1] = comm.share().range(grid.qx.size());
   gisaxs::QGrid3D slab = grid;
   slab.qx.assign(grid.qx.begin() + std::ptrdiff_t(x0), grid.qx.begin() + std::ptrdiff_t(x1));
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch start;
   std::vector<gisaxs::Complex> f;
   if (!slab.qx.empty()) f = gisaxs::formfactor_on_grid(*shape, slab, mo, &stats);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = start.seconds();
   if (comm.distributed()) {
     parallel::ByteWriter mine;
     mine.put_vector(f);

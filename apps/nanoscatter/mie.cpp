@@ -7,14 +7,13 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/io_text.hpp"
 #include "nanoscatter/mie.hpp"
 
 namespace nanoscatter::cli {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 struct MieCliOptions {
   double x = 0, radius = 0, lambda = 2 * kPi, core_ratio = 0;

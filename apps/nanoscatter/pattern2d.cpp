@@ -1,7 +1,6 @@
 // `nanoscatter pattern2d`: the kinematic 2D diffraction pattern of an
 // oriented particle on a polar (|q|, φ) or flat detector. Parses, checks
 // every option before any work, calls the library, writes the results.
-#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <span>
@@ -13,6 +12,7 @@
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/output_format.hpp"
 #include "nanoscatter/pattern2d.hpp"
+#include "nanoscatter/stopwatch.hpp"
 #include "nanoscatter/structure_io.hpp"
 
 namespace nanoscatter::cli {
@@ -125,7 +125,7 @@ void run(const CLI::App& sub, const Pattern2DCliOptions& o, const RunContext& co
   if (structure.atoms.empty()) fail_at({o.structure, 0, ""}, "the structure has no atoms");
   options.device = select_rank_device(request, o.common.quiet, o.common.ranks_per_gpu, context);
   Pattern2DResult result;
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch start;
   try {
     const Pattern2DPlan plan(structure, options);
     result = plan.execute(geometry);
@@ -136,7 +136,7 @@ void run(const CLI::App& sub, const Pattern2DCliOptions& o, const RunContext& co
   }
   // Under mpirun each rank computed a run of pixels and left the others 0:
   // rank 0 merges them (exactly) and alone writes.
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = start.seconds();
   comm.merge_disjoint(result.intensity);
   if (o.amplitude)  // std::complex<double> is an array of two doubles ([complex.numbers])
     comm.merge_disjoint(std::span<double>(reinterpret_cast<double*>(result.amplitude.data()), 2 * result.amplitude.size()));

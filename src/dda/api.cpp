@@ -2,7 +2,6 @@
 // once, then solves for the incident polarisations (one when the particle has
 // ADDA's 90° rotation symmetry about z) and computes the observables.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -12,8 +11,10 @@
 #include "dda/iterative.hpp"
 #include "dda/observables.hpp"
 #include "dda/physics.hpp"
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/dda.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/stopwatch.hpp"
 
 namespace nanoscatter {
 
@@ -37,15 +38,9 @@ const char* to_string(DdaSolver s) {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 using dda::cplx;
 using dda::CVec3;
 using dda::Vec3d;
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 // R: rotation by −90° about z mapping e_y onto e_x (so a Y solution rotated by
 // R is the X solution of a particle invariant under R): R(x,y,z) = (y,−x,z).
@@ -66,7 +61,7 @@ struct DdaPlan::Impl {
   double init_seconds = 0;
 
   explicit Impl(DdaOptions opt) : o(std::move(opt)) {
-    const auto t0 = Clock::now();
+    const Stopwatch t0;
     setup = make_dda_setup(o);
     k = 2 * kPi / o.lambda;
     d = setup.dipole_size;
@@ -103,7 +98,7 @@ struct DdaPlan::Impl {
       spec.interaction = interaction.get();
       backend = dda::make_cpu_backend(spec, o.precision);
     }
-    init_seconds = seconds_since(t0);
+    init_seconds = t0.seconds();
   }
 
   // b = S E_inc for the unit plane wave e_pol exp(ik z) at the solver dipoles.
@@ -136,10 +131,10 @@ double DdaPlan::time_matvec(int repeats) {
   be.upload(a, v);
   be.matvec(a, b, false);  // warm-up (plans, caches)
   be.norm2(b);             // waits for the device
-  const auto t0 = Clock::now();
+  const Stopwatch t0;
   for (int i = 0; i < repeats; ++i) be.matvec(i % 2 ? b : a, i % 2 ? a : b, false);
   be.norm2(a);
-  const double t = seconds_since(t0) / repeats;
+  const double t = t0.seconds() / repeats;
   be.release(a);
   be.release(b);
   return t;
@@ -197,15 +192,15 @@ DdaSolution DdaPlan::solve(char pol) {
 }
 
 DdaResult DdaPlan::execute() {
-  const auto t_start = Clock::now();
+  const Stopwatch t_start;
   std::vector<DdaSolution> solutions;
   for (char pol : polarizations()) solutions.push_back(solve(pol));
-  return finish(std::move(solutions), seconds_since(t_start));
+  return finish(std::move(solutions), t_start.seconds());
 }
 
 DdaResult DdaPlan::finish(std::vector<DdaSolution> solutions, double seconds_solve) {
   Impl& I = *impl_;
-  const auto t_start = Clock::now();
+  const Stopwatch t_start;
   const DdaOptions& o = I.o;
   const DdaSetup& s = I.setup;
   const DdaGeometry& g = s.geometry;
@@ -375,7 +370,7 @@ DdaResult DdaPlan::finish(std::vector<DdaSolution> solutions, double seconds_sol
       res.mueller_grid.push_back(row);
     }
   }
-  res.seconds_total = res.seconds_init + seconds_solve + seconds_since(t_start);
+  res.seconds_total = res.seconds_init + seconds_solve + t_start.seconds();
   return res;
 }
 

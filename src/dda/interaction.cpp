@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "core/fftw_lock.hpp"
 #include "dda/physics.hpp"
 #include "nanoscatter/error.hpp"
 
@@ -46,11 +47,14 @@ namespace {
 void fft3d_forward(cplx* data, int gx, int gy, int gz, int nt) {
   auto* d = reinterpret_cast<fftw_complex*>(data);
   const int n2[2] = {gy, gx};
-  fftw_plan slab = fftw_plan_many_dft(2, n2, 1, d, nullptr, 1, gx * gy, d, nullptr, 1, gx * gy,
-                                      FFTW_FORWARD, FFTW_ESTIMATE | FFTW_UNALIGNED);
   const int nz[1] = {gz};
-  fftw_plan zl = fftw_plan_many_dft(1, nz, gx, d, nullptr, gx * gy, 1, d, nullptr, gx * gy, 1,
-                                    FFTW_FORWARD, FFTW_ESTIMATE | FFTW_UNALIGNED);
+  fftw_plan slab = nullptr, zl = nullptr;
+  with_fftw_planner([&] {
+    slab = fftw_plan_many_dft(2, n2, 1, d, nullptr, 1, gx * gy, d, nullptr, 1, gx * gy, FFTW_FORWARD,
+                              FFTW_ESTIMATE | FFTW_UNALIGNED);
+    zl = fftw_plan_many_dft(1, nz, gx, d, nullptr, gx * gy, 1, d, nullptr, gx * gy, 1, FFTW_FORWARD,
+                            FFTW_ESTIMATE | FFTW_UNALIGNED);
+  });
   if (!slab || !zl) fail("FFTW planning failed for the interaction grid");
 #pragma omp parallel for schedule(static) num_threads(nt)
   for (int z = 0; z < gz; ++z) {
@@ -62,8 +66,10 @@ void fft3d_forward(cplx* data, int gx, int gy, int gz, int nt) {
     fftw_complex* p = d + static_cast<std::size_t>(y) * gx;
     fftw_execute_dft(zl, p, p);
   }
-  fftw_destroy_plan(slab);
-  fftw_destroy_plan(zl);
+  with_fftw_planner([&] {
+    fftw_destroy_plan(slab);
+    fftw_destroy_plan(zl);
+  });
 }
 
 }  // namespace

@@ -4,12 +4,12 @@
 #include "dda/iterative.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/stopwatch.hpp"
 
 namespace nanoscatter::dda {
 
@@ -34,7 +34,7 @@ std::string fmt(double v) {
 
 SolveReport solve(DdaSolver method, SolverBackend& be, int b, int x, const SolveControl& control) {
   SolveReport rep;
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch t0;
   const int r = be.create(), t = be.create();
   const double b2 = be.norm2(b);
   if (!(b2 > 0)) fail("DDA solver: the right-hand side is zero");
@@ -173,7 +173,7 @@ SolveReport solve(DdaSolver method, SolverBackend& be, int b, int x, const Solve
   be.release(r);
   be.release(t);
   be.norm2(x);  // waits for the device before the clock stops
-  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  rep.seconds = t0.seconds();
   rep.residual = std::sqrt(true2 * resid_scale);
   rep.converged = converged;
   if (!rep.converged && rep.failure.empty()) {

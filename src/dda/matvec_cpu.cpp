@@ -6,13 +6,15 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/fftw_lock.hpp"
 #include "nanoscatter/error.hpp"
 
 namespace nanoscatter::dda {
 
 namespace {
 
-// FFTW's double and single precision APIs behind one name.
+// FFTW's double and single precision APIs behind one name; plans are made
+// and destroyed under the planner lock (core/fftw_lock.hpp).
 template <class Real>
 struct Fftw;
 template <>
@@ -20,11 +22,15 @@ struct Fftw<double> {
   using plan = fftw_plan;
   using cpx = fftw_complex;
   static plan many(int n, int howmany, cpx* p, int stride, int dist, int sign) {
-    return fftw_plan_many_dft(1, &n, howmany, p, nullptr, stride, dist, p, nullptr, stride, dist, sign,
-                              FFTW_ESTIMATE | FFTW_UNALIGNED);
+    return with_fftw_planner([&] {
+      return fftw_plan_many_dft(1, &n, howmany, p, nullptr, stride, dist, p, nullptr, stride, dist, sign,
+                                FFTW_ESTIMATE | FFTW_UNALIGNED);
+    });
   }
   static void exec(plan pl, void* p) { fftw_execute_dft(pl, static_cast<cpx*>(p), static_cast<cpx*>(p)); }
-  static void destroy(plan pl) { fftw_destroy_plan(pl); }
+  static void destroy(plan pl) {
+    with_fftw_planner([&] { fftw_destroy_plan(pl); });
+  }
   static void* alloc(std::size_t bytes) { return fftw_malloc(bytes); }
   static void release(void* p) { fftw_free(p); }
 };
@@ -33,11 +39,15 @@ struct Fftw<float> {
   using plan = fftwf_plan;
   using cpx = fftwf_complex;
   static plan many(int n, int howmany, cpx* p, int stride, int dist, int sign) {
-    return fftwf_plan_many_dft(1, &n, howmany, p, nullptr, stride, dist, p, nullptr, stride, dist, sign,
-                               FFTW_ESTIMATE | FFTW_UNALIGNED);
+    return with_fftw_planner([&] {
+      return fftwf_plan_many_dft(1, &n, howmany, p, nullptr, stride, dist, p, nullptr, stride, dist, sign,
+                                 FFTW_ESTIMATE | FFTW_UNALIGNED);
+    });
   }
   static void exec(plan pl, void* p) { fftwf_execute_dft(pl, static_cast<cpx*>(p), static_cast<cpx*>(p)); }
-  static void destroy(plan pl) { fftwf_destroy_plan(pl); }
+  static void destroy(plan pl) {
+    with_fftw_planner([&] { fftwf_destroy_plan(pl); });
+  }
   static void* alloc(std::size_t bytes) { return fftwf_malloc(bytes); }
   static void release(void* p) { fftwf_free(p); }
 };

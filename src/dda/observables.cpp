@@ -1,13 +1,10 @@
 #include "dda/observables.hpp"
 #include "core/quadrature.hpp"
+#include "nanoscatter/constants.hpp"
 
 #include <cmath>
 
 namespace nanoscatter::dda {
-
-namespace {
-constexpr double kPi = 3.14159265358979323846;
-}
 
 Vec3d dipole_coordinate(const DipoleSet& s, std::size_t i) {
   const auto& r = (*s.position)[i];

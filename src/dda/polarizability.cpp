@@ -1,6 +1,7 @@
 #include <cmath>
 
 #include "dda/physics.hpp"
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
 
 namespace nanoscatter {
@@ -28,7 +29,6 @@ namespace {
 constexpr double kLdrB1 = 1.8915316;
 constexpr double kLdrB2 = -0.1648469;
 constexpr double kLdrB3 = 1.7700004;
-constexpr double kPi = 3.14159265358979323846;
 }  // namespace
 
 cplx polarizability(DdaPolarizability p, cplx m, double k, double d, double S) {

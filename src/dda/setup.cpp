@@ -10,13 +10,13 @@
 
 #include "dda/backends.hpp"
 #include "dda/physics.hpp"
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
 
 namespace nanoscatter {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr int kDefaultGrid = 16;      // ADDA DEF_GRID (jagged = 1)
 constexpr int kMinAutoGrid = 16;      // ADDA MIN_AUTO_GRID: smallest grid set from the default dpl
 

@@ -1,5 +1,5 @@
 // The per-pair arithmetic and the bin-window bookkeeping of the CUDA
-// pair-distance histogram's fast path (histogram_cuda.cu), written once for
+// pair-distance histogram's fast path (histogram_fast_kernel.cu), written once for
 // device and host: the kernel runs it, and a CPU test
 // (tests/unit/test_debye_histogram_gpu_math.cpp) runs the same code in a
 // serial emulation of the kernel against histogram_cpu, so the algorithm is
@@ -13,10 +13,10 @@
 // bound by the shared-memory pipe, and just behind it by instruction
 // issue); float64 ops take one issue slot like float ops (the FP64 pipe,
 // half the FP32 rate on an H100/H200, runs beside the FP32 and integer
-// pipes). The old float hi/lo distance (16 float ops for r², 11 for a
-// Newton step and the floor, a rare bin-crossing branch) cost 72 SASS
-// instructions per pair; this one costs 17 with r² from the tensor cores,
-// ~23 with the direct difference (histogram_cuda.cu's header):
+// pipes). This chain costs ~17 SASS instructions per pair with r² from
+// the tensor cores, ~23 with the direct difference (the counts, and those
+// of the float hi/lo distance it replaced:
+// bench/results/2026-11-25-debye-histogram-kernel-history.md):
 //   r² = |x_j − x_i|² + 2^-100   3 DADD, 3 DFMA (the 2^-100 keeps r² > 0
 //                                 for coincident atoms; r changes by
 //                                 ≤ 2^-50 bin), or in far shells one DMMA
@@ -54,14 +54,14 @@
 // third moment needs. add_fast_bins (histogram_layout.cpp) turns them into
 // moments: count exactly, Σδ unbiased (up to the dither), Σδ² from each kernel
 // bin's count and mean offset (below). Whole bins rather than half bins
-// (kSubBins = 2, the fifth session's choice) double the distances the ring
-// holds (49 Å at Δr = 1e-3 Å), which lets a group of kGroupAtoms = 256
-// atoms (radius ~16 Å in CoO) keep 18 Å shells; pass 1 and the staging
-// loads then serve four times as many pairs per j atom as with groups of
-// 64 in a half-bin ring, and the flushes cover the distances once per
-// group of 256. On the H200 that took the 10⁶-atom kernels from 517 to
-// 403 ms; the price is δ to 2^-11 bin instead of 2^-12 and a Σδ² estimate
-// bound 4× wider (kOffsetQuantumError, kSpreadError).
+// (kSubBins = 2) double the distances the ring holds (49 Å at Δr = 1e-3 Å),
+// which lets a group of kGroupAtoms = 256 atoms (radius ~16 Å in CoO) keep
+// 18 Å shells; pass 1 and the staging loads then serve four times as many
+// pairs per j atom as with groups of 64 in a half-bin ring, and the
+// flushes cover the distances once per group of 256 (the measured gain:
+// bench/results/2026-11-25-debye-histogram-kernel-history.md). The price
+// is δ to 2^-11 bin instead of 2^-12 and a Σδ² estimate bound 4× wider
+// (kOffsetQuantumError, kSpreadError).
 //
 // A pair's record: δ' (its offset in the kernel bin, [0, 1)) as
 // q = floor(511·δ' + U) with a dither U spread evenly over [0, 1) (a
@@ -69,16 +69,15 @@
 // and E[q]/511 = δ':
 // Σq/511 is an unbiased estimate of Σδ' whose error is noise, ~0.3·√n/511
 // bin for n pairs, never more than n/511. Without the dither (δ' cut to
-// 2^-9 and read back at the quantum's midpoint, until the tenth session)
-// the error was ≤ 2^-10 bin per pair but the same for every pair of a
-// crystal's shell, a phase error coherent over 10⁵ pairs: 1.9e-3 of I(Q)
-// on issue 20's Au R = 44 Å case where I > 1e-3·max I, against 4.6e-6 with
-// the dither (a numpy model of this arithmetic; device numbers in
-// docs/debye.md). q and the count's 1 << 20 come from one 64-bit
-// multiply-add (pair_word). The ring keeps one 32-bit word per kernel
-// bin, [count : 12 | Σq : 20], and a pair adds (1 << 20) + q: one native
-// 32-bit shared atomic (a 64-bit shared atomic add is a compare-and-swap
-// loop on sm_90). Capacity: the thread whose add
+// 2^-9 and read back at the quantum's midpoint) the error would be
+// ≤ 2^-10 bin per pair but the same for every pair of a crystal's shell, a
+// phase error coherent over 10⁵ pairs that adds up shell by shell in I(Q)
+// (the sizes, modelled and measured: docs/debye.md and
+// bench/results/2026-11-25-debye-histogram-dither.md). q and the count's
+// 1 << 20 come from one 64-bit multiply-add (pair_word). The ring keeps
+// one 32-bit word per kernel bin, [count : 12 | Σq : 20], and a pair adds
+// (1 << 20) + q: one native 32-bit shared atomic (a 64-bit shared atomic
+// add is a compare-and-swap loop on sm_90). Capacity: the thread whose add
 // finds the count at kDrainCount or above, or Σq at kDrainSum or above
 // (one bit each, kDrainMask, tested on the old word the atomic returns:
 // the test needs no add), moves the word to the global bins (atomic
@@ -86,12 +85,10 @@
 // threshold to the first exchange, every later add finds the threshold and
 // is by a thread that drains before it adds again, so count ≤ kDrainCount
 // + kMaxAdders = 3072 < 2^12 and Σq ≤ kDrainSum − 1 + (kMaxAdders + 1)·511
-// < 2^20: no field carries into the next. (The seventh session's
-// measurements, bench/results/2026-11-21-debye-histogram-drain-on-old.md:
-// 9 bits of δ with a 12-bit count halve the drains of a crystal's crowded
-// bins against [count : 11 | Σq : 21], and testing the old word saves an
-// add per pair; with the warp-wide drain test below, the 10⁶-atom
-// kernels went from 130 + 274 ms to 120 + 255 ms.)
+// < 2^20: no field carries into the next. Why [count : 12 | Σq : 20]:
+// a 12-bit count halves the drains of a crystal's crowded bins against
+// [count : 11 | Σq : 21], and testing the old word saves an add per pair
+// (measured: bench/results/2026-11-25-debye-histogram-kernel-history.md).
 //
 // Σδ² of a bin. In a kernel bin with n pairs and mean offset μ (about its
 // centre, |μ| ≤ ½), Σe² (e = δ' − ½) lies in [nμ², n/4]. add_fast_bins
@@ -103,12 +100,11 @@
 // n/4 kernel bin² of the truth (kSpreadError; DebyeHistogramGpuMath.
 // KernelBinMoments… checks both rules against direct sums). Σδ² enters
 // I(Q) only through ½Q²Σδ²·sinc'', so at Δr = 1e-3 Å and Q = 12 Å⁻¹ this is
-// ≤ 1.8e-5 of a pair's term, and far below that in practice (the numpy
-// model on the Au R = 44 Å case: the even-spread rule on every bin 1.0e-4
-// of I; isolated bins as nμ² 4.5e-6, the dither's noise). The CPU path
-// keeps Σδ² exactly; matching it to 1e-6 (issue 20 item 3) needs Σδ² and
-// a finer Σδ per bin, two words per bin, which halves the ring
-// (docs/debye.md).
+// ≤ 1.8e-5 of a pair's term, and far below that in practice (modelled
+// on issue 20's Au case: bench/results/2026-11-25-debye-histogram-dither.md).
+// The CPU path keeps Σδ² exactly; matching it to 1e-6 (issue 20 item 3)
+// needs Σδ² and a finer Σδ per bin, two words per bin, which halves the
+// ring (docs/debye.md).
 //
 // Window. The kernel does not test whether a pair's bin lies in the ring:
 // the layout guarantees it (window_base, histogram_layout.cpp), and
@@ -273,7 +269,7 @@ NS_HIST_HD PairFix pair_fix_r2(double r2, double magic) {
 // The kernel keeps a group's i atoms and the staged j atoms this way; for
 // far shells the tensor cores (DMMA, m8n8k4 float64) then give r² for 64
 // pairs per instruction as |v_i|² + (|u_j|² − 2 v_i·u_j) (A row (−2v, 1),
-// B column (u, |u|²), C = |v_i|², histogram_cuda.cu), instead of 3 DADD +
+// B column (u, |u|²), C = |v_i|², histogram_fast_kernel.cu), instead of 3 DADD +
 // 3 DFMA per pair.
 // Precision: the roundings of u, v (2^-53 relative) and of the DMMA's four
 // products and sums (≤ 5 roundings of terms ≤ (D + ρ)²) move r by at most

@@ -9,12 +9,11 @@
 //   A = (π/λ²) Σ_components (n_c² − n_host²) F_DWBA,c.
 #include <omp.h>
 
-#include <chrono>
 #include <cmath>
-#include <exception>
 #include <mutex>
 #include <numbers>
 
+#include "core/omp_errors.hpp"
 #include "gisaxs/dwba.hpp"
 #include "gisaxs/mesh/mesh_evaluate.hpp"
 #include "gisaxs/particle_components.hpp"
@@ -25,6 +24,7 @@
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs.hpp"
 #include "nanoscatter/progress.hpp"
+#include "nanoscatter/stopwatch.hpp"
 
 namespace nanoscatter::gisaxs {
 
@@ -330,7 +330,7 @@ void GisaxsPlan::compute_pixels(std::size_t first, std::size_t count, double* ou
 }
 
 GisaxsResult GisaxsPlan::execute() const {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch start;
   GisaxsResult result;
   result.rows = impl_->pixels.rows;
   result.cols = impl_->pixels.cols;
@@ -347,8 +347,7 @@ GisaxsResult GisaxsPlan::execute() const {
   for (std::size_t b = 0; b < n_blocks; ++b)
     if (share.owns(b)) mine += std::min(block, n - b * block);
   Progress progress("gisaxs", mine, ProgressOptions{impl_->options.quiet});
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
+  OmpErrors errors;
 #pragma omp parallel num_threads(threads)
   {
     Workspace ws;
@@ -357,18 +356,13 @@ GisaxsResult GisaxsPlan::execute() const {
       if (!share.owns(b)) continue;
       const std::size_t first = b * block;
       const std::size_t count = std::min(block, n - first);
-      try {
-        impl_->compute_block(first, count, result.intensity.data() + first, ws);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-      }
+      errors.capture([&] { impl_->compute_block(first, count, result.intensity.data() + first, ws); });
       progress.advance(count);
     }
   }
-  if (failure) std::rethrow_exception(failure);
+  errors.rethrow();
   progress.finish();
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = start.seconds();
   return result;
 }
 

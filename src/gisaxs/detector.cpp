@@ -1,16 +1,14 @@
 // Pixel geometry of the three detector kinds: the outgoing direction (α_f,
 // φ_f) at each pixel centre, its solid angle ΔΩ, and q = k_i − k_f.
 #include <cmath>
-#include <numbers>
 
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs.hpp"
 
 namespace nanoscatter::gisaxs {
 
 namespace {
-
-constexpr double kDegree = std::numbers::pi / 180.0;
 
 std::vector<double> centres(const std::vector<double>& edges, double scale = 1.0) {
   std::vector<double> c;
@@ -38,7 +36,7 @@ void resize(PixelGrid& g, std::size_t rows, std::size_t cols) {
 
 // q = k_i − k_f for the outgoing direction (α_f, φ_f).
 void set_direction(PixelGrid& g, std::size_t p, const Beam& beam, double alpha_f, double phi_f) {
-  const double k = 2 * std::numbers::pi / beam.wavelength;
+  const double k = 2 * kPi / beam.wavelength;
   g.alpha_f[p] = alpha_f;
   g.phi_f[p] = phi_f;
   g.qx[p] = k * (std::cos(beam.alpha_i) * std::cos(beam.phi_i) - std::cos(alpha_f) * std::cos(phi_f));
@@ -72,7 +70,7 @@ PixelGrid angular(const AngularDetector& d, const Beam& beam) {
 PixelGrid qgrid(const QGridDetector& d, const Beam& beam) {
   PixelGrid g;
   resize(g, d.qz_edges.size() - 1, d.qy_edges.size() - 1);
-  const double k = 2 * std::numbers::pi / beam.wavelength;
+  const double k = 2 * kPi / beam.wavelength;
   for (std::size_t r = 0; r < g.rows; ++r) {
     const double qz0 = d.qz_edges[r], qz1 = d.qz_edges[r + 1];
     const double qz = 0.5 * (qz0 + qz1);

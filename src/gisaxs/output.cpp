@@ -5,10 +5,10 @@
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
-#include <numbers>
 #include <sstream>
 
 #include "nanoscatter/atomic_file.hpp"
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs.hpp"
 #include "nanoscatter/io_hdf5.hpp"
@@ -17,8 +17,6 @@
 namespace nanoscatter::gisaxs {
 
 namespace {
-
-constexpr double kDegree = std::numbers::pi / 180.0;
 
 std::vector<double> in_degrees(const std::vector<double>& radians) {
   std::vector<double> d;

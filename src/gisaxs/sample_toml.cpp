@@ -5,13 +5,13 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <numbers>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "nanoscatter/config.hpp"
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs.hpp"
 #include "nanoscatter/gisaxs_mesh.hpp"
@@ -21,7 +21,6 @@ namespace nanoscatter::gisaxs {
 
 namespace {
 
-constexpr double kDegree = std::numbers::pi / 180.0;
 // h c in keV·nm (CODATA 2018), for photon energies ↔ wavelengths.
 constexpr double kHcKeVNm = 1.239841984;
 

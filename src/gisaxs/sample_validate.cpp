@@ -2,19 +2,17 @@
 // the sample file's terms ("layer[1].thickness", "layout[0].particle[2].radius");
 // the file reader maps these names to lines (sample_toml.cpp).
 #include <cmath>
-#include <numbers>
 #include <string>
 
 #include "gisaxs/particle_components.hpp"
 #include "gisaxs/size_distribution.hpp"
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs.hpp"
 
 namespace nanoscatter::gisaxs {
 
 namespace {
-
-constexpr double kDegree = std::numbers::pi / 180.0;
 
 void positive(double v, const std::string& field, const char* unit) {
   if (!(v > 0) || !std::isfinite(v)) fail_at({"", 0, field}, "must be positive and finite (", unit, "), got ", v);
@@ -43,8 +41,8 @@ void check_edges(const std::vector<double>& edges, const std::string& field, dou
 
 void check_detector(const Detector& detector) {
   if (const auto* a = std::get_if<AngularDetector>(&detector)) {
-    check_edges(a->phi_edges, "detector.phi_f", -std::numbers::pi / 2, std::numbers::pi / 2, "°", 1 / kDegree);
-    check_edges(a->alpha_edges, "detector.alpha_f", -std::numbers::pi / 2, std::numbers::pi / 2, "°", 1 / kDegree);
+    check_edges(a->phi_edges, "detector.phi_f", -kPi / 2, kPi / 2, "°", 1 / kDegree);
+    check_edges(a->alpha_edges, "detector.alpha_f", -kPi / 2, kPi / 2, "°", 1 / kDegree);
   } else if (const auto* q = std::get_if<QGridDetector>(&detector)) {
     check_edges(q->qy_edges, "detector.q_y", -1e300, 1e300, "1/nm", 1);
     check_edges(q->qz_edges, "detector.q_z", -1e300, 1e300, "1/nm", 1);
@@ -68,7 +66,7 @@ void check_profile(double width, double eta, ProfileKind kind, const std::string
 void check_lattice(const Lattice2DGeometry& l, const std::string& field) {
   positive(l.length_1, field + ".length_1", "nm");
   positive(l.length_2, field + ".length_2", "nm");
-  if (!(l.angle > 0 && l.angle < std::numbers::pi))
+  if (!(l.angle > 0 && l.angle < kPi))
     fail_at({"", 0, field + ".angle"}, "must lie in (0°, 180°), got ", l.angle / kDegree, "°");
   if (!std::isfinite(l.xi)) fail_at({"", 0, field + ".xi"}, "must be finite");
 }
@@ -179,9 +177,9 @@ void check_particle(const ParticleSpec& p, const std::string& f, const std::vect
 void validate_sample(const Sample& sample) {
   const Beam& b = sample.beam;
   positive(b.wavelength, "beam.wavelength", "nm");
-  if (!(b.alpha_i > 0 && b.alpha_i < std::numbers::pi / 2))
+  if (!(b.alpha_i > 0 && b.alpha_i < kPi / 2))
     fail_at({"", 0, "beam.alpha_i"}, "the grazing angle must lie in (0°, 90°), got ", b.alpha_i / kDegree, "°");
-  if (!std::isfinite(b.phi_i) || std::abs(b.phi_i) >= std::numbers::pi / 2)
+  if (!std::isfinite(b.phi_i) || std::abs(b.phi_i) >= kPi / 2)
     fail_at({"", 0, "beam.phi_i"}, "must lie in (−90°, 90°), got ", b.phi_i / kDegree, "°");
   positive(b.intensity, "beam.intensity", "relative");
   check_detector(sample.detector);

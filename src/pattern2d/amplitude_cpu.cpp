@@ -17,11 +17,8 @@
 // against 3e-6 now, for ~15 % more time per atom·pixel. T = double does
 // every step in float64.
 //
-// Measured (bench/pattern2d_bench.cpp, 10⁴ Au atoms × 128² pixels, the
-// 16-core host of the H200 machine, SSE2 baseline build): float32 5.2e8
-// atom·pixel/s on one core, 4.3e8 per core on 16; float64 2.2e8 and 1.8e8
-// (float32 before its phases moved to float64; on the 2-core development
-// machine that change costs ~15 % of the float32 CPU time: 0.33 → 0.39 s).
+// Measured speed (bench/pattern2d_bench.cpp):
+// bench/results/2026-11-25-pattern2d-throughput-notes.md.
 //
 // Cache blocking: a chunk of groups (kGroupChunk·kGroupSize atoms, ≤ 64 KiB
 // of offsets and weights) is swept by all pixels of a block before the next

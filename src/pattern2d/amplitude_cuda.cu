@@ -19,19 +19,16 @@
 // one group; the float32 kernel rotates each by exp(2πi u·c_g) (u·c_g in
 // float64, reduced exactly, sincospi) and accumulates in float64 — one
 // float64 sincospi and ~8 DFMAs per group and pixel, ~0.3 DFMA-equivalents
-// per atom·pixel beside the 3 DFMAs and 2 MUFU ops per atom·pixel (not yet
-// timed on a GPU). Before, the rotation used __sincosf and the tile of
+// per atom·pixel beside the 3 DFMAs and 2 MUFU ops per atom·pixel. Before,
+// the rotation used __sincosf and the tile of
 // kTileGroups groups was summed in float32: 2e-5–1.4e-4 relative on drawn
 // flat detectors (issue 20). The float64 kernel runs the same steps with
 // sincos and float64 throughout.
 //
-// Throughput (bench/pattern2d_bench_gpu.cpp, one H200, float32): 1.45e12
-// atom·pixel/s for 10⁶ atoms × 512² pixels, ~70 % of the bound set by the
-// two special-function operations (sin, cos) per atom·pixel at 16 per clock
-// and SM; ~10 full-rate instructions per atom·pixel remain beside them.
-// (Measured before the float32 per-atom phases moved to float64 — three
-// DFMAs, three integer and two float operations in place of ~6 float ones,
-// offsets 32 instead of 16 bytes — not yet re-measured.)
+// Speed: the float32 kernel is bounded by the two special-function
+// operations (sin, cos) per atom·pixel at 16 per clock and SM; measured
+// throughput: bench/results/2026-11-25-pattern2d-throughput-notes.md and
+// the GPU suite's records.
 //
 // Memory: atoms stay resident when they fit in half the budget (otherwise
 // they are streamed in chunks of groups); pixels go in chunks sized from the

@@ -11,12 +11,12 @@
 // w_j w_k T_j T_k, the self terms are |f_j|² w_j exactly. It is the same
 // expected intensity as the Debye engine's (see src/debye/api.cpp).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/pattern2d.hpp"
 #include "nanoscatter/progress.hpp"
+#include "nanoscatter/stopwatch.hpp"
 #include "pattern2d/factors.hpp"
 #include "pattern2d/phase_sums.hpp"
 
@@ -116,7 +116,7 @@ Pattern2DPlan::Pattern2DPlan(Pattern2DPlan&&) noexcept = default;
 Pattern2DPlan& Pattern2DPlan::operator=(Pattern2DPlan&&) noexcept = default;
 
 Pattern2DResult Pattern2DPlan::execute(const Pattern2DGeometry& geometry) const {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch start;
   const Pattern2DOptions& o = impl_->options;
   Pattern2DResult result;
   result.grid = make_detector_grid(geometry);
@@ -176,7 +176,7 @@ Pattern2DResult Pattern2DPlan::execute(const Pattern2DGeometry& geometry) const 
     result.intensity[p] = std::norm(a) + self;
     if (o.amplitude) result.amplitude[p] = a * std::polar(1.0, dot(q_sample[p], impl_->origin));
   }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = start.seconds();
   return result;
 }
 

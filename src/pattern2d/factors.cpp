@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <exception>
-#include <mutex>
 #include <numbers>
+
+#include "core/omp_errors.hpp"
 
 namespace nanoscatter::pattern2d {
 
@@ -68,11 +68,10 @@ PixelFactors pixel_factors(const std::vector<Species>& species, const DetectorGr
   PixelFactors out;
   out.f.assign(ns * np, 0.0);
   out.t.assign(ns * np, 1.0);
-  std::exception_ptr error;
-  std::mutex error_mutex;
+  OmpErrors errors;
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::size_t r = 0; r < grid.rows; ++r) {
-    try {
+    errors.capture([&] {
       for (std::size_t c = 0; c < grid.cols; ++c) {
         const std::size_t p = r * grid.cols + c;
         for (std::size_t s = 0; s < ns; ++s) {
@@ -86,12 +85,9 @@ PixelFactors pixel_factors(const std::vector<Species>& species, const DetectorGr
           if (options.debye_waller) out.t[s * np + p] = debye_waller(species[s].b_iso, qm);
         }
       }
-    } catch (...) {
-      const std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-    }
+    });
   }
-  if (error) std::rethrow_exception(error);
+  errors.rethrow();
   return out;
 }
 

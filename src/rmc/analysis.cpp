@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 
+#include "core/fftw_lock.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/rmc.hpp"
 #include "rmc/chi2.hpp"
@@ -72,21 +73,15 @@ PairCorrelation pair_correlation(const std::vector<std::uint8_t>& occupancy, std
   std::unique_ptr<fftw_complex, FftwFree> in(fftw_alloc_complex(plane.pixels()));
   std::unique_ptr<double, FftwFree> out(fftw_alloc_real(n * n));
   if (!in || !out) fail("pair_correlation: out of memory");
-  fftw_plan plan;
-  {
-    const std::lock_guard lock(rmc::fftw_planner_mutex());
-    plan = fftw_plan_dft_c2r_2d(size, size, in.get(), out.get(), FFTW_ESTIMATE);
-  }
+  const fftw_plan plan =
+      with_fftw_planner([&] { return fftw_plan_dft_c2r_2d(size, size, in.get(), out.get(), FFTW_ESTIMATE); });
   if (!plan) fail("pair_correlation: FFTW could not plan a ", size, "² transform");
   for (std::size_t h = 0; h < plane.pixels(); ++h) {
     in.get()[h][0] = std::norm(f[h]);
     in.get()[h][1] = 0;
   }
   fftw_execute(plan);
-  {
-    const std::lock_guard lock(rmc::fftw_planner_mutex());
-    fftw_destroy_plan(plan);
-  }
+  with_fftw_planner([&] { fftw_destroy_plan(plan); });
   const std::size_t bins = n / 2 + 1;
   std::vector<double> pairs(bins, 0.0), sites(bins, 0.0);
   for (int dx = 0; dx < size; ++dx)

@@ -2,14 +2,13 @@
 // initial temperature, and the chunked drive of a backend (CPU or CUDA)
 // with periodic exact refreshes of F.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <exception>
-#include <mutex>
 
+#include "core/omp_errors.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/progress.hpp"
 #include "nanoscatter/rmc.hpp"
+#include "nanoscatter/stopwatch.hpp"
 #include "rmc/backend.hpp"
 #include "rmc/chi2.hpp"
 #include "rmc/model.hpp"
@@ -30,9 +29,6 @@ constexpr std::uint64_t kDefaultTracePoints = 1000;
 constexpr double kSecondsPerCall = 0.25;
 // The smallest model a stage may have (multi-resolution levels stop here).
 constexpr std::size_t kMinModelSize = 4;
-
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 int schedule_code(CoolingSchedule s) {
   switch (s) {
@@ -157,9 +153,9 @@ StageResult run_stage(const RmcTarget& target, std::vector<TileSites> tiles, std
   for (std::uint64_t m = 0; m < steps;) {
     const std::uint64_t next_refresh = o.refresh_interval ? (m / o.refresh_interval + 1) * o.refresh_interval : steps;
     const std::uint64_t count = std::min({chunk, steps - m, next_refresh - m});
-    const auto t0 = Clock::now();
+    const Stopwatch t0;
     backend->run(m, count);
-    const double dt = seconds_since(t0);
+    const double dt = t0.seconds();
     r.move_seconds += dt;
     m += count;
     progress.advance(count * start.size());
@@ -219,7 +215,7 @@ void RmcPlan::set_initial_occupancy(std::vector<std::vector<std::uint8_t>> occup
 }
 
 RmcResult RmcPlan::execute() const {
-  const auto start = Clock::now();
+  const Stopwatch start;
   const RmcOptions& o = impl_->options;
   const int n = int(impl_->target.size);
   const int levels = o.multires_levels;
@@ -231,7 +227,7 @@ RmcResult RmcPlan::execute() const {
     idle.size = std::size_t(n);
     idle.device = o.device;
     idle.first_tile = t0;
-    idle.seconds = seconds_since(start);
+    idle.seconds = start.seconds();
     return idle;
   }
 
@@ -271,18 +267,11 @@ RmcResult RmcPlan::execute() const {
   // The final χ² from an exact FFT of each final occupancy, independent of
   // the running sums (OpenMP over tiles).
   std::vector<ChiSums> exact(local);
-  std::exception_ptr error;
-  std::mutex error_mutex;
+  OmpErrors errors;
 #pragma omp parallel for schedule(dynamic, 1)
-  for (std::size_t t = 0; t < local; ++t) {
-    try {
-      exact[t] = chi_sums(folded, exact_spectrum(stage.status[t].occupancy, n));
-    } catch (...) {
-      const std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-    }
-  }
-  if (error) std::rethrow_exception(error);
+  for (std::size_t t = 0; t < local; ++t)
+    errors.capture([&] { exact[t] = chi_sums(folded, exact_spectrum(stage.status[t].occupancy, n)); });
+  errors.rethrow();
   for (std::size_t t = 0; t < local; ++t) {
     const TileStatus& s = stage.status[t];
     RmcTileResult tr;
@@ -301,7 +290,7 @@ RmcResult RmcPlan::execute() const {
     trace.insert(trace.end(), stage.trace[t].begin(), stage.trace[t].end());
     result.trace.push_back(std::move(trace));
   }
-  result.seconds = seconds_since(start);
+  result.seconds = start.seconds();
   return result;
 }
 

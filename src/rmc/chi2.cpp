@@ -2,9 +2,8 @@
 #include "rmc/chi2.hpp"
 
 #include <cmath>
-#include <exception>
-#include <mutex>
 
+#include "core/omp_errors.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/rmc.hpp"
 
@@ -51,20 +50,16 @@ void exact_spectra_single(const std::vector<std::vector<std::uint8_t>>& occupanc
   const std::size_t pixels = target.plane.pixels(), tiles = occupancy.size();
   spectra.resize(tiles * pixels);
   sums.resize(tiles);
-  std::exception_ptr error;
-  std::mutex error_mutex;
+  OmpErrors errors;
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::size_t t = 0; t < tiles; ++t) {
-    try {
+    errors.capture([&] {
       const auto exact = exact_spectrum(occupancy[t], target.plane.size);
       for (std::size_t h = 0; h < pixels; ++h) spectra[t * pixels + h] = std::complex<float>(exact[h]);
       sums[t] = chi_sums(target, exact);
-    } catch (...) {
-      const std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-    }
+    });
   }
-  if (error) std::rethrow_exception(error);
+  errors.rethrow();
 }
 
 }  // namespace nanoscatter::rmc

@@ -3,9 +3,8 @@
 #include <omp.h>
 
 #include <cmath>
-#include <exception>
-#include <mutex>
 
+#include "core/omp_errors.hpp"
 #include "nanoscatter/error.hpp"
 #include "rmc/backend.hpp"
 #include "rmc/dft_update.hpp"
@@ -131,19 +130,11 @@ class CpuBackend final : public RmcBackend {
   // thrown by any tile is rethrown here.
   template <class Body>
   void for_each_tile(Body&& body) {
-    std::exception_ptr error;
-    std::mutex error_mutex;
+    OmpErrors errors;
     const int threads = threads_ > 0 ? threads_ : omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (std::size_t t = 0; t < tiles_.size(); ++t) {
-      try {
-        body(t);
-      } catch (...) {
-        const std::lock_guard lock(error_mutex);
-        if (!error) error = std::current_exception();
-      }
-    }
-    if (error) std::rethrow_exception(error);
+    for (std::size_t t = 0; t < tiles_.size(); ++t) errors.capture([&] { body(t); });
+    errors.rethrow();
   }
 
   FoldedTarget target_;

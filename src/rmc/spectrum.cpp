@@ -4,17 +4,12 @@
 #include <fftw3.h>
 
 #include <memory>
-#include <mutex>
 #include <numbers>
 
+#include "core/fftw_lock.hpp"
 #include "nanoscatter/error.hpp"
 
 namespace nanoscatter::rmc {
-
-std::mutex& fftw_planner_mutex() {
-  static std::mutex m;  // one per process, like FFTW's planner state it guards
-  return m;
-}
 
 std::vector<std::complex<double>> twiddles(int size) {
   std::vector<std::complex<double>> tw(static_cast<std::size_t>(size));
@@ -37,18 +32,12 @@ std::vector<std::complex<double>> exact_spectrum(const std::vector<std::uint8_t>
   std::unique_ptr<double, FftwFree> in(fftw_alloc_real(n_sites));
   std::unique_ptr<fftw_complex, FftwFree> out(fftw_alloc_complex(plane.pixels()));
   if (!in || !out) fail("exact_spectrum: out of memory for a ", size, "² FFT");
-  fftw_plan plan;
-  {
-    const std::lock_guard lock(fftw_planner_mutex());
-    plan = fftw_plan_dft_r2c_2d(size, size, in.get(), out.get(), FFTW_ESTIMATE);
-  }
+  const fftw_plan plan =
+      with_fftw_planner([&] { return fftw_plan_dft_r2c_2d(size, size, in.get(), out.get(), FFTW_ESTIMATE); });
   if (!plan) fail("exact_spectrum: FFTW could not plan a ", size, "² transform");
   for (std::size_t s = 0; s < n_sites; ++s) in.get()[s] = occupancy[s] ? 1.0 : 0.0;
   fftw_execute(plan);
-  {
-    const std::lock_guard lock(fftw_planner_mutex());
-    fftw_destroy_plan(plan);
-  }
+  with_fftw_planner([&] { fftw_destroy_plan(plan); });
   std::vector<std::complex<double>> f(plane.pixels());
   for (std::size_t p = 0; p < f.size(); ++p) f[p] = {out.get()[p][0], out.get()[p][1]};
   return f;

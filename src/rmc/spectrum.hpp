@@ -14,7 +14,6 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <vector>
 
 namespace nanoscatter::rmc {
@@ -25,10 +24,6 @@ struct HalfPlane {
   explicit HalfPlane(int n = 0) : size(n), width(n / 2 + 1) {}
   std::size_t pixels() const { return std::size_t(size) * std::size_t(width); }
 };
-
-// FFTW's planner is not thread-safe (FFTW manual §5.4): every plan in this
-// engine is made and destroyed under this lock (tiles run on OpenMP threads).
-std::mutex& fftw_planner_mutex();
 
 // ω^m = exp(−2πi m/N), m = 0 … N−1, in float64.
 std::vector<std::complex<double>> twiddles(int size);

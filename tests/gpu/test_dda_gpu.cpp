@@ -186,7 +186,7 @@ TEST(DdaGpuProperty, DrawnCasesMatchCpuDouble) {
       }
       if (mie_regime) {
         const MieResult mie = mie_sphere(g.ka_eq, c.o.m[0]);
-        const double y = std::abs(c.o.m[0]) * 2 * kDdaPi / c.o.lambda * g.dipole_size;
+        const double y = std::abs(c.o.m[0]) * 2 * kPi / c.o.lambda * g.dipole_size;
         EXPECT_LE(rel_diff(g.runs[0].qext, mie.qext), mie_tolerance(y)) << pn << " Qext vs Mie " << mie.qext;
         EXPECT_LE(std::abs(g.runs[0].qabs - mie.qabs) / mie.qext, mie_tolerance(y)) << pn << " Qabs vs Mie";
       }

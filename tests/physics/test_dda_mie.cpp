@@ -4,14 +4,13 @@
 
 #include <cmath>
 
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/dda.hpp"
 #include "nanoscatter/mie.hpp"
 
 using namespace nanoscatter;
 
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 DdaOptions sphere(int grid, std::complex<double> m) {
   DdaOptions o;

@@ -100,7 +100,7 @@ TEST(DdaProperty, SpheresAgainstMie) {
     const DdaResult r = DdaPlan(c.o).execute();
     ASSERT_TRUE(r.converged);
     const MieResult mie = mie_sphere(r.ka_eq, c.o.m[0]);
-    const double y = std::abs(c.o.m[0]) * 2 * kDdaPi / c.o.lambda * r.dipole_size;
+    const double y = std::abs(c.o.m[0]) * 2 * kPi / c.o.lambda * r.dipole_size;
     const double tol = mie_tolerance(y);
     const double e = rel_diff(r.runs[0].qext, mie.qext);
     const double ea = std::abs(r.runs[0].qabs - mie.qabs) / mie.qext;

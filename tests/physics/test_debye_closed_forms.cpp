@@ -7,6 +7,7 @@
 #include <complex>
 
 #include "nanoscatter/builder.hpp"
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/debye.hpp"
 #include "test_util.hpp"
 
@@ -118,7 +119,7 @@ TEST(DebyePhysics, DebyeWallerAndOccupancyConventions) {
   std::vector<double> expect(q.size()), no_dw(q.size());
   for (std::size_t k = 0; k < q.size(); ++k) {
     const double f = xray_f0("Cu", 0, q[k]);
-    const double s2 = std::pow(q[k] / (4 * M_PI), 2);
+    const double s2 = std::pow(q[k] / (4 * kPi), 2);
     const double t1t2 = std::exp(-(b1 + b2) * s2);
     expect[k] = f * f * (1 + w2) + 2 * f * f * w2 * t1t2 * sinc(q[k] * d);
     no_dw[k] = f * f * (1 + w2) + 2 * f * f * w2 * sinc(q[k] * d);
@@ -163,7 +164,7 @@ TEST(DebyePhysics, UniformSphereMatchesContinuumFormFactor) {
   const Structure s = cut_crystal(make_lattice(lattice), Sphere{20.0});
   const double n = double(s.atoms.size());
   ASSERT_GT(n, 4000);
-  const double radius = std::cbrt(3 * n * 8.0 / (4 * M_PI));
+  const double radius = std::cbrt(3 * n * 8.0 / (4 * kPi));
   std::vector<double> q;
   for (int k = 1; k <= 40; ++k) q.push_back(4.0 / radius * k / 40);
   DebyeOptions o;

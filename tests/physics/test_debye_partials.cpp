@@ -8,6 +8,7 @@
 #include <map>
 #include <random>
 
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/debye.hpp"
 #include "nanoscatter/debye_normalize.hpp"
 #include "test_util.hpp"
@@ -79,7 +80,7 @@ TEST(DebyePartials, FactorisationMatchesBruteForceAndPartialsSum) {
       FactorOptions bare = o.factors;
       bare.debye_waller = false;
       f[i] = scattering_factor(Radiation::xray, sp, q[k], bare);
-      t[i] = std::exp(-s.atoms[i].b_iso * std::pow(q[k] / (4 * M_PI), 2));
+      t[i] = std::exp(-s.atoms[i].b_iso * std::pow(q[k] / (4 * kPi), 2));
     }
     for (std::size_t i = 0; i < s.atoms.size(); ++i) {
       const double self = s.atoms[i].occupancy * std::norm(f[i]);

@@ -5,19 +5,17 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <numbers>
 #include <sstream>
 
 #include "gisaxs/multilayer.hpp"
 #include "gisaxs/size_distribution.hpp"
 #include "gisaxs/special_functions.hpp"
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs.hpp"
 
 namespace nanoscatter::gisaxs {
 namespace {
-
-constexpr double kDeg = std::numbers::pi / 180;
 
 // A sample file: fixed beam and a small angular detector, the given layers,
 // particles and extra layout keys.
@@ -59,7 +57,7 @@ TEST(GisaxsDwba, FourTermsOfTheIssueFormula) {
   const std::string sphere = "[[particle]]\nshape = \"sphere\"\nradius = 4\nmaterial = { delta = 6e-4, beta = 2e-8 }\n";
   const std::string det = "[detector]\nphi_f = { min = -1.0, max = 1.5, bins = 23 }\nalpha_f = { min = -0.5, max = 2.0, bins = 21 }\n";
   const GisaxsResult r = run(sample_text(sphere, "{ delta = 6e-6, beta = 2e-8 }", "density = 0.01", det));
-  const double lambda = 0.1, k = 2 * std::numbers::pi / lambda, ai = 0.2 * kDeg;
+  const double lambda = 0.1, k = 2 * kPi / lambda, ai = 0.2 * kDegree;
   auto fresnel = [&](double alpha) {
     const Complex n2m1 = Complex(-6e-6, 2e-8) * Complex(2 - 6e-6, 2e-8);
     const Complex kz0 = k * std::sin(alpha), kz1 = k * std::sqrt(n2m1 + std::sin(alpha) * std::sin(alpha));
@@ -68,10 +66,10 @@ TEST(GisaxsDwba, FourTermsOfTheIssueFormula) {
   auto sphere_ff = [&](double qx, double qy, Complex qz) {
     const double radius = 4;
     const Complex q = std::sqrt(qx * qx + qy * qy + qz * qz);
-    return 4.0 / 3 * std::numbers::pi * radius * radius * radius * sphere_amplitude(q * radius) *
+    return 4.0 / 3 * kPi * radius * radius * radius * sphere_amplitude(q * radius) *
            std::exp(Complex(0, 1) * qz * radius);
   };
-  const Complex contrast = std::numbers::pi / (lambda * lambda) * Complex(-6e-4, 2e-8) * Complex(2 - 6e-4, 2e-8);
+  const Complex contrast = kPi / (lambda * lambda) * Complex(-6e-4, 2e-8) * Complex(2 - 6e-4, 2e-8);
   const PixelGrid& g = r.pixels;
   for (std::size_t p = 0; p < g.size(); ++p) {
     const double af = g.alpha_f[p], pf = g.phi_f[p];
@@ -222,16 +220,16 @@ TEST(GisaxsDwba, SizeDistributionsSampleAsBornAgain) {
 }
 
 TEST(GisaxsDwba, DetectorGeometry) {
-  const Beam beam{0.1, 0.3 * kDeg, 0.0, 1.0};
-  const double k = 2 * std::numbers::pi / 0.1;
+  const Beam beam{0.1, 0.3 * kDegree, 0.0, 1.0};
+  const double k = 2 * kPi / 0.1;
   // Angular: the solid angles add up to Δφ (sin α_max − sin α_min).
   AngularDetector a;
-  for (int i = 0; i <= 10; ++i) a.phi_edges.push_back((-1 + 0.25 * i) * kDeg);
-  for (int i = 0; i <= 8; ++i) a.alpha_edges.push_back((0.5 * i) * kDeg);
+  for (int i = 0; i <= 10; ++i) a.phi_edges.push_back((-1 + 0.25 * i) * kDegree);
+  for (int i = 0; i <= 8; ++i) a.alpha_edges.push_back((0.5 * i) * kDegree);
   const PixelGrid ga = make_pixel_grid(a, beam);
   double total = 0;
   for (double w : ga.solid_angle) total += w;
-  EXPECT_NEAR(total, 2.5 * kDeg * std::sin(4 * kDeg), 1e-15);
+  EXPECT_NEAR(total, 2.5 * kDegree * std::sin(4 * kDegree), 1e-15);
   // q grid: each pixel's q = k_i − k_f lands on its bin centre
   // (q_y = (k_i − k_f)_y, q_z = −(k_i − k_f)_z).
   QGridDetector q;
@@ -253,7 +251,7 @@ TEST(GisaxsDwba, DetectorGeometry) {
   FlatDetector f{2000.0, 0.1, 0.1, 21, 21, 10.5, 10.5};
   const PixelGrid gf = make_pixel_grid(f, beam);
   const std::size_t centre = 10 * 21 + 10;
-  EXPECT_NEAR(gf.alpha_f[centre], -0.3 * kDeg, 1e-15);
+  EXPECT_NEAR(gf.alpha_f[centre], -0.3 * kDegree, 1e-15);
   EXPECT_NEAR(gf.phi_f[centre], 0.0, 1e-15);
   double flat_total = 0;
   for (double w : gf.solid_angle) flat_total += w;

@@ -9,6 +9,7 @@
 #include <numbers>
 #include <random>
 
+#include "nanoscatter/constants.hpp"
 #include "test_gisaxs_support.hpp"
 
 namespace nanoscatter::gisaxs {
@@ -22,7 +23,6 @@ std::string scientific(double v) {
 }
 
 using test::rel_error;
-constexpr double kDeg = std::numbers::pi / 180;
 
 // Wavevectors over a range of sizes and directions, real and complex (the
 // imaginary part as inside an absorbing layer).
@@ -94,7 +94,7 @@ TEST(GisaxsFormFactors, TruncatedSphereAgainstQuadrature) {
 }
 
 TEST(GisaxsFormFactors, ConeAgainstQuadrature) {
-  const double r = 5, h = 6, alpha = 65 * kDeg;
+  const double r = 5, h = 6, alpha = 65 * kDegree;
   auto ff = make_cone(r, h, alpha);
   for (const CVec3& q : sample_q(1.5, 12, 5, 0.05)) {
     const Complex ref =
@@ -138,8 +138,8 @@ TEST(GisaxsFormFactors, PrismAndPyramidAgainstTetrahedralQuadrature) {
                      {{0, 1, 2}, {3, 4, 5}, {0, 1, 4, 3}, {1, 2, 5, 4}, {2, 0, 3, 5}}});
   }
   {
-    const double a = 6, h = 4, t = a / 2 - h / std::tan(60 * kDeg);
-    cases.push_back({make_pyramid(a, h, 60 * kDeg),
+    const double a = 6, h = 4, t = a / 2 - h / std::tan(60 * kDegree);
+    cases.push_back({make_pyramid(a, h, 60 * kDegree),
                      {{-a / 2, -a / 2, 0}, {a / 2, -a / 2, 0}, {a / 2, a / 2, 0}, {-a / 2, a / 2, 0},
                       {-t, -t, h}, {t, -t, h}, {t, t, h}, {-t, t, h}},
                      {{0, 1, 2, 3}, {4, 5, 6, 7}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}}});
@@ -279,10 +279,10 @@ TEST(GisaxsFormFactors, SmallQLimitsAreTheVolumes) {
   for (const auto& info : shape_catalogue()) {
     if (info.has_core) continue;
     std::vector<double> p;
-    for (const auto& sp : info.parameters) p.push_back(sp.kind == ParameterKind::angle ? 70 * kDeg : 5.0);
+    for (const auto& sp : info.parameters) p.push_back(sp.kind == ParameterKind::angle ? 70 * kDegree : 5.0);
     if (info.name == "truncated_sphere") p = {5, 7, 1};
-    if (info.name == "tetrahedron") p = {12, 3, 70 * kDeg};
-    if (info.name == "pyramid") p = {10, 4, 70 * kDeg};
+    if (info.name == "tetrahedron") p = {12, 3, 70 * kDegree};
+    if (info.name == "pyramid") p = {10, 4, 70 * kDegree};
     const auto comps = info.build(p);
     const FormFactor& f = *comps.front().form_factor;
     // |F|: F itself carries the phase exp(i q·r_c) of the shape's centre.
@@ -298,11 +298,11 @@ TEST(GisaxsFormFactors, DegenerateShapesEqualSimplerOnes) {
     std::unique_ptr<FormFactor> a, b;
   };
   std::vector<Pair> pairs;
-  pairs.push_back({make_cone(4, 6, 90 * kDeg), make_cylinder(4, 6)});
+  pairs.push_back({make_cone(4, 6, 90 * kDegree), make_cylinder(4, 6)});
   pairs.push_back({make_truncated_sphere(4, 8, 0), make_sphere(4)});
   pairs.push_back({make_spheroid(4, 8), make_sphere(4)});
-  pairs.push_back({make_pyramid(6, 3, 90 * kDeg), make_box(6, 6, 3)});
-  pairs.push_back({make_tetrahedron(8, 3, 90 * kDeg), make_prism3(8, 3)});
+  pairs.push_back({make_pyramid(6, 3, 90 * kDegree), make_box(6, 6, 3)});
+  pairs.push_back({make_tetrahedron(8, 3, 90 * kDegree), make_prism3(8, 3)});
   {
     const double a = 8, h = 3, hi = a / (2 * std::sqrt(3.0)), ho = a / std::sqrt(3.0);
     pairs.push_back({Polyhedron::convex_hull({{-hi, a / 2, 0}, {-hi, -a / 2, 0}, {ho, 0, 0}, {-hi, a / 2, h},
@@ -321,7 +321,7 @@ TEST(GisaxsFormFactors, IntegratedShapesHoldPrecisionUpTo100PerNm) {
   // V/(qR)²: 1e-10 relative (the worst case, at |q| = 100, exceeds 1e-11), plus
   // 1e-16 V absolute near zeros of F.
   auto sphere = make_sphere(5), cylinder = make_cylinder(4, 6);
-  auto truncated = make_truncated_sphere(5, 10, 0), cone = make_cone(4, 6, 90 * kDeg);
+  auto truncated = make_truncated_sphere(5, 10, 0), cone = make_cone(4, 6, 90 * kDegree);
   std::mt19937_64 rng(23);
   std::normal_distribution<double> gauss;
   for (int decade = -8; decade <= 2; ++decade)
@@ -354,15 +354,15 @@ TEST(GisaxsFormFactors, SymmetriesAboutTheZAxis) {
     bool mirror_y;  // y → −y is a symmetry too
   };
   std::vector<Case> cases;
-  cases.push_back({make_cylinder(4, 5), 37 * kDeg, true});
-  cases.push_back({make_cone(4, 5, 70 * kDeg), 53 * kDeg, true});
-  cases.push_back({make_truncated_sphere(4, 6, 1), 11 * kDeg, true});
-  cases.push_back({make_box(4, 6, 3), 180 * kDeg, true});
-  cases.push_back({make_prism3(8, 3), 120 * kDeg, true});
-  cases.push_back({make_prism6(4, 3), 60 * kDeg, true});
-  cases.push_back({make_pyramid(8, 3, 60 * kDeg), 90 * kDeg, true});
-  cases.push_back({make_tetrahedron(10, 3, 60 * kDeg), 120 * kDeg, true});
-  cases.push_back({make_icosahedron(5), 120 * kDeg, true});
+  cases.push_back({make_cylinder(4, 5), 37 * kDegree, true});
+  cases.push_back({make_cone(4, 5, 70 * kDegree), 53 * kDegree, true});
+  cases.push_back({make_truncated_sphere(4, 6, 1), 11 * kDegree, true});
+  cases.push_back({make_box(4, 6, 3), 180 * kDegree, true});
+  cases.push_back({make_prism3(8, 3), 120 * kDegree, true});
+  cases.push_back({make_prism6(4, 3), 60 * kDegree, true});
+  cases.push_back({make_pyramid(8, 3, 60 * kDegree), 90 * kDegree, true});
+  cases.push_back({make_tetrahedron(10, 3, 60 * kDegree), 120 * kDegree, true});
+  cases.push_back({make_icosahedron(5), 120 * kDegree, true});
   Mat3 mirror;
   mirror.row = {Vec3{1, 0, 0}, Vec3{0, -1, 0}, Vec3{0, 0, 1}};
   for (const Case& c : cases) {
@@ -433,10 +433,10 @@ TEST(GisaxsFormFactors, ParametersOutOfRangeNameTheParameter) {
   EXPECT_EQ(field_of([] { return make_cylinder(1, 0); }), "height");
   EXPECT_EQ(field_of([] { return make_truncated_sphere(2, 5, 0); }), "height");
   EXPECT_EQ(field_of([] { return make_truncated_sphere(2, 3, 3); }), "removed_top");
-  EXPECT_EQ(field_of([] { return make_cone(2, 5, 45 * kDeg); }), "height");
-  EXPECT_EQ(field_of([] { return make_cone(2, 1, 95 * kDeg); }), "alpha");
-  EXPECT_EQ(field_of([] { return make_pyramid(4, 3, 45 * kDeg); }), "height");
-  EXPECT_EQ(field_of([] { return make_tetrahedron(4, 3, 45 * kDeg); }), "height");
+  EXPECT_EQ(field_of([] { return make_cone(2, 5, 45 * kDegree); }), "height");
+  EXPECT_EQ(field_of([] { return make_cone(2, 1, 95 * kDegree); }), "alpha");
+  EXPECT_EQ(field_of([] { return make_pyramid(4, 3, 45 * kDegree); }), "height");
+  EXPECT_EQ(field_of([] { return make_tetrahedron(4, 3, 45 * kDegree); }), "height");
   EXPECT_EQ(field_of([] { return make_icosahedron(std::nan("")); }), "edge");
   EXPECT_EQ(field_of([] { return make_box(1, -2, 1); }), "width");
 }

@@ -8,13 +8,12 @@
 #include <cmath>
 #include <numbers>
 
+#include "nanoscatter/constants.hpp"
 #include "gisaxs/multilayer.hpp"
 #include "test_gisaxs_support.hpp"
 
 namespace nanoscatter::gisaxs {
 namespace {
-
-constexpr double kDeg = std::numbers::pi / 180;
 
 std::vector<Layer> substrate_only(double delta, double beta, double sigma = 0) {
   return {Layer{"vacuum", {"vacuum", 0, 0}, 0, 0}, Layer{"substrate", {"substrate", delta, beta}, 0, sigma}};
@@ -69,7 +68,7 @@ TEST(GisaxsMultilayer, SingleFilmMatchesAiryFormula) {
   const Multilayer m(film_on_substrate(d), wavelength);
   const double k = 2 * std::numbers::pi / wavelength;
   for (double deg = 0.02; deg < 2.0; deg += 0.0173) {
-    const double a = deg * kDeg;
+    const double a = deg * kDegree;
     auto kz = [&](double delta, double beta) {
       const Complex n(1 - delta, beta);
       return k * std::sqrt(n * n - std::cos(a) * std::cos(a));
@@ -96,7 +95,7 @@ TEST(GisaxsMultilayer, FieldsAreContinuousAtEveryInterface) {
   stack.push_back(Layer{"substrate", {"si", 7.6e-6, 1.7e-7}, 0, 0});
   const Multilayer m(stack, 0.1);
   for (double deg : {0.05, 0.15, 0.3, 1.0}) {
-    const auto f = m.fields(deg * kDeg);
+    const auto f = m.fields(deg * kDegree);
     for (std::size_t j = 0; j + 1 < f.size(); ++j) {
       const double d = stack[j].thickness;
       const Complex down = f[j].t * std::exp(Complex(0, 1) * f[j].kz * d);
@@ -119,7 +118,7 @@ TEST(GisaxsMultilayer, FluxIsConservedWithoutAbsorption) {
                            Layer{"b", {"b", 4e-6, 0}, 11, 0}, Layer{"s", {"s", 7e-6, 0}, 0, 0}};
   const Multilayer m(stack, 0.1);
   for (double deg = 0.01; deg < 1.5; deg += 0.0371) {
-    const auto f = m.fields(deg * kDeg);
+    const auto f = m.fields(deg * kDegree);
     const double flux = std::norm(f[0].r) + f.back().kz.real() / f[0].kz.real() * std::norm(f.back().t);
     EXPECT_NEAR(flux, 1.0, 1e-13) << deg;
   }
@@ -130,7 +129,7 @@ TEST(GisaxsMultilayer, NevotCroceDampsASingleInterface) {
   const double sigma = 0.8;
   const Multilayer rough(substrate_only(7.6e-6, 1.7e-7, sigma), 0.154), sharp(substrate_only(7.6e-6, 1.7e-7), 0.154);
   for (double deg = 0.05; deg < 3; deg += 0.11) {
-    const double a = deg * kDeg;
+    const double a = deg * kDegree;
     const Complex expected =
         sharp.fields(a)[0].r * std::exp(-2.0 * sharp.kz(0, a) * sharp.kz(1, a) * sigma * sigma);
     EXPECT_LT(std::abs(rough.fields(a)[0].r - expected), 1e-14 * std::abs(expected) + 1e-17) << deg;
@@ -143,7 +142,7 @@ TEST(GisaxsMultilayer, KzIsThePrincipalBranch) {
   const Multilayer m(film_on_substrate(20), 0.1);
   for (double deg = 0.001; deg < 5; deg *= 1.7)
     for (std::size_t j = 0; j < m.size(); ++j) {
-      const Complex kz = m.kz(j, deg * kDeg);
+      const Complex kz = m.kz(j, deg * kDegree);
       EXPECT_GE(kz.real(), 0);
       EXPECT_GE(kz.imag(), 0);
     }

@@ -7,14 +7,13 @@
 #include <cmath>
 #include <complex>
 
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/mie.hpp"
 
 using namespace nanoscatter;
 using cplx = std::complex<double>;
 
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 // Independent coefficients for a non-absorbing sphere from B&H eq. 4.53 with
 // ψ_n(z) = z j_n(z) and ξ_n(z) = z (j_n(z) + i y_n(z)), evaluated by

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "nanoscatter/builder.hpp"
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/debye.hpp"
 #include "nanoscatter/pattern2d.hpp"
 #include "pattern2d/phase_sums.hpp"
@@ -19,8 +20,6 @@
 using namespace nanoscatter;
 
 namespace {
-
-constexpr double kPi = std::numbers::pi;
 
 Pattern2DGeometry polar(double wavelength, double qmax, int nq, int nphi, bool curvature) {
   Pattern2DGeometry g;

@@ -1,13 +1,18 @@
-// Core helpers: error formatting, atomic output, device selection.
+// Core helpers: error formatting, atomic output, device selection,
+// exceptions out of OpenMP loops, the stopwatch.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <fstream>
+#include <stdexcept>
 
+#include "core/omp_errors.hpp"
 #include "core/quadrature.hpp"
 #include "nanoscatter/atomic_file.hpp"
 #include "nanoscatter/device.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/stopwatch.hpp"
 #include "test_util.hpp"
 
 using namespace nanoscatter;
@@ -88,4 +93,35 @@ TEST(Quadrature, GaussLegendreIsExactToDegree2nMinus1) {
     }
   }
   EXPECT_THROW(gauss_legendre_rule(0), Error);
+}
+
+TEST(OmpErrors, LoopFinishesAndTheExceptionReachesTheCaller) {
+  constexpr int kIterations = 64;
+  std::atomic<int> done{0};
+  OmpErrors errors;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(2)
+  for (int i = 0; i < kIterations; ++i)
+    errors.capture([&] {
+      ++done;
+      if (i % 16 == 3) fail_at({"", 0, "iteration"}, "bad ", i);
+    });
+  EXPECT_EQ(done.load(), kIterations);  // a failing iteration does not stop the others
+  try {
+    errors.rethrow();
+    FAIL() << "no throw";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().field, "iteration");  // the exception itself, type and context kept
+  }
+  OmpErrors none;
+  none.capture([] {});
+  EXPECT_NO_THROW(none.rethrow());
+}
+
+TEST(Stopwatch, CountsUpFromZeroAndRestarts) {
+  Stopwatch watch;
+  const double first = watch.seconds();
+  EXPECT_GE(first, 0.0);
+  EXPECT_GE(watch.seconds(), first);  // monotonic
+  watch.restart();
+  EXPECT_LT(watch.seconds(), 60.0);
 }

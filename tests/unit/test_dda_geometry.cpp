@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/dda.hpp"
 #include "nanoscatter/error.hpp"
 #include "test_util.hpp"
@@ -13,7 +14,6 @@
 using namespace nanoscatter;
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 
 DdaShape shape(DdaShapeKind k, std::vector<double> p = {}) {
   DdaShape s;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "nanoscatter/constants.hpp"
 #include "dda/backends.hpp"
 #include "dda/iterative.hpp"
 #include "dda/matvec_cpu.hpp"
@@ -13,10 +14,6 @@
 
 using namespace nanoscatter;
 using namespace nanoscatter::dda;
-
-namespace {
-constexpr double kPi = 3.14159265358979323846;
-}
 
 TEST(DdaKernels, SmoothFftSizes) {
   EXPECT_EQ(smooth_fft_size(64), 64);

@@ -1,4 +1,4 @@
-// The CUDA histogram's fast path (histogram_cuda.cu) emulated serially on
+// The CUDA histogram's fast path (histogram_fast_kernel.cu) emulated serially on
 // the host with the same per-pair code (histogram_pair_math.hpp) and the
 // same layout (histogram_layout.hpp): pass 1 buckets j atoms into shells,
 // pass 2 walks them with a ring of W kernel bins (hist::kSubBins per bin) flushed as the
@@ -34,7 +34,7 @@ using namespace nanoscatter::debye;
 
 namespace {
 
-constexpr int kWindow = 49152;  // the ring of an H100/H200 (histogram_cuda.cu), kernel bins
+constexpr int kWindow = 49152;  // the ring of an H100/H200 (histogram_fast_kernel.cu), kernel bins
 
 struct EmulationStats {
   double ring_pairs = 0, outside_pairs = 0, mma_pairs = 0;  // mma_pairs: by the expanded (DMMA) r²
@@ -57,7 +57,7 @@ struct EmulationStats {
 PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width, int window,
                            std::uint32_t drain_count, EmulationStats& st,
                            std::uint32_t drain_sum = hist::kDrainSum) {
-  constexpr int kStage = 512;  // histogram_cuda.cu
+  constexpr int kStage = 512;  // histogram_fast_kernel.cu
   const FastHistogramLayout layout = make_fast_layout(a, b, set, bin_width / hist::kSubBins, window);
   const auto& J = layout.j_atoms();
   std::vector<FastBin> bins(std::size_t(layout.bins), FastBin{0, 0});
@@ -511,9 +511,10 @@ TEST(DebyeHistogramGpuMath, LayoutOrderIsAThreadIndependentPermutation) {
 
 namespace {
 
-// Shared-memory model of the kernel's ring atomics (histogram_cuda.cu,
-// "Shared-memory pipe"): per ATOMS instruction (one warp, one pair per
-// lane), the wavefronts it needs if lanes on one bank serialise ("serial":
+// Shared-memory model of the kernel's ring atomics (histogram_fast_kernel.cu;
+// the profile it models:
+// bench/results/2026-11-25-debye-histogram-kernel-history.md): per ATOMS
+// instruction (one warp, one pair per lane), the wavefronts it needs if lanes on one bank serialise ("serial":
 // same-address lanes counted separately, the rule for atomics) and if only
 // distinct addresses did ("merged"). bank = slot mod 32 (one word per
 // kernel bin). m = −1 is

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "nanoscatter/constants.hpp"
 #include "core/simd_trig.hpp"
 
 using namespace nanoscatter;
@@ -43,7 +44,7 @@ TEST(DebyeTrig, FloatMatchesLibm) {
 // the sine and cosine polynomials switches.
 TEST(DebyeTrig, QuadrantsAndSigns) {
   for (int k = -8; k <= 8; ++k) {
-    const double x = k * M_PI / 2;
+    const double x = k * kPi / 2;
     double s, c;
     trig::sincos(x, s, c);
     EXPECT_NEAR(s, std::sin(x), 1e-15) << k;

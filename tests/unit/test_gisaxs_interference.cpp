@@ -9,12 +9,12 @@
 #include <numbers>
 #include <random>
 
+#include "nanoscatter/constants.hpp"
 #include "gisaxs/interference/interference.hpp"
 
 namespace nanoscatter::gisaxs {
 namespace {
 
-constexpr double kDeg = std::numbers::pi / 180;
 const std::vector<double> kQx{0.013, 0.11, 0.3, -0.62, 1.3, 0.05};
 const std::vector<double> kQy{0.0, -0.05, 0.2, 0.41, -0.9, 0.02};
 
@@ -75,7 +75,7 @@ TEST(GisaxsInterference, Paracrystal1DIsAChainAlongXi) {
   // it equals the radial paracrystal at |q∥| = |q₁|, and moving q
   // perpendicular to the chain changes nothing.
   const Distribution1D pdf{ProfileKind::cauchy, 2.5};
-  const double xi = 35 * kDeg;
+  const double xi = 35 * kDegree;
   auto chain = make_interference(Paracrystal1D{18.0, 600.0, 0.0, xi, pdf}, 0);
   auto radial = make_interference(RadialParacrystal{18.0, 600.0, 0.0, pdf}, 0);
   for (double q1 : {0.01, 0.2, 0.35, 0.9, 2.0}) {
@@ -91,14 +91,14 @@ TEST(GisaxsInterference, Paracrystal1DIsAChainAlongXi) {
 
 TEST(GisaxsInterference, Paracrystal2DMatchesBornAgain) {
   Paracrystal2D s;
-  s.lattice = {12.0, 15.0, 100 * kDeg, 20 * kDeg};
+  s.lattice = {12.0, 15.0, 100 * kDegree, 20 * kDegree};
   s.damping_length = 800;
-  s.pdf_1 = {ProfileKind::gauss, 1.5, 2.0, 10 * kDeg};
-  s.pdf_2 = {ProfileKind::cauchy, 1.0, 2.5, -30 * kDeg};
+  s.pdf_1 = {ProfileKind::gauss, 1.5, 2.0, 10 * kDegree};
+  s.pdf_2 = {ProfileKind::cauchy, 1.0, 2.5, -30 * kDegree};
   expect_values(s, {5.7630834998155418, 0.01176268090806043, 0.25557998336998677, 0.92581345895358358,
                     0.96124480651441169, 0.51373919140160296});
   Paracrystal2D d;
-  d.lattice = {10.0, 10.0, 90 * kDeg, 0};
+  d.lattice = {10.0, 10.0, 90 * kDegree, 0};
   d.domain_size_1 = 150;
   d.domain_size_2 = 80;
   d.pdf_1 = d.pdf_2 = {ProfileKind::gauss, 1.0, 1.0, 0};
@@ -107,16 +107,16 @@ TEST(GisaxsInterference, Paracrystal2DMatchesBornAgain) {
 }
 
 TEST(GisaxsInterference, LatticesMatchBornAgain) {
-  expect_values(Lattice2D{{12.0, 15.0, 100 * kDeg, 20 * kDeg}, {ProfileKind::cauchy, 100.0, 60.0, 15 * kDeg}},
+  expect_values(Lattice2D{{12.0, 15.0, 100 * kDegree, 20 * kDegree}, {ProfileKind::cauchy, 100.0, 60.0, 15 * kDegree}},
                 {59.678168192689782, 0.35228129555172993, 0.082861218335179343, 0.2005970931289347,
                  0.097402892391678098, 1.4011711002641354});
-  expect_values(Lattice2D{{10.0, 10.0, 120 * kDeg, 0}, {ProfileKind::gauss, 50.0, 50.0, 0}},
+  expect_values(Lattice2D{{10.0, 10.0, 120 * kDegree, 0}, {ProfileKind::gauss, 50.0, 50.0, 0}},
                 {146.84005416558605, 2.1513692189945033e-06, 0, 10.222175909022383, 5.5511151231257827e-16,
                  4.8336115806097322});
-  expect_values(Lattice1D{8.0, 30 * kDeg, {ProfileKind::cauchy, 200.0}},
+  expect_values(Lattice1D{8.0, 30 * kDegree, {ProfileKind::cauchy, 200.0}},
                 {8.2430044868838905, 0.25779743910789832, 0.019441177682220312, 0.020321474541810325,
                  0.10991130724570186, 0.44197441759597755});
-  expect_values(Lattice1D{8.0, -10 * kDeg, {ProfileKind::gauss, 100.0}},
+  expect_values(Lattice1D{8.0, -10 * kDegree, {ProfileKind::gauss, 100.0}},
                 {13.806604232116147, 0, 0, 0, 0, 0.00088615527834901009});
 }
 
@@ -125,9 +125,9 @@ TEST(GisaxsInterference, Lattice2DAveragesToOneOverAReciprocalCell) {
   // S = (1/A) Σ_G Φ(q − G) over one reciprocal cell (area 4π²/A) is 1. With
   // a Gauss decay the truncated sum is complete to 1e-80; the midpoint rule
   // on a 200² grid over the periodic cell is spectrally accurate.
-  const Lattice2D spec{{9.0, 11.0, 75 * kDeg, 10 * kDeg}, {ProfileKind::gauss, 6.0, 4.0, 20 * kDeg}};
+  const Lattice2D spec{{9.0, 11.0, 75 * kDegree, 10 * kDegree}, {ProfileKind::gauss, 6.0, 4.0, 20 * kDegree}};
   auto f = make_interference(spec, 0);
-  const double a = 9.0, b = 11.0, angle = 75 * kDeg, xi = 10 * kDeg, two_pi = 2 * std::numbers::pi;
+  const double a = 9.0, b = 11.0, angle = 75 * kDegree, xi = 10 * kDegree, two_pi = 2 * std::numbers::pi;
   // Reciprocal vectors of a = L1(cos ξ, sin ξ), b = L2(cos(ξ+γ), sin(ξ+γ)).
   const double ax = a * std::cos(xi), ay = a * std::sin(xi), bx = b * std::cos(xi + angle), by = b * std::sin(xi + angle);
   const double det = ax * by - ay * bx;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs.hpp"
 #include "nanoscatter/scattering_factors.hpp"
@@ -12,17 +13,15 @@
 namespace nanoscatter::gisaxs {
 namespace {
 
-constexpr double kDeg = std::numbers::pi / 180;
-
 TEST(GisaxsSampleToml, BenchmarkFile) {
   const Sample s = read_sample(std::string(NS_TEST_DATA_DIR) + "/gisaxs/benchmark_cylinders.toml");
   EXPECT_EQ(s.beam.wavelength, 0.1);
-  EXPECT_NEAR(s.beam.alpha_i, 0.2 * kDeg, 1e-17);
+  EXPECT_NEAR(s.beam.alpha_i, 0.2 * kDegree, 1e-17);
   const auto& d = std::get<AngularDetector>(s.detector);
   ASSERT_EQ(d.phi_edges.size(), 201u);
   ASSERT_EQ(d.alpha_edges.size(), 201u);
-  EXPECT_NEAR(d.phi_edges.front(), -2 * kDeg, 1e-17);
-  EXPECT_NEAR(d.alpha_edges.back(), 3 * kDeg, 1e-17);
+  EXPECT_NEAR(d.phi_edges.front(), -2 * kDegree, 1e-17);
+  EXPECT_NEAR(d.alpha_edges.back(), 3 * kDegree, 1e-17);
   ASSERT_EQ(s.layers.size(), 2u);
   EXPECT_EQ(s.layers[0].material.delta, 0.0);
   EXPECT_EQ(s.layers[1].material.delta, 6e-6);
@@ -85,13 +84,13 @@ rotation = { axis = "z", angle = 45 }
   EXPECT_EQ(q.qy_edges.size(), 5u);
   const ParticleSpec& p = s.layouts[0].particles[0];
   EXPECT_EQ(p.layer, 1u);
-  EXPECT_NEAR(p.parameters[2], 54.7 * kDeg, 1e-16);
+  EXPECT_NEAR(p.parameters[2], 54.7 * kDegree, 1e-16);
   ASSERT_EQ(p.distributions.size(), 2u);
   EXPECT_EQ(p.distributions[0].kind, DistributionKind::lognormal);
   EXPECT_EQ(p.distributions[1].parameter, 2u);
-  EXPECT_NEAR(p.distributions[1].width, 2 * kDeg, 1e-17);  // angles in degrees in files
-  EXPECT_NEAR(p.rotation.row[0].x, std::cos(45 * kDeg), 1e-16);
-  EXPECT_NEAR(p.rotation.row[1].x, std::sin(45 * kDeg), 1e-16);
+  EXPECT_NEAR(p.distributions[1].width, 2 * kDegree, 1e-17);  // angles in degrees in files
+  EXPECT_NEAR(p.rotation.row[0].x, std::cos(45 * kDegree), 1e-16);
+  EXPECT_NEAR(p.rotation.row[1].x, std::sin(45 * kDegree), 1e-16);
 }
 
 TEST(GisaxsSampleToml, LatticesFixTheDensity) {
@@ -118,7 +117,7 @@ lattice = { type = "hexagonal", length = 20 }
 decay = { type = "cauchy", length_x = 300, length_y = 300 }
 )",
                                 "s.toml");
-  EXPECT_NEAR(s.layouts[0].density, 1 / (400 * std::sin(120 * kDeg)), 1e-17);
+  EXPECT_NEAR(s.layouts[0].density, 1 / (400 * std::sin(120 * kDegree)), 1e-17);
   const auto& f = std::get<FlatDetector>(s.detector);
   EXPECT_EQ(f.columns, 40u);
   EXPECT_EQ(f.rows, 30u);

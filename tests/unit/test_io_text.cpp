@@ -9,6 +9,7 @@
 #include <functional>
 #include <limits>
 
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/io_text.hpp"
 #include "test_util.hpp"
@@ -32,7 +33,7 @@ std::vector<double> awkward_values() {
           -std::numeric_limits<double>::max(),
           6.02214076e23,
           1.2345678901234567e-300,
-          M_PI,
+          kPi,
           std::exp(1.0)};
 }
 

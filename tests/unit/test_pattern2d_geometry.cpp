@@ -6,14 +6,13 @@
 #include <numbers>
 
 #include "nanoscatter/builder.hpp"
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/pattern2d.hpp"
 
 using namespace nanoscatter;
 
 namespace {
-
-constexpr double kPi = std::numbers::pi;
 
 Pattern2DGeometry polar(double wavelength, double qmax, int nq, int nphi, bool curvature = true) {
   Pattern2DGeometry g;

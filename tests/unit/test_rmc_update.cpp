@@ -12,6 +12,7 @@
 #include <complex>
 #include <random>
 
+#include "core/fftw_lock.hpp"
 #include "nanoscatter/rmc.hpp"
 #include "rmc/chi2.hpp"
 #include "rmc/dft_update.hpp"
@@ -27,10 +28,12 @@ namespace {
 // |FFT2(A)|² on the full N×N plane in FFT order, by FFTW's complex transform.
 std::vector<std::complex<double>> full_fft(const std::vector<std::uint8_t>& occ, int n) {
   std::vector<std::complex<double>> in(occ.begin(), occ.end()), out(in.size());
-  fftw_plan p = fftw_plan_dft_2d(n, n, reinterpret_cast<fftw_complex*>(in.data()),
-                                 reinterpret_cast<fftw_complex*>(out.data()), FFTW_FORWARD, FFTW_ESTIMATE);
+  const fftw_plan p = with_fftw_planner([&] {
+    return fftw_plan_dft_2d(n, n, reinterpret_cast<fftw_complex*>(in.data()),
+                            reinterpret_cast<fftw_complex*>(out.data()), FFTW_FORWARD, FFTW_ESTIMATE);
+  });
   fftw_execute(p);
-  fftw_destroy_plan(p);
+  with_fftw_planner([&] { fftw_destroy_plan(p); });
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <numbers>
 #include <string>
 
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/scattering_factors.hpp"
 
@@ -14,7 +15,6 @@ using namespace nanoscatter;
 
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 double q_of_s(double s) { return 4 * kPi * s; }
 
 }  // namespace
