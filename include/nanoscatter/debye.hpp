@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "nanoscatter/device.hpp"
+#include "nanoscatter/parallel.hpp"
 #include "nanoscatter/scattering_factors.hpp"
 #include "nanoscatter/structure.hpp"
 #include "nanoscatter/work_share.hpp"
@@ -51,6 +52,11 @@ struct DebyeResult {
   std::size_t atom_count = 0;
   double pairs = 0;                            // atom pairs this part summed (exact method)
   double seconds = 0;                          // wall time of execute()
+
+  // The whole result on every rank from each rank's part (DebyeOptions::
+  // share): intensities and partials added in rank order in float64 (the
+  // documented order), pairs summed. A no-op on one rank.
+  void reduce(const parallel::Communicator& comm);
 };
 
 class DebyePlan {

@@ -2,6 +2,8 @@
 // (docs/design.md command-line contract).
 #pragma once
 #include <filesystem>
+#include <initializer_list>
+#include <string>
 #include <string_view>
 
 namespace nanoscatter {
@@ -12,6 +14,15 @@ enum class OutputFormat { text, hdf5, png, xyz };
 // extension is matched case-insensitively. Anything else throws an Error
 // naming the path and `--output` and listing the accepted extensions.
 OutputFormat output_format_from_path(const std::filesystem::path& path);
+
+// An engine's output file name, checked before any work so that bad input
+// leaves no file: the extension gives one of `allowed` and the directory
+// exists. Errors name the path and `option` as an option field ("output",
+// "pdf": the CLI prints --output, Python output) and list what `engine`
+// writes there ("debye writes text (.dat, .txt, .csv), HDF5 (.h5, .hdf5) or
+// a picture (.png)"; with one format: "expects a png file name").
+OutputFormat checked_output_path(const std::string& path, const std::string& option,
+                                 std::initializer_list<OutputFormat> allowed, const std::string& engine);
 
 // "text", "hdf5", "png", "xyz" (for messages).
 std::string_view to_string(OutputFormat format);

@@ -75,6 +75,8 @@ class Communicator {
   // elements each rank either computed or left at exactly 0 (disjoint
   // pieces of an image): the sum x + 0 + … + 0 = x is exact in any order.
   void merge_disjoint(std::span<double> values) const;
+  // Every rank: root's values (the sizes must agree).
+  void broadcast(std::span<double> values) const;
   // Root: every rank's bytes in rank order; others: empty.
   std::vector<std::string> gather(const std::string& bytes) const;
   // Root: every rank's value in rank order; others: empty.

@@ -10,6 +10,7 @@ memory with what the engine computed (no copies). Library errors raise
 Plotting helpers: ``nanoscatter.plot`` (imports matplotlib on first use).
 """
 from ._core import (
+    Communicator,
     Error,
     Sample,
     Structure,
@@ -26,6 +27,7 @@ from ._core import (
     rmc_model_intensity,
     two_theta_q_grid,
     uniform_q_grid,
+    world,
     write_structure,
 )
 from .structures import as_structure, build, from_ase, to_ase

@@ -103,8 +103,10 @@ class DebyePlan:
     def device(self):
         return self._plan.device
 
-    def execute(self, q, normalize="none"):
-        return DebyeResult(**self._plan.execute(np.asarray(q, dtype=float), normalize=normalize))
+    def execute(self, q, normalize="none", output=""):
+        """I(Q) at the given Q; ``output`` also writes the file the CLI's
+        ``--output`` would (text, HDF5 or PNG by extension; rank 0 under MPI)."""
+        return DebyeResult(**self._plan.execute(np.asarray(q, dtype=float), normalize=normalize, output=output))
 
 
 def _q_grid(qmin, qmax, qpoints, two_theta_min, two_theta_max, wavelength):

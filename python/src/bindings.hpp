@@ -22,6 +22,7 @@ namespace nanoscatter::python {
 namespace py = pybind11;
 
 void bind_errors(py::module_& m);
+void bind_mpi(py::module_& m);
 void bind_structure(py::module_& m);
 void bind_debye(py::module_& m);
 void bind_pattern2d(py::module_& m);
@@ -49,6 +50,10 @@ std::vector<double> to_vector(const py::handle& values, const char* name);
 // A structure argument: a Structure or a file name (.xyz, .pdb, .cif). The
 // package turns ase.Atoms into a Structure before calling in.
 Structure structure_from(const py::handle& obj, const char* field);
+
+// How this Python run started, for RunRecord::command: "python: " and
+// sys.argv joined.
+std::string python_command();
 
 // "auto" | "cpu" | "gpu" resolved to a device (an Error names `--device`).
 Device resolve_device(const std::string& name, bool quiet);

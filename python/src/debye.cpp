@@ -12,6 +12,7 @@
 #include "keywords.hpp"
 #include "nanoscatter/debye.hpp"
 #include "nanoscatter/debye_normalize.hpp"
+#include "nanoscatter/debye_output.hpp"
 #include "nanoscatter/debye_pdf.hpp"
 
 namespace nanoscatter::python {
@@ -41,21 +42,39 @@ DebyeOptions debye_options(const Keywords& kw) {
   return o;
 }
 
-// The plan with what normalisation needs (the structure and the options).
+// The plan with what normalisation and the output need (the structure,
+// the options, the ranks).
 struct PyDebyePlan {
   Structure structure;
   DebyeOptions options;
+  parallel::Communicator comm;
   DebyePlan plan;
-  PyDebyePlan(Structure s, DebyeOptions o) : structure(std::move(s)), options(o), plan(structure, options) {}
+  PyDebyePlan(Structure s, DebyeOptions o, parallel::Communicator c)
+      : structure(std::move(s)), options(with_share(o, c)), comm(c), plan(structure, options) {}
 
-  py::dict execute(const py::handle& q_values, const std::string& normalize) const {
+  static DebyeOptions with_share(DebyeOptions o, const parallel::Communicator& c) {
+    o.share = c.share();
+    return o;
+  }
+
+  // output: also write the file the CLI's --output would (rank 0 only).
+  py::dict execute(const py::handle& q_values, const std::string& normalize, const std::string& output) const {
     const DebyeNormalization norm = parse_debye_normalization(normalize);
+    if (!output.empty()) checked_debye_output(output, "output");
     std::vector<double> q = to_vector(q_values, "q");
+    const std::string command = output.empty() ? "" : python_command();  // with the GIL
     DebyeResult r;
     {
       py::gil_scoped_release release;
       r = plan.execute(q);
-      normalize_debye_result(r, structure, options, norm);
+      r.reduce(comm);
+      DebyeOptions whole = options;
+      whole.share = WorkShare{};
+      normalize_debye_result(r, structure, whole, norm);
+      if (!output.empty() && comm.root()) {
+        const RunRecord record{"debye", command, debye_run_lines("(Python)", structure, whole, norm, r.seconds)};
+        write_debye(output, r, record, options.radiation, norm);
+      }
     }
     py::dict out;
     const auto nq = py::ssize_t(r.q.size());
@@ -78,14 +97,19 @@ void bind_debye(py::module_& m) {
   py::class_<PyDebyePlan>(m, "DebyePlan",
                           "DebyePlan(structure, *, radiation='xray', method='exact', bin_width=1e-3, energy=None, "
                           "no_debye_waller=False, partials=False, precision='double', device='auto', threads=0, "
-                          "max_device_memory=0, quiet=True)")
+                          "max_device_memory=0, quiet=True, comm=None): comm=nanoscatter.world() shares the work over the MPI ranks")
       .def(py::init([](const py::handle& structure, const py::kwargs& kwargs) {
-             const Keywords kw(kwargs, with_device_keywords(kDebyeKeywords), "DebyePlan");
+             auto names = with_device_keywords(kDebyeKeywords);
+             names.push_back("comm");
+             const Keywords kw(kwargs, names, "DebyePlan");
              DebyeOptions options = debye_options(kw);
-             return new PyDebyePlan(structure_from(structure, "structure"), std::move(options));
+             parallel::Communicator comm;
+             kw.get("comm", comm);
+             return new PyDebyePlan(structure_from(structure, "structure"), std::move(options), comm);
            }),
            py::arg("structure"))
-      .def("execute", &PyDebyePlan::execute, py::arg("q"), py::kw_only(), py::arg("normalize") = "none")
+      .def("execute", &PyDebyePlan::execute, py::arg("q"), py::kw_only(), py::arg("normalize") = "none",
+           py::arg("output") = "")
       .def_property_readonly("device",
                              [](const PyDebyePlan& p) { return std::string(to_string(p.options.compute.device)); })
       .def_property_readonly("atom_count", [](const PyDebyePlan& p) { return p.structure.atoms.size(); });

@@ -41,6 +41,14 @@ std::vector<double> to_vector(const py::handle& values, const char* name) {
   return std::vector<double>(a.data(), a.data() + a.size());
 }
 
+std::string python_command() {
+  std::string out = "python:";
+  const py::module_ sys = py::module_::import("sys");
+  if (py::hasattr(sys, "argv"))
+    for (const auto& a : sys.attr("argv")) out += " " + py::str(a).cast<std::string>();
+  return out;
+}
+
 Device resolve_device(const std::string& name, bool quiet) { return select_device(parse_device(name), quiet); }
 
 }  // namespace nanoscatter::python

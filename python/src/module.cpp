@@ -10,6 +10,7 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "nanoscatter C++ engines (use the `nanoscatter` package rather than this module)";
   m.attr("__version__") = NANOSCATTER_VERSION;
   bind_errors(m);
+  bind_mpi(m);
   bind_structure(m);
   bind_debye(m);
   bind_pattern2d(m);

@@ -56,6 +56,18 @@ struct DebyePlan::Impl {
   std::vector<PairHistogram> histograms;  // histogram mode, per species pair (m ≤ n)
 };
 
+void DebyeResult::reduce(const parallel::Communicator& comm) {
+  if (!comm.distributed()) return;
+  comm.sum_in_rank_order(intensity);
+  for (auto& partial : partials) comm.sum_in_rank_order(partial);
+  std::vector<double> work{pairs};
+  comm.sum_in_rank_order(work);
+  comm.broadcast(intensity);
+  for (auto& partial : partials) comm.broadcast(partial);
+  comm.broadcast(work);
+  pairs = work[0];
+}
+
 void DebyeOptions::validate() const {
   if (!(bin_width > 0) || !std::isfinite(bin_width))
     fail_option("bin_width", "must be a finite value > 0 Å, got ", bin_width);

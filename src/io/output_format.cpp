@@ -1,5 +1,6 @@
 #include "nanoscatter/output_format.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <string>
@@ -24,8 +25,46 @@ OutputFormat output_format_from_path(const std::filesystem::path& path) {
   for (const auto& [suffix, format] : known)
     if (ext == suffix) return format;
   const std::string shown = ext.empty() ? "no extension" : "unknown extension '" + ext + "'";
-  fail_at({path.string(), 0, "--output"}, shown,
+  fail_at({path.string(), 0, "output", true}, shown,
           "; use .dat/.txt/.csv (text), .h5/.hdf5 (HDF5), .png (picture) or .xyz (structure)");
+}
+
+namespace {
+std::string described(OutputFormat f) {
+  switch (f) {
+    case OutputFormat::text: return "text (.dat, .txt, .csv)";
+    case OutputFormat::hdf5: return "HDF5 (.h5, .hdf5)";
+    case OutputFormat::png: return "a picture (.png)";
+    case OutputFormat::xyz: return "a structure (.xyz)";
+  }
+  return "";
+}
+}  // namespace
+
+OutputFormat checked_output_path(const std::string& path, const std::string& option,
+                                 std::initializer_list<OutputFormat> allowed, const std::string& engine) {
+  const Where where{path, 0, option, true};
+  std::string list;
+  std::size_t k = 0;
+  for (const OutputFormat f : allowed) {
+    if (k) list += k + 1 == allowed.size() ? " or " : ", ";
+    list += described(f);
+    ++k;
+  }
+  const std::string expected = allowed.size() == 1 ? "expects a " + std::string(to_string(*allowed.begin())) + " file name"
+                                                   : engine + " writes " + list;
+  OutputFormat format;
+  try {
+    format = output_format_from_path(path);
+  } catch (const Error& e) {
+    const std::string reason = e.reason();  // "unknown extension '.x'; use ..." (every writer's list)
+    fail_at(where, reason.substr(0, reason.find(';')), "; ", expected);
+  }
+  if (std::find(allowed.begin(), allowed.end(), format) == allowed.end()) fail_at(where, expected);
+  const auto dir = std::filesystem::path(path).parent_path();
+  if (!dir.empty() && !std::filesystem::is_directory(dir))
+    fail_at(where, "directory '", dir.string(), "' does not exist");
+  return format;
 }
 
 std::string_view to_string(OutputFormat format) {

@@ -108,6 +108,14 @@ void Communicator::sum_in_rank_order(std::span<double> values) const {
   }
 }
 
+void Communicator::broadcast(std::span<double> values) const {
+  if (size_ == 1) return;
+  check();
+  constexpr std::size_t kPiece = std::size_t(1) << 28;  // MPI counts are int
+  for (std::size_t b = 0; b < values.size(); b += kPiece)
+    MPI_Bcast(values.data() + b, int(std::min(kPiece, values.size() - b)), MPI_DOUBLE, 0, impl_->comm);
+}
+
 void Communicator::merge_disjoint(std::span<double> values) const {
   if (size_ == 1) return;
   check();
@@ -184,6 +192,7 @@ void Communicator::check() const {}
 Failure Communicator::fail(int code, const std::string& message) const { return Failure{0, code, message}; }
 void Communicator::sum_in_rank_order(std::span<double>) const {}
 void Communicator::merge_disjoint(std::span<double>) const {}
+void Communicator::broadcast(std::span<double>) const {}
 std::vector<std::string> Communicator::gather(const std::string& bytes) const { return {bytes}; }
 std::vector<double> Communicator::gather(double value) const { return {value}; }
 

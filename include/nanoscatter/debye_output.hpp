@@ -1,0 +1,32 @@
+// Files of a Debye run, written by the library so that the CLI and Python
+// write the same ones: I(Q) with its partials, and the PDF, as text, HDF5 or
+// a picture (from the extension), each with the run's record.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "nanoscatter/debye.hpp"
+#include "nanoscatter/debye_normalize.hpp"
+#include "nanoscatter/debye_pdf.hpp"
+#include "nanoscatter/output_format.hpp"
+#include "nanoscatter/run_record.hpp"
+
+namespace nanoscatter {
+
+// The formats a Debye output takes; errors name `option` ("output", "pdf").
+OutputFormat checked_debye_output(const std::string& path, const std::string& option);
+
+// What a Debye run records about itself: structure (its name and title),
+// atoms, radiation, method, precision and device, normalisation, time.
+std::vector<std::string> debye_run_lines(const std::string& structure_name, const Structure& structure,
+                                         const DebyeOptions& options, DebyeNormalization normalization,
+                                         double seconds);
+
+// I(Q) and the partials, normalised as `normalization` says.
+void write_debye(const std::string& path, const DebyeResult& result, const RunRecord& record, Radiation radiation,
+                 DebyeNormalization normalization);
+
+// R(r) and G(r).
+void write_pdf(const std::string& path, const PdfResult& pdf, const RunRecord& record);
+
+}  // namespace nanoscatter

@@ -1,0 +1,16 @@
+#include "nanoscatter/run_record.hpp"
+
+namespace nanoscatter {
+
+const char* library_version() { return NANOSCATTER_VERSION; }
+
+std::vector<std::string> RunRecord::header_lines(const std::string& title) const {
+  std::vector<std::string> out;
+  out.push_back(title);
+  out.push_back("command: " + command);
+  out.push_back(std::string("version: nanoscatter ") + library_version());
+  out.insert(out.end(), lines.begin(), lines.end());
+  return out;
+}
+
+}  // namespace nanoscatter
