@@ -88,9 +88,11 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
   // After every check of the input, so that bad input gets exactly one line.
   options.compute.device = select_rank_device(device, o.common.quiet, o.common.ranks_per_gpu, context);
   DebyeResult result;
+  std::optional<DebyePlan> plan;
   const auto start = std::chrono::steady_clock::now();
   try {
-    result = DebyePlan(structure, options).execute(q);
+    plan.emplace(structure, options);
+    result = plan->execute(q);
   } catch (const Error& e) {
     // Problems with the atoms (none, bad occupancy) belong to the file.
     if (e.where().field == "structure" || e.where().field.rfind("atom ", 0) == 0)
@@ -102,14 +104,14 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   parallel::report_load(comm, "debye", seconds, result.pairs, o.common.quiet, options.compute.device);
   result.reduce(comm);
-  // The PDF's histograms: every rank its pair blocks, added up on rank 0 in
-  // rank order; the rest is cheap (the other ranks' PDFs, of their parts
-  // only, are dropped).
+  // The PDF's histograms (the plan's own in histogram mode): every rank its
+  // pair blocks, added up on rank 0 in rank order; the rest is cheap (the
+  // other ranks' PDFs, of their parts only, are dropped).
   std::optional<PdfResult> pdf;
   if (!o.pdf.empty()) {
     HistogramCombiner combine;
     if (comm.distributed()) combine = [&comm](std::span<double> v) { comm.sum_in_rank_order(v); };
-    pdf = pair_distribution(structure, options, o.pdf_grid, combine);
+    pdf = pair_distribution(*plan, o.pdf_grid, combine);
   }
   if (!comm.root()) return;
   result.seconds = seconds;

@@ -59,17 +59,36 @@ struct DebyeResult {
   void reduce(const parallel::Communicator& comm);
 };
 
+// A plan that can change (fits, scans): set_factors and set_radiation keep
+// the pair sums of the last Q grid, so re-executing on that grid costs only
+// the factors (a few ms); set_structure re-makes everything that depends on
+// the atoms. stats() counts the costly steps (tests hold the plan to this).
 class DebyePlan {
  public:
   DebyePlan(const Structure& structure, DebyeOptions options);
   ~DebyePlan();
   DebyePlan(DebyePlan&&) noexcept;
   DebyePlan& operator=(DebyePlan&&) noexcept;
+
   DebyeResult execute(const std::vector<double>& q) const;
 
+  void set_structure(const Structure& structure);
+  void set_factors(const FactorOptions& factors);  // anomalous energy, Debye–Waller on/off
+  void set_radiation(Radiation radiation);
+  const DebyeOptions& options() const;
+
+  struct Stats {
+    int pair_sum_runs = 0;     // Q grids whose pair sums were computed
+    int histogram_builds = 0;  // structures histogrammed (histogram mode)
+  };
+  Stats stats() const;
+
   struct Impl;
+  const Impl& impl() const { return *impl_; }
 
  private:
+  double sum_pairs(const std::vector<double>& q, const std::vector<double>& weight,
+                   std::vector<std::vector<double>>& sums) const;
   std::unique_ptr<Impl> impl_;
 };
 

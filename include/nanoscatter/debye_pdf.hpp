@@ -60,4 +60,9 @@ struct PdfResult {
 PdfResult pair_distribution(const Structure& structure, const DebyeOptions& options,
                             const PdfOptions& pdf = {}, const HistogramCombiner& combine = {});
 
+// The same from a plan: in histogram mode from the plan's own histograms
+// (the pairs are binned once for I(Q) and the PDF), otherwise histogrammed
+// here with the plan's options.
+PdfResult pair_distribution(const DebyePlan& plan, const PdfOptions& pdf, const HistogramCombiner& combine = {});
+
 }  // namespace nanoscatter

@@ -103,6 +103,24 @@ class DebyePlan:
     def device(self):
         return self._plan.device
 
+    def set_structure(self, structure):
+        """New atoms (species, histograms and pair sums are made again)."""
+        self._plan.set_structure(as_structure(structure))
+
+    def set_factors(self, **factors):
+        """``energy=None, no_debye_waller=False``: re-executing on the last
+        Q grid then reuses its pair sums (costs only the factors)."""
+        self._plan.set_factors(**factors)
+
+    def set_radiation(self, radiation):
+        """xray|neutron|electron, keeping the pair sums like set_factors."""
+        self._plan.set_radiation(radiation)
+
+    @property
+    def stats(self):
+        """Costly steps done so far: pair_sum_runs, histogram_builds."""
+        return self._plan.stats
+
     def execute(self, q, normalize="none", output=""):
         """I(Q) at the given Q; ``output`` also writes the file the CLI's
         ``--output`` would (text, HDF5 or PNG by extension; rank 0 under MPI)."""

@@ -110,6 +110,47 @@ void bind_debye(py::module_& m) {
            py::arg("structure"))
       .def("execute", &PyDebyePlan::execute, py::arg("q"), py::kw_only(), py::arg("normalize") = "none",
            py::arg("output") = "")
+      .def(
+          "set_structure",
+          [](PyDebyePlan& p, const py::handle& structure) {
+            Structure s = structure_from(structure, "structure");
+            py::gil_scoped_release release;
+            p.plan.set_structure(s);
+            p.structure = std::move(s);
+          },
+          py::arg("structure"), "New atoms: species, histograms and pair sums are made again.")
+      .def(
+          "set_factors",
+          [](PyDebyePlan& p, const py::kwargs& kwargs) {
+            const Keywords kw(kwargs, {"energy", "no_debye_waller"}, "set_factors");
+            FactorOptions f;
+            if (kw.has("energy") && !kw.is_none("energy")) {
+              double energy = 0;
+              kw.get("energy", energy);
+              f.energy_kev = energy;
+            }
+            bool no_debye_waller = false;
+            kw.get("no_debye_waller", no_debye_waller);
+            f.debye_waller = !no_debye_waller;
+            p.plan.set_factors(f);
+            p.options = p.plan.options();
+          },
+          "set_factors(*, energy=None, no_debye_waller=False): the pair sums of the last Q grid are kept")
+      .def(
+          "set_radiation",
+          [](PyDebyePlan& p, const std::string& radiation) {
+            p.plan.set_radiation(parse_radiation(radiation));
+            p.options = p.plan.options();
+          },
+          py::arg("radiation"), "xray|neutron|electron; the pair sums of the last Q grid are kept")
+      .def_property_readonly("stats",
+                             [](const PyDebyePlan& p) {
+                               const auto st = p.plan.stats();
+                               py::dict d;
+                               d["pair_sum_runs"] = st.pair_sum_runs;
+                               d["histogram_builds"] = st.histogram_builds;
+                               return d;
+                             })
       .def_property_readonly("device",
                              [](const PyDebyePlan& p) { return std::string(to_string(p.options.compute.device)); })
       .def_property_readonly("atom_count", [](const PyDebyePlan& p) { return p.structure.atoms.size(); });

@@ -81,6 +81,53 @@ class DebyeBinding(ScratchTestCase):
         self.assertEqual(str(e.exception), cli_error("debye", self.path("coo.xyz"), "--qmax", 5, "--qpoints", 10,
                                                      "--radiation", "gamma", "--output", self.path("x.dat")))
 
+        self.assertEqual(e.exception.field, "radiation")
+        self.assertTrue(e.exception.option)
+
+    def test_unknown_keyword_lists_the_valid_ones(self):
+        with self.assertRaises(ns.Error) as e:
+            ns.DebyePlan(self.coo, bin_widht=1e-3)
+        message = str(e.exception)
+        self.assertIn("unknown keyword 'bin_widht'", message)
+        for valid in ("bin_width", "method", "radiation", "device", "threads", "comm"):
+            self.assertIn(valid, message)
+        with self.assertRaises(ns.Error) as e:
+            ns.DebyePlan(self.coo, threads="many")
+        self.assertEqual(str(e.exception), "threads: expected an integer, got <class 'str'>")
+
+    def test_output_file_equals_the_cli_file(self):
+        q = ns.uniform_q_grid(0.2, 8, 30)
+        ns.DebyePlan(self.coo, device="cpu", partials=True).execute(q, output=self.path("py.dat"))
+        cli("debye", self.path("coo.xyz"), "--qmin", 0.2, "--qmax", 8, "--qpoints", 30, "--partials",
+            "--device", "cpu", "--output", self.path("cli.dat"), "-q")
+        np.testing.assert_allclose(read_table(self.path("py.dat")), read_table(self.path("cli.dat")), rtol=1e-14)
+        header = [l for l in open(self.path("py.dat"), encoding="utf-8") if l.startswith("#")]
+        self.assertTrue(any(l.startswith("# command: python:") for l in header), header)
+        self.assertTrue(any(l.startswith("# version: nanoscatter") for l in header), header)
+
+    def test_a_plan_with_new_factors_reuses_its_pair_sums(self):
+        q = np.linspace(0.1, 8, 50)
+        plan = ns.DebyePlan(self.coo, device="cpu")
+        plan.execute(q)
+        plan.set_factors(energy=7.7, no_debye_waller=True)  # near the Co K edge
+        changed = plan.execute(q).intensity
+        fresh = ns.DebyePlan(self.coo, device="cpu", energy=7.7, no_debye_waller=True).execute(q).intensity
+        np.testing.assert_allclose(changed, fresh, rtol=1e-12)
+        self.assertEqual(plan.stats["pair_sum_runs"], 1)
+        with self.assertRaises(ns.Error):  # anomalous terms are X-ray only
+            plan.set_radiation("neutron")
+        plan.set_factors()
+        plan.set_radiation("neutron")
+        np.testing.assert_allclose(plan.execute(q).intensity,
+                                   ns.DebyePlan(self.coo, device="cpu", radiation="neutron").execute(q).intensity,
+                                   rtol=1e-12)
+        smaller = ns.build(lattice="rocksalt", a=4.26, elements=["Co", "O"], shape="sphere", radius=5)
+        plan.set_structure(smaller)
+        np.testing.assert_allclose(plan.execute(q).intensity,
+                                   ns.DebyePlan(smaller, device="cpu", radiation="neutron").execute(q).intensity,
+                                   rtol=1e-12)
+        self.assertEqual(plan.stats["pair_sum_runs"], 2)
+
 
 if __name__ == "__main__":
     unittest.main()

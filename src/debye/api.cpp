@@ -33,6 +33,8 @@
 
 #include "debye/dispatch.hpp"
 #include "debye/pair_sums.hpp"
+#include "debye/pdf_histograms.hpp"
+#include "debye/plan_impl.hpp"
 #include "debye/species.hpp"
 #include "nanoscatter/debye.hpp"
 #include "nanoscatter/error.hpp"
@@ -49,12 +51,6 @@ DebyeMethod parse_debye_method(const std::string& name) {
   fail_option("method", "unknown method '", name, "' (expected exact or histogram)");
 }
 
-struct DebyePlan::Impl {
-  DebyeOptions options;
-  debye::SpeciesBlocks species;
-  std::size_t atom_count = 0;
-  std::vector<PairHistogram> histograms;  // histogram mode, per species pair (m ≤ n)
-};
 
 void DebyeResult::reduce(const parallel::Communicator& comm) {
   if (!comm.distributed()) return;
@@ -84,31 +80,56 @@ DebyePlan::DebyePlan(const Structure& structure, DebyeOptions options)
     : impl_(std::make_unique<Impl>()) {
   options.validate();
   impl_->options = options;
-  impl_->species = debye::group_by_species(structure, debye::atom_order_for(options, structure.atoms.size()));
+  set_structure(structure);
+}
+
+void DebyePlan::set_structure(const Structure& structure) {
+  const DebyeOptions& o = impl_->options;
+  impl_->species = debye::group_by_species(structure, debye::atom_order_for(o, structure.atoms.size()));
   impl_->atom_count = structure.atoms.size();
-  // Histograms do not depend on Q: the plan makes them once.
-  if (options.method == DebyeMethod::histogram)
-    impl_->histograms = debye::pair_histograms(impl_->species, options);
+  // Histograms do not depend on Q: the plan makes them once per structure.
+  impl_->histograms.clear();
+  if (o.method == DebyeMethod::histogram) {
+    impl_->histograms = debye::pair_histograms(impl_->species, o);
+    ++impl_->stats.histogram_builds;
+  }
+  const std::lock_guard lock(impl_->cache_mutex);
+  impl_->cached_q.clear();
+  impl_->cached_sums.clear();
+}
+
+void DebyePlan::set_factors(const FactorOptions& factors) {
+  DebyeOptions o = impl_->options;
+  o.factors = factors;
+  o.validate();
+  impl_->options = o;  // the pair sums do not depend on the factors: kept
+}
+
+void DebyePlan::set_radiation(Radiation radiation) {
+  DebyeOptions o = impl_->options;
+  o.radiation = radiation;
+  o.validate();
+  impl_->options = o;
+}
+
+const DebyeOptions& DebyePlan::options() const { return impl_->options; }
+
+DebyePlan::Stats DebyePlan::stats() const {
+  const std::lock_guard lock(impl_->cache_mutex);
+  return impl_->stats;
 }
 
 DebyePlan::~DebyePlan() = default;
 DebyePlan::DebyePlan(DebyePlan&&) noexcept = default;
 DebyePlan& DebyePlan::operator=(DebyePlan&&) noexcept = default;
 
-DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
-  const auto start = std::chrono::steady_clock::now();
-  for (std::size_t k = 0; k < q.size(); ++k)
-    if (!std::isfinite(q[k]) || q[k] < 0)
-      fail_at({"", 0, "q"}, "Q point ", k + 1, " is ", q[k], " (need finite values ≥ 0 Å⁻¹)");
+// Σ_pairs w_i w_j sinc(Q r_ij) per species pair into sums (zeroed); returns
+// the pairs this part summed (exact method).
+double DebyePlan::sum_pairs(const std::vector<double>& q, const std::vector<double>& weight,
+                            std::vector<std::vector<double>>& sums) const {
   const DebyeOptions& o = impl_->options;
   const auto& s = impl_->species;
-  const std::size_t ns = s.blocks.size(), nq = q.size(), npairs = ns * (ns + 1) / 2;
-
-  std::vector<double> weight(ns);  // Σ w per species (a pass over its atoms each)
-  for (std::size_t m = 0; m < ns; ++m) weight[m] = s.total_weight(m);
-
-  // Σ_pairs w_i w_j sinc(Q r_ij) per species pair (W_mm, V_mn).
-  std::vector<std::vector<double>> sums(npairs, std::vector<double>(nq, 0.0));
+  const std::size_t ns = s.blocks.size(), nq = q.size();
   double pairs_done = 0;
   if (o.method == DebyeMethod::histogram) {
     debye::run_histogram_sums(o, impl_->histograms, q, sums);
@@ -144,6 +165,43 @@ DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
         if (!o.share.first()) zero_q = 0;
         for (std::size_t k = 0; k < nq; ++k) v[k] = q[k] > 0 ? v[k] / q[k] : zero_q;
       }
+  }
+
+  return pairs_done;
+}
+
+DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t k = 0; k < q.size(); ++k)
+    if (!std::isfinite(q[k]) || q[k] < 0)
+      fail_at({"", 0, "q"}, "Q point ", k + 1, " is ", q[k], " (need finite values ≥ 0 Å⁻¹)");
+  const DebyeOptions& o = impl_->options;
+  const auto& s = impl_->species;
+  const std::size_t ns = s.blocks.size(), nq = q.size(), npairs = ns * (ns + 1) / 2;
+
+  std::vector<double> weight(ns);  // Σ w per species (a pass over its atoms each)
+  for (std::size_t m = 0; m < ns; ++m) weight[m] = s.total_weight(m);
+
+  // Σ_pairs w_i w_j sinc(Q r_ij) per species pair (W_mm, V_mn): the costly
+  // part, which depends on the atoms and Q only, so a plan whose factors
+  // changed (set_factors, set_radiation) reuses the last grid's sums.
+  std::vector<std::vector<double>> sums;
+  double pairs_done = 0;
+  {
+    const std::lock_guard lock(impl_->cache_mutex);
+    if (impl_->cached_q == q && !impl_->cached_sums.empty()) {
+      sums = impl_->cached_sums;
+      pairs_done = impl_->cached_pairs;
+    }
+  }
+  if (sums.empty()) {
+    sums.assign(npairs, std::vector<double>(nq, 0.0));
+    pairs_done = sum_pairs(q, weight, sums);
+    const std::lock_guard lock(impl_->cache_mutex);
+    impl_->cached_q = q;
+    impl_->cached_sums = sums;
+    impl_->cached_pairs = pairs_done;
+    ++impl_->stats.pair_sum_runs;
   }
 
   // Factors without Debye–Waller (self terms stay undamped) and T_m apart.
@@ -202,6 +260,18 @@ DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
+}
+
+PdfResult pair_distribution(const DebyePlan& plan, const PdfOptions& pdf, const HistogramCombiner& combine) {
+  pdf.validate();
+  const DebyePlan::Impl& impl = plan.impl();
+  DebyeOptions used = impl.options;
+  // The plan's histograms are this part's; without a combiner the PDF needs
+  // them whole (pair_distribution's rule).
+  if (used.method == DebyeMethod::histogram && (combine || used.share.count <= 1))
+    return debye::pdf_from_histograms(impl.species, impl.histograms, used, pdf, combine);
+  if (!combine) used.share = WorkShare{};
+  return debye::pdf_from_histograms(impl.species, debye::pair_histograms(impl.species, used), used, pdf, combine);
 }
 
 }  // namespace nanoscatter

@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "debye/dispatch.hpp"
+#include "debye/pdf_histograms.hpp"
 #include "debye/species.hpp"
 #include "nanoscatter/debye_pdf.hpp"
 #include "nanoscatter/error.hpp"
@@ -66,6 +67,18 @@ PdfResult pair_distribution(const Structure& structure, const DebyeOptions& opti
   options.validate();
   pdf.validate();
   const auto s = debye::group_by_species(structure);
+  // The PDF is not linear in the histograms (bin means, largest distance):
+  // it needs the histograms of every pair, either from the parts of a work
+  // share added up by `combine`, or computed here whole.
+  DebyeOptions used = options;
+  if (!combine) used.share = WorkShare{};
+  return debye::pdf_from_histograms(s, debye::pair_histograms(s, used), options, pdf, combine);
+}
+
+namespace debye {
+
+PdfResult pdf_from_histograms(const SpeciesBlocks& s, std::vector<PairHistogram> hist, const DebyeOptions& options,
+                              const PdfOptions& pdf, const HistogramCombiner& combine) {
   const std::size_t ns = s.species.size();
   PdfResult out;
   out.atoms = s.total_weight();
@@ -81,13 +94,6 @@ PdfResult pair_distribution(const Structure& structure, const DebyeOptions& opti
   }
   if (std::norm(f_mean) == 0)
     fail_option("pdf", "the mean scattering factor ⟨f(0)⟩ is 0: G(r) is undefined");
-
-  // The PDF is not linear in the histograms (bin means, largest distance):
-  // it needs the histograms of every pair, either from the parts of a work
-  // share added up by `combine`, or computed here whole.
-  DebyeOptions used = options;
-  if (!combine) used.share = WorkShare{};
-  auto hist = debye::pair_histograms(s, used);
   if (combine)
     for (auto& h : hist) {
       combine(h.count);
@@ -131,5 +137,7 @@ PdfResult pair_distribution(const Structure& structure, const DebyeOptions& opti
   }
   return out;
 }
+
+}  // namespace debye
 
 }  // namespace nanoscatter

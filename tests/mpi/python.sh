@@ -4,11 +4,11 @@
 # rank, that the distributed result equals the single-process one (each
 # script says to what tolerance); then alone, as rank 0 of 1.
 set -u
+scripts=$(dirname "$(realpath "$0")")/python  # before lib.bash moves to the work folder
 source "$(dirname "$0")/lib.bash"
 module_dir=$(realpath "$(dirname "$bin")/../python")
 [ -d "$module_dir/nanoscatter" ] || { echo "skip: the Python module is not built"; exit 77; }
 export PYTHONPATH="$module_dir" NS_CLI="$bin"
-scripts=$(dirname "$(realpath "${BASH_SOURCE[0]}")")/python
 for script in "$scripts"/*.py; do
   name=$(basename "$script" .py)
   $py "$script" > alone_$name.txt 2>&1 || fail "$name alone: $(cat alone_$name.txt)"

@@ -195,6 +195,57 @@ TEST(DebyePlan, MoveAndRepeat) {
   EXPECT_NEAR(first.intensity[0], 9 * std::pow(xray_f0("Cu", 0, 0), 2), 1e-10);
 }
 
+// A mutable plan: after set_factors / set_radiation it gives what a new plan
+// with those options gives, without summing the pairs again on the same Q
+// grid; after set_structure, the new atoms' result; in histogram mode the
+// PDF comes from the plan's own histograms (made once).
+TEST(DebyePlan, ChangedFactorsReuseThePairSums) {
+  Structure s;
+  s.atoms = {atom("Fe", {0, 0, 0}, 0, 0.4), atom("Fe", {2.5, 0.3, 0}, 0, 0.4), atom("O", {0, 2.1, 0.2}, 0, 0.7),
+             atom("O", {1.2, 1.1, 1.9}, 0, 0.7)};
+  const auto q = uniform_q_grid(0.0, 8.0, 41);
+  for (const DebyeMethod method : {DebyeMethod::exact, DebyeMethod::histogram}) {
+    SCOPED_TRACE(method == DebyeMethod::exact ? "exact" : "histogram");
+    DebyeOptions o;
+    o.method = method;
+    o.partials = true;
+    DebyePlan plan(s, o);
+    plan.execute(q);
+    FactorOptions anomalous;
+    anomalous.energy_kev = 7.2;  // near the Fe K edge: f', f'' matter
+    anomalous.debye_waller = false;
+    plan.set_factors(anomalous);
+    const auto changed = plan.execute(q);
+    DebyeOptions fresh_options = o;
+    fresh_options.factors = anomalous;
+    const auto fresh = DebyePlan(s, fresh_options).execute(q);
+    for (std::size_t k = 0; k < q.size(); ++k) EXPECT_NEAR(changed.intensity[k], fresh.intensity[k], 1e-12 * fresh.intensity[k]);
+    EXPECT_EQ(plan.stats().pair_sum_runs, 1);  // the same grid: no new pair sums
+    plan.set_factors(FactorOptions{});
+    plan.set_radiation(Radiation::neutron);
+    DebyeOptions neutron = o;
+    neutron.radiation = Radiation::neutron;
+    EXPECT_EQ(plan.execute(q).intensity, DebyePlan(s, neutron).execute(q).intensity);
+    EXPECT_EQ(plan.stats().pair_sum_runs, 1);
+    plan.execute(uniform_q_grid(0.5, 6.0, 17));  // a new grid sums again
+    EXPECT_EQ(plan.stats().pair_sum_runs, 2);
+    // Anomalous terms are X-ray only: refused, and the plan unchanged.
+    EXPECT_EQ(error_field([&] { plan.set_factors(anomalous); }), "energy");
+    EXPECT_EQ(plan.options().radiation, Radiation::neutron);
+
+    Structure moved = s;
+    moved.atoms[1].position = {2.7, 0.3, 0.1};
+    plan.set_structure(moved);
+    EXPECT_EQ(plan.execute(q).intensity, DebyePlan(moved, neutron).execute(q).intensity);
+    EXPECT_EQ(plan.stats().histogram_builds, method == DebyeMethod::histogram ? 2 : 0);
+
+    const PdfOptions grid{0.05, 6.0};
+    const PdfResult from_plan = pair_distribution(plan, grid), alone = pair_distribution(moved, neutron, grid);
+    EXPECT_EQ(from_plan.rdf, alone.rdf);
+    EXPECT_EQ(plan.stats().histogram_builds, method == DebyeMethod::histogram ? 2 : 0);
+  }
+}
+
 // PDF of an fcc Au sphere (R = 14 Å): ∫R(r)dr over the first shell is twice
 // the nearest-neighbour pair count over N (counted directly here), ∫R dr
 // over all r is N − 1, the equivalent-sphere density from R_g is the
