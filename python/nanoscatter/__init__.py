@@ -13,6 +13,7 @@ from ._core import (
     Communicator,
     Error,
     Sample,
+    SampleDocument,
     Structure,
     __version__,
     cuda_device_count,

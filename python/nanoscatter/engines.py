@@ -223,6 +223,8 @@ class GisaxsPlan:
     (``shape = "mesh"``); ``max_device_memory`` is in bytes."""
 
     def __init__(self, sample, **options):
+        if isinstance(sample, _core.SampleDocument):  # an edited sample object
+            sample = sample.sample
         if isinstance(sample, os.PathLike):
             sample = os.fspath(sample)
         self._plan = _core.GisaxsPlan(sample, **options)

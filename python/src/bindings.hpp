@@ -27,6 +27,7 @@ void bind_structure(py::module_& m);
 void bind_debye(py::module_& m);
 void bind_pattern2d(py::module_& m);
 void bind_gisaxs(py::module_& m);
+void bind_gisaxs_sample(py::module_& m);
 void bind_dda(py::module_& m);
 void bind_mie(py::module_& m);
 void bind_rmc(py::module_& m);

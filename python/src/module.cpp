@@ -15,6 +15,7 @@ PYBIND11_MODULE(_core, m) {
   bind_debye(m);
   bind_pattern2d(m);
   bind_gisaxs(m);
+  bind_gisaxs_sample(m);
   bind_dda(m);
   bind_mie(m);
   bind_rmc(m);

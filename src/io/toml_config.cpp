@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "nanoscatter/config.hpp"
+#include "nanoscatter/config_edit.hpp"
 
 namespace nanoscatter {
 
@@ -270,6 +271,148 @@ ConfigTable load_config(const std::filesystem::path& path) {
   text << in.rdbuf();
   if (in.bad()) fail_at({file, 0, ""}, "read error");
   return parse_config(text.str(), file);
+}
+
+// ---- editing (config_edit.hpp) ----------------------------------------------
+
+namespace {
+
+struct PathStep {
+  std::string key;
+  long index = -1;  // [i], or −1
+};
+
+std::vector<PathStep> split_path(const std::string& path, const std::string& source) {
+  std::vector<PathStep> steps;
+  std::size_t at = 0;
+  while (at <= path.size()) {
+    const std::size_t dot = std::min(path.find('.', at), path.size());
+    std::string part = path.substr(at, dot - at);
+    PathStep step;
+    if (const auto open = part.find('['); open != std::string::npos) {
+      const auto close = part.find(']', open);
+      if (close != part.size() - 1 || close == open + 1) fail_at({source, 0, path}, "bad key path: '", part, "'");
+      try {
+        step.index = std::stol(part.substr(open + 1, close - open - 1));
+      } catch (const std::exception&) {
+        fail_at({source, 0, path}, "bad index in key path: '", part, "'");
+      }
+      if (step.index < 0) fail_at({source, 0, path}, "negative index in key path");
+      part = part.substr(0, open);
+    }
+    if (part.empty()) fail_at({source, 0, path}, "empty key in key path");
+    step.key = std::move(part);
+    steps.push_back(std::move(step));
+    at = dot + 1;
+  }
+  return steps;
+}
+
+// The table that holds the path's last step (every earlier step must exist).
+toml::table& holder_of(toml::table& root, const std::vector<PathStep>& steps, const std::string& path,
+                       const std::string& source) {
+  toml::table* table = &root;
+  for (std::size_t s = 0; s + 1 < steps.size(); ++s) {
+    toml::node* node = table->get(steps[s].key);
+    if (!node) fail_at({source, 0, path}, "no key '", steps[s].key, "' here");
+    if (steps[s].index >= 0) {
+      toml::array* array = node->as_array();
+      if (!array) fail_at({source, 0, path}, "'", steps[s].key, "' is not an array");
+      if (std::size_t(steps[s].index) >= array->size())
+        fail_at({source, 0, path}, "'", steps[s].key, "' has ", array->size(), " elements, no [", steps[s].index, "]");
+      node = array->get(std::size_t(steps[s].index));
+    }
+    table = node->as_table();
+    if (!table) fail_at({source, 0, path}, "'", steps[s].key, "' is not a table");
+  }
+  return *table;
+}
+
+// The array under the last step's key, checked to hold element [index].
+toml::array& indexed_array(toml::table& holder, const PathStep& last, const std::string& path,
+                           const std::string& source) {
+  toml::node* node = holder.get(last.key);
+  toml::array* array = node ? node->as_array() : nullptr;
+  if (!array) fail_at({source, 0, path}, "'", last.key, "' is not an array");
+  if (std::size_t(last.index) >= array->size())
+    fail_at({source, 0, path}, "'", last.key, "' has ", array->size(), " elements, no [", last.index, "]");
+  return *array;
+}
+
+toml::table parse_for_edit(std::string_view text, const std::string& source) {
+  try {
+    return toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    const auto& begin = e.source().begin;
+    fail_at({source, static_cast<int>(begin.line), ""}, "syntax error at column ", begin.column, ": ",
+            e.description());
+  }
+}
+
+std::string serialised(const toml::table& root) {
+  std::ostringstream os;
+  os << root << "\n";
+  return os.str();
+}
+
+void value_paths(const toml::node& node, const std::string& path, std::vector<std::string>& out) {
+  if (const auto* table = node.as_table()) {
+    for (const auto& [key, child] : *table)
+      value_paths(child, path.empty() ? std::string(key.str()) : path + "." + std::string(key.str()), out);
+  } else if (const auto* array = node.as_array()) {
+    for (std::size_t i = 0; i < array->size(); ++i)
+      value_paths(*array->get(i), path + "[" + std::to_string(i) + "]", out);
+  } else {
+    out.push_back(path);
+  }
+}
+
+}  // namespace
+
+std::string toml_with_value(std::string_view text, const std::string& source, const std::string& path,
+                            const ConfigValue& value) {
+  toml::table root = parse_for_edit(text, source);
+  const std::vector<PathStep> steps = split_path(path, source);
+  toml::table& holder = holder_of(root, steps, path, source);
+  const PathStep& last = steps.back();
+  if (last.index >= 0) {
+    toml::array& array = indexed_array(holder, last, path, source);
+    const toml::node* element = array.get(std::size_t(last.index));
+    if (element->is_table() || element->is_array())
+      fail_at({source, 0, path}, "holds ", describe(element->type()), ", not one value: give a deeper key");
+    std::visit([&](const auto& v) { array.replace(array.cbegin() + last.index, v); }, value);
+  } else {
+    if (const toml::node* existing = holder.get(last.key); existing && (existing->is_table() || existing->is_array()))
+      fail_at({source, 0, path}, "holds ", describe(existing->type()), ", not one value: give a deeper key");
+    std::visit([&](const auto& v) { holder.insert_or_assign(last.key, v); }, value);
+  }
+  return serialised(root);
+}
+
+ConfigValue toml_value(std::string_view text, const std::string& source, const std::string& path) {
+  toml::table root = parse_for_edit(text, source);
+  const std::vector<PathStep> steps = split_path(path, source);
+  toml::table& holder = holder_of(root, steps, path, source);
+  const PathStep& last = steps.back();
+  const toml::node* node = last.index >= 0 ? indexed_array(holder, last, path, source).get(std::size_t(last.index))
+                                           : holder.get(last.key);
+  if (!node) fail_at({source, 0, path}, "no such key");
+  if (const auto* v = node->as_floating_point()) return v->get();
+  if (const auto* v = node->as_integer()) return v->get();
+  if (const auto* v = node->as_boolean()) return v->get();
+  if (const auto* v = node->as_string()) return v->get();
+  fail_at({source, 0, path}, "holds ", describe(node->type()), ", not one value: give a deeper key");
+}
+
+std::vector<std::string> toml_value_paths(std::string_view text, const std::string& source) {
+  const toml::table root = parse_for_edit(text, source);
+  std::vector<std::string> out;
+  value_paths(root, "", out);
+  return out;
+}
+
+std::string toml_normalised(std::string_view text, const std::string& source) {
+  return serialised(parse_for_edit(text, source));
 }
 
 }  // namespace nanoscatter
