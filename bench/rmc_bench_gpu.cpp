@@ -63,7 +63,7 @@ void BM_RmcGpu(benchmark::State& state) {
   o.tiles = tiles;
   o.loading = {0.3};
   o.steps = std::uint64_t(std::max(1000.0, kMovesPerTile512 * (512.0 * 512.0) / (double(n) * n) / std::sqrt(double(tiles))));
-  o.device = Device::gpu;
+  o.compute.device = Device::gpu;
   o.refresh_interval = 0;
   const RmcPlan plan(boolean_target(n), o);
   RmcResult r;

@@ -77,6 +77,8 @@ class Communicator {
   void merge_disjoint(std::span<double> values) const;
   // Every rank: root's values (the sizes must agree).
   void broadcast(std::span<double> values) const;
+  // Every rank: root's bytes (of any size).
+  void broadcast(std::string& bytes) const;
   // Root: every rank's bytes in rank order; others: empty.
   std::vector<std::string> gather(const std::string& bytes) const;
   // Root: every rank's value in rank order; others: empty.

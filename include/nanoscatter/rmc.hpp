@@ -20,13 +20,13 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "nanoscatter/device.hpp"
+#include "nanoscatter/parallel.hpp"
 #include "nanoscatter/work_share.hpp"
 
 namespace nanoscatter {
@@ -56,7 +56,9 @@ TargetLayout parse_target_layout(const std::string& name);  // "centred" (or "ce
 Resample parse_resample(const std::string& name);           // "crop", "rebin"
 
 struct TargetOptions {
-  std::size_t model_size = 0;      // N; 0: the (square) image's size
+  // N; 0: the (square) image's size. Errors name it "tile", as the CLI
+  // flag and the Python keyword do.
+  std::size_t model_size = 0;
   bool crop_to_square = false;     // crop a non-square image to its central square
   TargetLayout layout = TargetLayout::centred;
   // A larger image becomes N×N by cropping the central N×N window (keeps
@@ -86,6 +88,8 @@ RmcTarget load_rmc_target(const std::string& target_spec, const std::string& mas
 
 enum class CoolingSchedule { fixed, exponential, linear };
 CoolingSchedule parse_cooling_schedule(const std::string& name);  // "fixed", "exponential", "linear"
+// RmcOptions::temperature from text: a number, or "auto" (unset).
+std::optional<double> parse_rmc_temperature(const std::string& text);
 const char* to_string(CoolingSchedule schedule);
 
 struct RmcOptions {
@@ -111,17 +115,21 @@ struct RmcOptions {
   // Multi-resolution start: fit models of size N/2^L, …, N/2 to the central
   // low-q crop of the target first (`multires_steps` moves per tile each;
   // 0: steps/4), growing the occupancy by interpolation at fixed loading.
+  // Errors name it "multires", as the CLI flag and the Python keyword do.
   int multires_levels = 0;
   std::uint64_t multires_steps = 0;
   // F is recomputed exactly (FFT of the occupancy) every this many moves, so
   // that float32 rank-1 updates cannot drift; 0: never.
   std::uint64_t refresh_interval = 20000;
   std::uint64_t trace_interval = 0;      // moves between χ² trace points; 0: about 1000 points
-  Device device = Device::cpu;
-  int threads = 0;                       // CPU: OpenMP threads over tiles, 0 = all
-  int cluster_size = 0;                  // GPU: thread blocks per tile (1–8), 0 = from the SM count
-  std::size_t max_device_memory = 0;     // GPU bytes, 0 = half of the free memory
-  bool quiet = true;
+  // GPU: thread blocks per tile (1–8), 0 = from the SM count. Errors name
+  // it "cluster", as the CLI flag and the Python keyword do.
+  int cluster_size = 0;
+  // Device, threads (CPU: OpenMP threads over tiles), max_device_memory
+  // (0: half of the free GPU memory) and quiet. rmc has no precision
+  // choice: the CPU path runs in float64, the CUDA path in float32 (with
+  // exact float64 refreshes), so compute.precision is not used.
+  DeviceOptions compute;
   // This process's part of the tiles (MPI runs, docs/mpi.md): the
   // contiguous run share.range(tiles). Tiles are independent and draw their
   // random numbers by their global index, so each tile comes out as in a
@@ -129,6 +137,12 @@ struct RmcOptions {
   // RmcResult::tiles and trace then hold this run of tiles only (first_tile
   // says where it starts); a part with no tiles returns none.
   WorkShare share;
+
+  // Every check of these options alone, once (RmcPlan calls it); errors
+  // name the field (fail_option), which the CLI prints as its flag and
+  // Python as its keyword. The checks that need the model size (particle
+  // counts, multi-resolution levels) are the plan's.
+  void validate() const;
 };
 
 struct RmcTileResult {
@@ -154,12 +168,19 @@ struct RmcResult {
   double seconds = 0;                           // wall time of execute()
   double move_seconds = 0;                      // of which spent in trial moves (final level)
   int cluster_size = 1;                         // GPU blocks per tile used
+
+  // The whole result on every rank from each rank's run of tiles
+  // (RmcOptions::share): the tiles and their traces in rank order, which is
+  // the order of their global indices (first_tile becomes 0); the trace's
+  // move counts, times, device and cluster size are rank 0's. A no-op on
+  // one rank.
+  void reduce(const parallel::Communicator& comm);
 };
 
 class RmcPlan {
  public:
-  // Checks the options (loading in (0, 1), steps, temperatures, ...);
-  // errors name the option (e.g. "--loading").
+  // Checks the options (RmcOptions::validate) and them against the
+  // target's size; errors name the option's field (e.g. "loading").
   RmcPlan(RmcTarget target, RmcOptions options);
   ~RmcPlan();
   RmcPlan(RmcPlan&&) noexcept;
@@ -200,21 +221,5 @@ struct PairCorrelation {
   std::vector<double> g;
 };
 PairCorrelation pair_correlation(const std::vector<std::uint8_t>& occupancy, std::size_t n);
-
-// ---- outputs ----------------------------------------------------------------
-
-struct RmcRecord {
-  std::string command;
-  std::string version;
-  RmcOptions options;
-};
-
-// Writes into `dir` (which must exist): rmc.h5 (occupancy, model, target,
-// mask, trace, g(r), per-tile statistics), occupancy_tile<k>.png and
-// model_tile<k>.png, chi2_trace.dat, acceptance.dat, pair_correlation.dat.
-// Every file goes through a temporary name, and all are committed only when
-// all were written.
-void write_rmc_outputs(const std::filesystem::path& dir, const RmcResult& result, const RmcTarget& target,
-                       const RmcRecord& record);
 
 }  // namespace nanoscatter

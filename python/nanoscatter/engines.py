@@ -292,10 +292,19 @@ def mie(**options):
 
 class RmcPlan:
     """Reverse Monte Carlo fit (RmcPlan in rmc.hpp): ``RmcPlan(target,
-    mask=None, loading=..., tile=0, tiles=1, steps=100000, seed=1, ...)``
-    with every ``nanoscatter rmc`` option; ``target`` and ``mask`` are 2D
-    arrays (q = 0 at [N/2, N/2]) or image files. ``execute()``;
-    ``write_outputs(dir)`` writes the CLI's output directory."""
+    mask=None, loading=..., tile=0, crop=False, layout="centred",
+    resample="crop", tiles=1, steps=100000, seed=1, max_distance=0,
+    schedule="exponential", temperature="auto", final_ratio=1e-3,
+    target_acceptance=0.8, probe_moves=256, multires=0, multires_steps=0,
+    refresh_interval=20000, trace_interval=0, device="auto", threads=0,
+    cluster=0, max_device_memory=0, quiet=True, comm=None)``: every
+    ``nanoscatter rmc`` option by its flag's name; an unknown keyword is a
+    ``nanoscatter.Error`` listing the valid ones. ``target`` and ``mask``
+    are 2D arrays (q = 0 at [N/2, N/2]) or image files; ``loading`` is one
+    value or one per tile. ``comm=nanoscatter.world()`` shares the tiles
+    over the MPI ranks (every rank gets all tiles). ``execute(output_dir=None)``;
+    ``write_outputs(dir)`` writes the CLI's output directory for the last
+    run (rank 0 under MPI)."""
 
     def __init__(self, target, mask=None, **options):
         loading = options.get("loading")
@@ -314,16 +323,22 @@ class RmcPlan:
     def set_initial_occupancy(self, occupancy):
         self._plan.set_initial_occupancy([np.asarray(o, dtype=np.uint8) for o in occupancy])
 
-    def execute(self):
-        result = RmcResult(**self._plan.execute())
+    def execute(self, output_dir=None):
+        """Runs the fit; ``output_dir`` also writes the directory the CLI's
+        ``--output-dir`` would (rank 0 under MPI)."""
+        out = "" if output_dir is None else os.fspath(output_dir)
+        result = RmcResult(**self._plan.execute(output_dir=out))
         result.target = self._plan.target
         return result
 
-    def write_outputs(self, output_dir, command_line="nanoscatter (Python)"):
+    def write_outputs(self, output_dir, command_line=None):
+        """The CLI's output directory for the last execute(); the files'
+        "command:" line is ``command_line`` (default: the Python command)."""
         self._plan.write_outputs(os.fspath(output_dir), command_line)
 
 
-def rmc(target, mask=None, **options):
+def rmc(target, mask=None, output_dir=None, **options):
     """``nanoscatter rmc``: options as RmcPlan; returns an RmcResult (with
-    ``target``, the N×N image the model was fitted to)."""
-    return RmcPlan(target, mask, **options).execute()
+    ``target``, the N×N image the model was fitted to); ``output_dir`` also
+    writes the CLI's output directory."""
+    return RmcPlan(target, mask, **options).execute(output_dir=output_dir)

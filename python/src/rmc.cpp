@@ -1,17 +1,19 @@
 // RMC engine: RmcPlan(target, mask=None, loading=..., **options).execute();
 // target and mask are 2D NumPy arrays or file specs as `nanoscatter rmc
-// --target/--mask` takes them; the other options carry the CLI's names.
+// --target/--mask` takes them; the other options carry the CLI's names and
+// are checked by the library (RmcOptions::validate).
 #include <pybind11/stl.h>
 
 #include <cstdint>
-#include <filesystem>
 #include <optional>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "bindings.hpp"
+#include "keywords.hpp"
+#include "nanoscatter/parallel.hpp"
 #include "nanoscatter/rmc.hpp"
+#include "nanoscatter/rmc_output.hpp"
 
 namespace nanoscatter::python {
 namespace {
@@ -19,7 +21,7 @@ namespace {
 Image2D image_from(const py::handle& obj, const char* field) {
   if (py::isinstance<py::str>(obj) || py::hasattr(obj, "__fspath__")) return read_image(py::str(obj).cast<std::string>());
   auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(obj);
-  if (!a || a.ndim() != 2) fail_at({"", 0, field}, "expected a 2D array or an image file name");
+  if (!a || a.ndim() != 2) fail_at({"", 0, field, true}, "expected a 2D array or an image file name");
   Image2D image;
   image.rows = std::size_t(a.shape(0));
   image.cols = std::size_t(a.shape(1));
@@ -34,15 +36,92 @@ std::vector<std::uint8_t> occupancy_from(const py::handle& obj, std::size_t& n) 
   return std::vector<std::uint8_t>(a.data(), a.data() + a.size());
 }
 
+// The engine's keywords: RmcOptions' and TargetOptions' fields by the
+// CLI's names (tile, crop, multires, cluster), the strings the library
+// parses (layout, resample, schedule, temperature), the device keywords but
+// precision (rmc has no choice: float64 on the CPU, float32 on a GPU), and
+// comm. The checks are RmcOptions::validate's and the plan's.
+const std::vector<std::string> kRmcKeywords = {
+    "loading", "tile", "crop", "layout", "resample", "tiles", "steps", "seed", "max_distance", "schedule",
+    "temperature", "final_ratio", "target_acceptance", "probe_moves", "multires", "multires_steps",
+    "refresh_interval", "trace_interval", "cluster"};
+
+std::vector<std::string> rmc_keywords() {
+  std::vector<std::string> names = with_device_keywords(kRmcKeywords);
+  std::erase(names, "precision");
+  names.push_back("comm");
+  return names;
+}
+
+RmcOptions rmc_options(const Keywords& kw, const py::kwargs& kwargs) {
+  RmcOptions o;
+  // Required, as the CLI's --loading is (the library's default is for C++).
+  if (!kw.has("loading")) fail_option("loading", "required: the fraction of occupied sites, one value or one per tile");
+  kw.get("loading", o.loading);
+  kw.get("tiles", o.tiles);
+  kw.get("steps", o.steps);
+  kw.get("seed", o.seed);
+  kw.get("max_distance", o.max_distance);
+  kw.get_parsed("schedule", o.schedule, parse_cooling_schedule);
+  // A number, or a string the CLI would take ("auto", "0.01"); None: auto.
+  if (kw.has("temperature") && !kw.is_none("temperature")) {
+    if (py::isinstance<py::str>(kwargs["temperature"])) {
+      std::string text;
+      kw.get("temperature", text);
+      o.temperature = parse_rmc_temperature(text);
+    } else {
+      double t = 0;
+      kw.get("temperature", t);
+      o.temperature = t;
+    }
+  }
+  kw.get("final_ratio", o.final_ratio);
+  kw.get("target_acceptance", o.target_acceptance);
+  kw.get("probe_moves", o.probe_moves);
+  kw.get("multires", o.multires_levels);
+  kw.get("multires_steps", o.multires_steps);
+  kw.get("refresh_interval", o.refresh_interval);
+  kw.get("trace_interval", o.trace_interval);
+  kw.get("cluster", o.cluster_size);
+  kw.get_device(o.compute);
+  return o;
+}
+
+TargetOptions target_options(const Keywords& kw) {
+  TargetOptions t;
+  kw.get("tile", t.model_size);
+  kw.get("crop", t.crop_to_square);
+  kw.get_parsed("layout", t.layout, parse_target_layout);
+  kw.get_parsed("resample", t.resample, parse_resample);
+  return t;
+}
+
+// The plan with its ranks and its last result (for write_outputs).
 struct PyRmcPlan {
   RmcPlan plan;
+  parallel::Communicator comm;
   std::optional<RmcResult> last;
-  explicit PyRmcPlan(RmcPlan p) : plan(std::move(p)) {}
+  PyRmcPlan(RmcPlan p, parallel::Communicator c) : plan(std::move(p)), comm(std::move(c)) {}
 
-  py::dict execute() {
+  // The CLI's output directory from the last result (rank 0 only).
+  void write(const std::string& dir, const std::string& command) const {
+    if (!comm.root()) return;
+    RmcOptions whole = plan.options();
+    whole.share = WorkShare{};
+    const RunRecord record{"rmc", command, rmc_run_lines(plan.target(), whole, *last)};
+    write_rmc_outputs(dir, *last, plan.target(), whole, record);
+  }
+
+  // output_dir: also write the directory the CLI's --output-dir would.
+  py::dict execute(const std::string& output_dir) {
+    if (!output_dir.empty()) check_rmc_output_dir(output_dir);
+    const std::string command = output_dir.empty() ? "" : python_command();  // with the GIL
     {
       py::gil_scoped_release release;
-      last = plan.execute();
+      RmcResult r = plan.execute();
+      r.reduce(comm);
+      last = std::move(r);
+      if (!output_dir.empty()) write(output_dir, command);
     }
     RmcResult r = *last;  // kept whole for write_outputs
     const auto n = py::ssize_t(r.size);
@@ -79,58 +158,31 @@ struct PyRmcPlan {
 }  // namespace
 
 void bind_rmc(py::module_& m) {
-  py::class_<PyRmcPlan>(m, "RmcPlan")
-      .def(py::init([](const py::object& target, const py::object& mask, std::vector<double> loading,
-                       std::size_t tile, bool crop, const std::string& layout, const std::string& resample,
-                       std::size_t tiles, std::uint64_t steps, std::uint64_t seed, double max_distance,
-                       const std::string& schedule, const py::object& temperature, double final_ratio,
-                       double target_acceptance, std::uint64_t probe_moves, int multires,
-                       std::uint64_t multires_steps, std::uint64_t refresh_interval, std::uint64_t trace_interval,
-                       const std::string& device, int threads, int cluster, bool quiet) {
-             RmcOptions o;
-             o.tiles = tiles;
-             o.loading = loading;
-             o.steps = steps;
-             o.seed = seed;
-             o.max_distance = max_distance;
-             o.schedule = parse_cooling_schedule(schedule);
-             if (!temperature.is_none() && !(py::isinstance<py::str>(temperature) && temperature.cast<std::string>() == "auto")) {
-               if (py::isinstance<py::str>(temperature))
-                 fail_at({"", 0, "--temperature"}, "expected a number or 'auto', got '", temperature.cast<std::string>(), "'");
-               o.temperature = temperature.cast<double>();
-             }
-             o.final_ratio = final_ratio;
-             o.target_acceptance = target_acceptance;
-             o.probe_moves = probe_moves;
-             o.multires_levels = multires;
-             o.multires_steps = multires_steps;
-             o.refresh_interval = refresh_interval;
-             o.trace_interval = trace_interval;
-             o.threads = threads;
-             o.cluster_size = cluster;
-             o.quiet = quiet;
-             TargetOptions t;
-             t.model_size = tile;
-             t.crop_to_square = crop;
-             t.layout = parse_target_layout(layout);
-             t.resample = parse_resample(resample);
+  py::class_<PyRmcPlan>(m, "RmcPlan",
+                        "RmcPlan(target, mask=None, *, loading, tile=0, crop=False, layout='centred', "
+                        "resample='crop', tiles=1, steps=100000, seed=1, max_distance=0, schedule='exponential', "
+                        "temperature='auto', final_ratio=1e-3, target_acceptance=0.8, probe_moves=256, multires=0, "
+                        "multires_steps=0, refresh_interval=20000, trace_interval=0, device='auto', threads=0, "
+                        "cluster=0, max_device_memory=0, quiet=True, comm=None): comm=nanoscatter.world() shares "
+                        "the tiles over the MPI ranks")
+      .def(py::init([](const py::object& target, const py::object& mask, const py::kwargs& kwargs) {
+             const Keywords kw(kwargs, rmc_keywords(), "RmcPlan");
+             parallel::Communicator comm;
+             if (!kw.is_none("comm")) kw.get("comm", comm);
+             RmcOptions o = rmc_options(kw, kwargs);
+             o.share = comm.share();
+             o.validate();  // before reading the images: bad options cost no work
+             const TargetOptions t = target_options(kw);
              const std::string image_name = py::isinstance<py::str>(target) ? target.cast<std::string>() : "";
              const std::string mask_name = py::isinstance<py::str>(mask) ? mask.cast<std::string>() : "";
-             Image2D image = image_from(target, "--target");
+             Image2D image = image_from(target, "target");
              std::optional<Image2D> mask_image;
-             if (!mask.is_none()) mask_image = image_from(mask, "--mask");
+             if (!mask.is_none()) mask_image = image_from(mask, "mask");
              RmcTarget rt = make_rmc_target(std::move(image), mask_image ? &*mask_image : nullptr, t, image_name, mask_name);
              if (rt.source.empty()) rt.source = "array";
-             o.device = resolve_device(device, quiet);
-             return new PyRmcPlan(RmcPlan(std::move(rt), o));
+             return new PyRmcPlan(RmcPlan(std::move(rt), o), comm);
            }),
-           py::arg("target"), py::arg("mask") = py::none(), py::kw_only(), py::arg("loading"),
-           py::arg("tile") = 0, py::arg("crop") = false, py::arg("layout") = "centred", py::arg("resample") = "crop",
-           py::arg("tiles") = 1, py::arg("steps") = 100000, py::arg("seed") = 1, py::arg("max_distance") = 0.0,
-           py::arg("schedule") = "exponential", py::arg("temperature") = "auto", py::arg("final_ratio") = 1e-3,
-           py::arg("target_acceptance") = 0.8, py::arg("probe_moves") = 256, py::arg("multires") = 0,
-           py::arg("multires_steps") = 0, py::arg("refresh_interval") = 20000, py::arg("trace_interval") = 0,
-           py::arg("device") = "auto", py::arg("threads") = 0, py::arg("cluster") = 0, py::arg("quiet") = true)
+           py::arg("target"), py::arg("mask") = py::none())
       .def("set_initial_occupancy",
            [](PyRmcPlan& p, const py::list& tiles) {
              std::vector<std::vector<std::uint8_t>> occ;
@@ -141,19 +193,20 @@ void bind_rmc(py::module_& m) {
              p.plan.set_initial_occupancy(std::move(occ));
            },
            py::arg("occupancy"), "One N×N 0/1 array per tile.")
-      .def("execute", &PyRmcPlan::execute)
+      .def("execute", &PyRmcPlan::execute, py::kw_only(), py::arg("output_dir") = "")
       .def_property_readonly("target", [](const PyRmcPlan& p) {
         const RmcTarget& t = p.plan.target();
         auto v = t.intensity;
         return to_numpy(std::move(v), {py::ssize_t(t.size), py::ssize_t(t.size)});
       }, "the N×N target (centred layout, NaN where masked)")
       .def("write_outputs",
-           [](const PyRmcPlan& p, const std::string& dir, const std::string& command_line) {
-             if (!p.last) fail_at({"", 0, "--output-dir"}, "execute() first");
-             std::filesystem::create_directories(dir);
-             write_rmc_outputs(dir, *p.last, p.plan.target(), RmcRecord{command_line, NANOSCATTER_VERSION, p.plan.options()});
+           [](const PyRmcPlan& p, const std::string& dir, const std::optional<std::string>& command_line) {
+             if (!p.last) fail_at({"", 0, "write_outputs"}, "call execute() first");
+             const std::string command = command_line ? *command_line : python_command();
+             py::gil_scoped_release release;
+             p.write(dir, command);
            },
-           py::arg("output_dir"), py::arg("command_line") = "nanoscatter (Python)");
+           py::arg("output_dir"), py::arg("command_line") = py::none());
 
   m.def("rmc_model_intensity",
         [](const py::handle& occupancy, double scale) {

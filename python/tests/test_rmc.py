@@ -1,7 +1,9 @@
 """rmc binding against the CLI with the same seed (the run is reproducible
-for a seed: identical χ² traces to 1e-12) and the analysis functions against
-NumPy: |FFT2|² (fftshifted) to 1e-9 relative, χ²_rel recomputed from the
-fitted occupancy as 1 − (P·I)²/(|P|²|I|²) to 1e-9."""
+for a seed: identical χ² traces to 1e-12; output_dir= writes the CLI's
+files with the same numbers), the same messages for the same bad values
+(checked once, in the library), and the analysis functions against NumPy:
+|FFT2|² (fftshifted) to 1e-9 relative, χ²_rel recomputed from the fitted
+occupancy as 1 − (P·I)²/(|P|²|I|²) to 1e-9."""
 import os
 import unittest
 
@@ -56,6 +58,64 @@ class RmcBinding(ScratchTestCase):
             ns.rmc(self.path("t.txt"), loading=1.5)
         self.assertEqual(str(e.exception), cli_error("rmc", "--target", self.path("t.txt"), "--loading", 1.5,
                                                      "--output-dir", self.path("x")))
+
+    def test_bad_values_give_the_cli_message(self):
+        # RmcOptions::validate (steps, target_acceptance, cluster: a field
+        # named as its flag), the library's parsers (schedule, layout,
+        # temperature): one check each, the same words from both front ends.
+        cases = [
+            ({"steps": 0}, ["--steps", 0]),
+            ({"target_acceptance": 1.5}, ["--target-acceptance", 1.5]),
+            ({"cluster": 9}, ["--cluster", 9]),
+            ({"schedule": "fast"}, ["--schedule", "fast"]),
+            ({"layout": "diagonal"}, ["--layout", "diagonal"]),
+            ({"temperature": "hot"}, ["--temperature", "hot"]),
+        ]
+        for keywords, flags in cases:
+            with self.subTest(flags=flags):
+                with self.assertRaises(ns.Error) as e:
+                    ns.RmcPlan(self.path("t.txt"), loading=0.1, device="cpu", **keywords)
+                expected = cli_error("rmc", "--target", self.path("t.txt"), "--loading", 0.1, "--device", "cpu",
+                                     *flags, "--output-dir", self.path("x"))
+                self.assertEqual(str(e.exception), expected)
+                self.assertTrue(expected.startswith(list(keywords)[0] + ": "), expected)
+
+    def test_unknown_keyword_lists_the_valid_ones(self):
+        with self.assertRaises(ns.Error) as e:
+            ns.RmcPlan(self.image, loading=0.1, step=10)
+        message = str(e.exception)
+        self.assertIn("unknown keyword 'step'", message)
+        for valid in ("steps", "loading", "tiles", "max_device_memory", "comm"):
+            self.assertIn(valid, message)
+        self.assertNotIn("precision", message)  # rmc has no precision choice
+
+    def test_output_dir_writes_the_cli_files(self):
+        r = ns.rmc(self.image, loading=80 / 1024, tiles=2, steps=1000, seed=4, device="cpu",
+                   output_dir=self.path("py"))
+        cli("rmc", "--target", self.path("t.txt"), "--loading", 80 / 1024, "--tiles", 2, "--steps", 1000,
+            "--seed", 4, "--device", "cpu", "--output-dir", self.path("cli"), "-q")
+        for name in ("chi2_trace.dat", "acceptance.dat", "pair_correlation.dat"):
+            np.testing.assert_allclose(read_table(self.path("py/" + name)), read_table(self.path("cli/" + name)),
+                                       rtol=1e-12, err_msg=name)
+        for name in ("rmc.h5", "target.png", "occupancy_tile1.png", "model_tile1.png"):
+            self.assertTrue(os.path.getsize(self.path("py/" + name)) > 0, name)
+        with open(self.path("py/acceptance.dat"), encoding="utf-8") as f:
+            header = [line for line in f if line.startswith("#")]
+        self.assertTrue(header[1].startswith("# command: python:"), header[1])
+        self.assertTrue(header[2].startswith("# version: nanoscatter "), header[2])
+        # write_outputs: the same files again, from the last run.
+        plan = ns.RmcPlan(self.image, loading=80 / 1024, tiles=2, steps=1000, seed=4, device="cpu")
+        plan.execute()
+        plan.write_outputs(self.path("again"), command_line="test")
+        np.testing.assert_array_equal(read_table(self.path("again/chi2_trace.dat")),
+                                      read_table(self.path("py/chi2_trace.dat")))
+        self.assertEqual(len(r.tiles), 2)
+
+    def test_output_dir_checked_before_the_run(self):
+        with self.assertRaises(ns.Error) as e:
+            ns.rmc(self.image, loading=0.1, steps=10, device="cpu", output_dir=self.path("no/such/dir"))
+        self.assertEqual(e.exception.field, "output_dir")
+        self.assertIn("parent directory", str(e.exception))
 
 
 if __name__ == "__main__":

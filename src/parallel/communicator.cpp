@@ -116,6 +116,17 @@ void Communicator::broadcast(std::span<double> values) const {
     MPI_Bcast(values.data() + b, int(std::min(kPiece, values.size() - b)), MPI_DOUBLE, 0, impl_->comm);
 }
 
+void Communicator::broadcast(std::string& bytes) const {
+  if (size_ == 1) return;
+  check();
+  std::uint64_t n = bytes.size();
+  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, impl_->comm);
+  bytes.resize(n);
+  constexpr std::size_t kPiece = std::size_t(1) << 30;  // MPI counts are int
+  for (std::size_t b = 0; b < n; b += kPiece)
+    MPI_Bcast(bytes.data() + b, int(std::min<std::size_t>(kPiece, n - b)), MPI_CHAR, 0, impl_->comm);
+}
+
 void Communicator::merge_disjoint(std::span<double> values) const {
   if (size_ == 1) return;
   check();
@@ -193,6 +204,7 @@ Failure Communicator::fail(int code, const std::string& message) const { return 
 void Communicator::sum_in_rank_order(std::span<double>) const {}
 void Communicator::merge_disjoint(std::span<double>) const {}
 void Communicator::broadcast(std::span<double>) const {}
+void Communicator::broadcast(std::string&) const {}
 std::vector<std::string> Communicator::gather(const std::string& bytes) const { return {bytes}; }
 std::vector<double> Communicator::gather(double value) const { return {value}; }
 

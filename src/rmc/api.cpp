@@ -1,6 +1,6 @@
-// RmcPlan: option checks, the multi-resolution stages, the automatic
-// initial temperature, and the chunked drive of a backend (CPU or CUDA)
-// with periodic exact refreshes of F.
+// RmcPlan: the options checked against the target, the multi-resolution
+// stages, the automatic initial temperature, and the chunked drive of a
+// backend (CPU or CUDA) with periodic exact refreshes of F.
 #include <algorithm>
 #include <cmath>
 
@@ -29,6 +29,11 @@ constexpr std::uint64_t kDefaultTracePoints = 1000;
 constexpr double kSecondsPerCall = 0.25;
 // The smallest model a stage may have (multi-resolution levels stop here).
 constexpr std::size_t kMinModelSize = 4;
+// The largest model: N² = 2^30 sites keep the int32 site indices (TileSites) valid.
+constexpr std::size_t kMaxModelSize = 32768;
+// More levels than any model size allows (2^20 > kMaxModelSize), checked
+// before the shift 1 << levels.
+constexpr int kMaxMultiresLevels = 20;
 
 int schedule_code(CoolingSchedule s) {
   switch (s) {
@@ -41,45 +46,20 @@ int schedule_code(CoolingSchedule s) {
 
 double tile_loading(const RmcOptions& o, std::size_t t) { return o.loading.size() == 1 ? o.loading[0] : o.loading[t]; }
 
-void check_options(const RmcTarget& target, const RmcOptions& o) {
+// The options against the target: its size, the particle counts the
+// loadings give at every level (RmcOptions::validate has checked each
+// option alone).
+void check_for_target(const RmcTarget& target, const RmcOptions& o) {
   if (target.size < kMinModelSize) fail_option("tile", "model size must be at least ", kMinModelSize, ", got ", target.size);
   if (target.intensity.size() != target.size * target.size) fail("RmcTarget: intensity has the wrong size");
-  if (target.size > 32768) fail_option("tile", "model size ", target.size, " exceeds 32768");
-  if (o.tiles < 1 || o.tiles > (1u << 20)) fail_option("tiles", "must lie in [1, 1048576], got ", o.tiles);
-  if (o.loading.size() != 1 && o.loading.size() != o.tiles)
-    fail_option("loading", "give one loading or one per tile (", o.tiles, "), got ", o.loading.size());
+  if (target.size > kMaxModelSize) fail_option("tile", "model size ", target.size, " exceeds ", kMaxModelSize);
   for (double l : o.loading) particle_count(l, int(target.size));
-  if (o.steps < 1) fail_option("steps", "must be at least 1");
-  if (!(o.max_distance >= 0) || !std::isfinite(o.max_distance))
-    fail_option("max_distance", "must be ≥ 0 and finite, got ", o.max_distance);
-  if (o.max_distance > 0 && o.max_distance < 1)
-    fail_option("max_distance", "must be 0 (anywhere) or ≥ 1 lattice unit, got ", o.max_distance);
-  if (o.temperature && (!(*o.temperature >= 0) || !std::isfinite(*o.temperature)))
-    fail_option("temperature", "must be ≥ 0 and finite, got ", *o.temperature);
-  if (!(o.target_acceptance > 0 && o.target_acceptance < 1))
-    fail_option("target_acceptance", "must lie in (0, 1), got ", o.target_acceptance);
-  if (!o.temperature && o.probe_moves < 1) fail_option("probe_moves", "must be at least 1");
-  if (o.schedule == CoolingSchedule::exponential && !(o.final_ratio > 0 && std::isfinite(o.final_ratio)))
-    fail_option("final_ratio", "exponential cooling needs T_final/T0 > 0, got ", o.final_ratio);
-  if (o.schedule == CoolingSchedule::linear && !(o.final_ratio >= 0 && std::isfinite(o.final_ratio)))
-    fail_option("final_ratio", "linear cooling needs T_final/T0 ≥ 0, got ", o.final_ratio);
-  if (o.multires_levels < 0) fail_option("multires", "must be ≥ 0, got ", o.multires_levels);
   if (o.multires_levels > 0) {
-    const std::size_t f = std::size_t(1) << std::min(o.multires_levels, 20);
-    if (o.multires_levels > 20 || target.size % f != 0 || target.size / f < kMinModelSize)
+    const std::size_t f = std::size_t(1) << std::min(o.multires_levels, kMaxMultiresLevels);
+    if (o.multires_levels > kMaxMultiresLevels || target.size % f != 0 || target.size / f < kMinModelSize)
       fail_option("multires", o.multires_levels, " levels need the model size ", target.size,
-              " to be a multiple of 2^", o.multires_levels, " with at least ", kMinModelSize, " sites left");
+                  " to be a multiple of 2^", o.multires_levels, " with at least ", kMinModelSize, " sites left");
     for (double l : o.loading) particle_count(l, int(target.size / f));
-  }
-  if (o.threads < 0) fail_option("threads", "must be ≥ 0, got ", o.threads);
-  validate_work_share(o.share);
-  if (o.cluster_size < 0 || o.cluster_size > 8) fail_option("cluster", "must lie in [0, 8], got ", o.cluster_size);
-  if (o.device == Device::gpu) {
-#if NANOSCATTER_HAVE_CUDA
-    if (cuda_device_count() == 0) fail_option("device", "gpu requested but no CUDA device is available");
-#else
-    fail_option("device", "gpu requested but this build has no CUDA support");
-#endif
   }
 }
 
@@ -120,17 +100,17 @@ StageResult run_stage(const RmcTarget& target, std::vector<TileSites> tiles, std
   s.offsets = move_offsets(o.max_distance, int(target.size));
 
   std::unique_ptr<RmcBackend> backend;
-  if (o.device == Device::gpu) {
+  if (o.compute.device == Device::gpu) {
 #if NANOSCATTER_HAVE_CUDA
     CudaRmcOptions c;
     c.cluster_size = o.cluster_size;
-    c.max_device_memory = o.max_device_memory;
+    c.max_device_memory = o.compute.max_device_memory;
     backend = make_cuda_backend(folded, std::move(tiles), s, c);
 #else
-    fail_option("device", "gpu requested but this build has no CUDA support");
+    require_gpu();  // validate() has said it: this build has no CUDA support
 #endif
   } else {
-    backend = make_cpu_backend(folded, std::move(tiles), s, o.threads);
+    backend = make_cpu_backend(folded, std::move(tiles), s, o.compute.threads);
   }
   StageResult r;
   r.trace_interval = s.trace_interval;
@@ -147,7 +127,7 @@ StageResult run_stage(const RmcTarget& target, std::vector<TileSites> tiles, std
   backend->set_temperatures(r.temperature);
 
   ProgressOptions po;
-  po.quiet = o.quiet;
+  po.quiet = o.compute.quiet;
   Progress progress(label, steps * start.size(), po);
   std::uint64_t chunk = 1;  // grows to about kSecondsPerCall of work per call
   for (std::uint64_t m = 0; m < steps;) {
@@ -171,22 +151,6 @@ StageResult run_stage(const RmcTarget& target, std::vector<TileSites> tiles, std
 
 }  // namespace
 
-CoolingSchedule parse_cooling_schedule(const std::string& name) {
-  if (name == "fixed") return CoolingSchedule::fixed;
-  if (name == "exponential") return CoolingSchedule::exponential;
-  if (name == "linear") return CoolingSchedule::linear;
-  fail_option("schedule", "unknown schedule '", name, "' (expected fixed, exponential or linear)");
-}
-
-const char* to_string(CoolingSchedule schedule) {
-  switch (schedule) {
-    case CoolingSchedule::fixed: return "fixed";
-    case CoolingSchedule::exponential: return "exponential";
-    case CoolingSchedule::linear: return "linear";
-  }
-  return "?";
-}
-
 struct RmcPlan::Impl {
   RmcTarget target;
   RmcOptions options;
@@ -194,7 +158,8 @@ struct RmcPlan::Impl {
 };
 
 RmcPlan::RmcPlan(RmcTarget target, RmcOptions options) : impl_(std::make_unique<Impl>()) {
-  check_options(target, options);
+  options.validate();
+  check_for_target(target, options);
   impl_->target = std::move(target);
   impl_->options = std::move(options);
 }
@@ -225,7 +190,7 @@ RmcResult RmcPlan::execute() const {
   if (local == 0) {  // more parts than tiles: nothing to do here
     RmcResult idle;
     idle.size = std::size_t(n);
-    idle.device = o.device;
+    idle.device = o.compute.device;
     idle.first_tile = t0;
     idle.seconds = start.seconds();
     return idle;
@@ -258,7 +223,7 @@ RmcResult RmcPlan::execute() const {
   RmcResult result;
   result.size = std::size_t(n);
   result.first_tile = t0;
-  result.device = o.device;
+  result.device = o.compute.device;
   result.cluster_size = stage.cluster_size;
   result.move_seconds = stage.move_seconds;
   result.trace_moves.push_back(0);

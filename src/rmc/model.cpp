@@ -26,13 +26,14 @@ std::vector<std::uint8_t> TileSites::occupancy() const {
 }
 
 std::uint32_t particle_count(double loading, int size) {
-  if (!(loading > 0 && loading < 1)) fail_option("loading", "must lie in (0, 1), got ", loading);
+  // RmcOptions::validate has put the loading in (0, 1); the count can still
+  // round to none or to every site (NaN fails here too).
   const double total = double(size) * double(size);
-  const auto n = static_cast<std::uint32_t>(std::llround(loading * total));
-  if (n == 0 || n >= std::uint32_t(total))
+  const double n = std::round(loading * total);
+  if (!(n >= 1 && n < total))
     fail_option("loading", "loading ", loading, " gives ", n, " particles on ", size, "×", size,
-            " sites; a move needs at least one particle and one empty site");
-  return n;
+                " sites; a move needs at least one particle and one empty site");
+  return static_cast<std::uint32_t>(n);
 }
 
 namespace {

@@ -20,8 +20,8 @@ struct TileSites {
   std::vector<std::uint8_t> occupancy() const;  // N×N, [x·N + y]
 };
 
-// Particles for a loading: round(loading·N²). Errors (naming "--loading")
-// when that is 0 or N² (no move would be possible).
+// Particles for a loading: round(loading·N²). Errors (naming the option
+// field "loading") when that is 0 or N² (no move would be possible).
 std::uint32_t particle_count(double loading, int size);
 // n distinct sites drawn uniformly (partial Fisher–Yates on the placement
 // stream of (seed, tile)).

@@ -1,23 +1,31 @@
-// The files of an RMC run (write_rmc_outputs in rmc.hpp). Everything is
-// written into a staging folder inside the output directory first and moved
-// into place only when every file was written, so a failure leaves no
-// partial set behind.
+// The files of an RMC run (rmc_output.hpp). Everything is written into a
+// staging folder inside the output directory first and moved into place
+// only when every file was written, so a failure leaves no partial set
+// behind.
+#include "nanoscatter/rmc_output.hpp"
+
 #include <unistd.h>
 
 #include <cmath>
-#include <filesystem>
+#include <sstream>
 #include <string>
 
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/io_hdf5.hpp"
 #include "nanoscatter/io_png.hpp"
 #include "nanoscatter/io_text.hpp"
-#include "nanoscatter/rmc.hpp"
 
 namespace nanoscatter {
 namespace {
 
 namespace fs = std::filesystem;
+
+constexpr const char* kTitle = "nanoscatter rmc: reverse Monte Carlo fit of 2D particle arrangements to a small-angle image";
+constexpr const char* kChi2Line =
+    "chi2 is relative: sum over unmasked pixels of (P - s I)^2 / sum P^2 with the best scale s";
+
+// Errors about the output directory name it as the option (output_dir).
+Where at_output(const fs::path& path) { return {path.string(), 0, "output_dir", true}; }
 
 // Removes the staging folder unless its files were moved out.
 class StagingDir {
@@ -26,7 +34,7 @@ class StagingDir {
     std::error_code ec;
     fs::remove_all(path_, ec);
     if (!fs::create_directory(path_, ec))
-      fail_at({dir.string(), 0, "--output-dir"}, "cannot create a folder in it: ", ec.message());
+      fail_at(at_output(dir), "cannot create a folder in it: ", ec.message());
   }
   ~StagingDir() {
     std::error_code ec;
@@ -38,7 +46,7 @@ class StagingDir {
     for (const auto& entry : fs::directory_iterator(path_)) {
       std::error_code ec;
       fs::rename(entry.path(), dir / entry.path().filename(), ec);
-      if (ec) fail_at({(dir / entry.path().filename()).string(), 0, "--output-dir"}, "cannot write: ", ec.message());
+      if (ec) fail_at(at_output(dir / entry.path().filename()), "cannot write: ", ec.message());
     }
   }
 
@@ -52,23 +60,48 @@ std::string tile_name(std::size_t t, std::size_t tiles) {
   return std::string(width - s.size(), '0') + s;
 }
 
-std::vector<std::string> header(const RmcRecord& record, const RmcTarget& target, const RmcResult& result) {
-  return {"nanoscatter " + record.version + " rmc", "command: " + record.command, "target: " + target.source,
-          "model: " + std::to_string(result.size) + "x" + std::to_string(result.size) + " sites, " +
-              std::to_string(result.tiles.size()) + " tiles, seed " + std::to_string(record.options.seed) +
-              ", device " + to_string(result.device),
-          "chi2 is relative: sum over unmasked pixels of (P - s I)^2 / sum P^2 with the best scale s"};
-}
-
 }  // namespace
 
-void write_rmc_outputs(const fs::path& dir, const RmcResult& result, const RmcTarget& target, const RmcRecord& record) {
-  if (!fs::is_directory(dir)) fail_at({dir.string(), 0, "--output-dir"}, "not a directory");
+void check_rmc_output_dir(const fs::path& dir) {
+  if (fs::exists(dir)) {
+    if (!fs::is_directory(dir)) fail_at(at_output(dir), "exists and is not a directory");
+    return;
+  }
+  const auto parent = dir.parent_path();
+  if (!parent.empty() && !fs::is_directory(parent))
+    fail_at(at_output(dir), "parent directory '", parent.string(), "' does not exist");
+}
+
+std::vector<std::string> rmc_run_lines(const RmcTarget& target, const RmcOptions& options, const RmcResult& result) {
+  std::vector<std::string> lines;
+  lines.push_back("target: " + target.source);
+  std::ostringstream os;
+  os << "model: " << result.size << "x" << result.size << " sites, " << result.tiles.size() << " tiles, seed "
+     << options.seed << ", device " << to_string(result.device);
+  lines.push_back(os.str());
+  os.str("");
+  os << "moves: " << options.steps << " per tile, " << to_string(options.schedule) << " cooling";
+  if (options.multires_levels > 0) os << ", multi-resolution levels " << options.multires_levels;
+  if (options.max_distance > 0) os << ", at most " << options.max_distance << " sites far";
+  lines.push_back(os.str());
+  os.str("");
+  os << "time: " << result.seconds << " s";
+  lines.push_back(os.str());
+  return lines;
+}
+
+void write_rmc_outputs(const fs::path& dir, const RmcResult& result, const RmcTarget& target,
+                       const RmcOptions& options, const RunRecord& record) {
+  check_rmc_output_dir(dir);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) fail_at(at_output(dir), "cannot create: ", ec.message());
   const std::size_t n = result.size, tiles = result.tiles.size();
   if (tiles == 0) fail("write_rmc_outputs: no tiles");
   StagingDir staging(dir);
   const fs::path s = staging.path();
-  const auto lines = header(record, target, result);
+  std::vector<std::string> lines = record.header_lines(kTitle);
+  lines.push_back(kChi2Line);
 
   std::vector<std::vector<double>> models(tiles);
   std::vector<PairCorrelation> g(tiles);
@@ -118,13 +151,14 @@ void write_rmc_outputs(const fs::path& dir, const RmcResult& result, const RmcTa
         {"accepted", column([](const RmcTileResult& r) { return r.accepted; })},
         {"blocked", column([](const RmcTileResult& r) { return r.blocked; })}};
     for (const auto& [name, values] : stats) h5.write(std::string("/tiles/") + name, values.data(), {tiles});
+    for (std::size_t i = 0; i < lines.size(); ++i) h5.set_attribute("/", "header_" + std::to_string(i), lines[i]);
     h5.set_attribute("/", "command", record.command);
-    h5.set_attribute("/", "version", record.version);
+    h5.set_attribute("/", "version", library_version());
     h5.set_attribute("/", "target", target.source);
-    h5.set_attribute("/", "seed", std::int64_t(record.options.seed));
-    h5.set_attribute("/", "steps", std::int64_t(record.options.steps));
-    h5.set_attribute("/", "schedule", to_string(record.options.schedule));
-    h5.set_attribute("/", "max_distance", record.options.max_distance);
+    h5.set_attribute("/", "seed", std::int64_t(options.seed));
+    h5.set_attribute("/", "steps", std::int64_t(options.steps));
+    h5.set_attribute("/", "schedule", to_string(options.schedule));
+    h5.set_attribute("/", "max_distance", options.max_distance);
     h5.set_attribute("/", "device", to_string(result.device));
     h5.set_attribute("/", "seconds", result.seconds);
     h5.commit();

@@ -90,16 +90,17 @@ Image2D read_image(const std::string& spec) {
 RmcTarget make_rmc_target(Image2D image, const Image2D* mask, const TargetOptions& options,
                           const std::string& image_name, const std::string& mask_name) {
   const Where at_image{file_part(image_name), 0, ""};
+  const Where at_mask{file_part(mask_name), 0, "mask", true};
   if (image.rows == 0 || image.cols == 0) fail_at(at_image, "empty image");
   if (mask && (mask->rows != image.rows || mask->cols != image.cols))
-    fail_at({file_part(mask_name), 0, "--mask"}, "mask is ", shape(*mask), ", target is ", shape(image));
+    fail_at(at_mask, "mask is ", shape(*mask), ", target is ", shape(image));
   for (std::size_t r = 0; r < image.rows; ++r)
     for (std::size_t c = 0; c < image.cols; ++c) {
       double& v = image.data[r * image.cols + c];
       if (std::isinf(v)) fail_at(at_image, "pixel (", r, ", ", c, ") is infinite");
       if (mask) {
         const double m = mask->at(r, c);
-        if (!std::isfinite(m)) fail_at({file_part(mask_name), 0, "--mask"}, "pixel (", r, ", ", c, ") is not finite");
+        if (!std::isfinite(m)) fail_at(at_mask, "pixel (", r, ", ", c, ") is not finite");
         if (m == 0) v = std::nan("");
       }
     }
@@ -119,7 +120,7 @@ RmcTarget make_rmc_target(Image2D image, const Image2D* mask, const TargetOption
       image = sub_image(image, window_start(full / 2, n), window_start(full / 2, n), n, n);
     } else {
       if (full % n != 0)
-        fail_option("resample", "rebin needs the target size ", full, " to be a multiple of --tile ", n);
+        fail_option("resample", "rebin needs the target size ", full, " to be a multiple of the model size ", n);
       const std::size_t f = full / n;
       Image2D binned{n, n, std::vector<double>(n * n)};
       for (std::size_t r = 0; r < n; ++r)

@@ -114,7 +114,7 @@ TEST(RmcGpu, PlanRunsTrackChi2AndReproduce) {
   o.schedule = CoolingSchedule::fixed;
   o.target_acceptance = 0.2;
   o.refresh_interval = 0;
-  o.device = Device::gpu;
+  o.compute.device = Device::gpu;
   const RmcResult a = RmcPlan(target, o).execute();
   const RmcResult b = RmcPlan(target, o).execute();
   for (std::size_t t = 0; t < o.tiles; ++t) {
@@ -128,7 +128,7 @@ TEST(RmcGpu, PlanRunsTrackChi2AndReproduce) {
   o.temperature = 0.0;
   o.steps = 2000;
   const RmcResult gpu = RmcPlan(target, o).execute();
-  o.device = Device::cpu;
+  o.compute.device = Device::cpu;
   const RmcResult cpu = RmcPlan(target, o).execute();
   std::size_t same = 0;
   for (std::size_t t = 0; t < o.tiles; ++t) same += gpu.tiles[t].occupancy == cpu.tiles[t].occupancy ? 1 : 0;
@@ -165,7 +165,7 @@ TEST(RmcGpu, BooleanModelFit) {
   o.tiles = 4;
   o.loading = {loading};
   o.steps = 1000000;
-  o.device = Device::gpu;
+  o.compute.device = Device::gpu;
   const RmcResult r = RmcPlan(target, o).execute();
   const auto want = radial_average(target.intensity, target.size);
   for (std::size_t t = 0; t < o.tiles; ++t) {

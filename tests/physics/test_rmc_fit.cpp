@@ -140,9 +140,9 @@ TEST(RmcFit, DeterministicForSeedAndThreadCount) {
   o.max_distance = 3;
   o.multires_levels = 1;
   o.multires_steps = 5000;
-  o.threads = 1;
+  o.compute.threads = 1;
   const RmcResult a = RmcPlan(target, o).execute();
-  o.threads = 2;
+  o.compute.threads = 2;
   const RmcResult b = RmcPlan(target, o).execute();
   o.seed = 43;
   const RmcResult c = RmcPlan(target, o).execute();

@@ -22,9 +22,10 @@ TEST(IoOutputFormat, UnknownExtensionNamesTheOption) {
     output_format_from_path("out/I.json");
     FAIL() << "no throw";
   } catch (const Error& e) {
-    EXPECT_EQ(e.where().field, "--output");
+    EXPECT_EQ(e.where().field, "output");  // the option's field: the CLI prints --output
+    EXPECT_TRUE(e.where().option);
     EXPECT_EQ(std::string(e.what()),
-              "out/I.json: --output: unknown extension '.json'; use .dat/.txt/.csv (text), "
+              "out/I.json: output: unknown extension '.json'; use .dat/.txt/.csv (text), "
               ".h5/.hdf5 (HDF5), .png (picture) or .xyz (structure)");
   }
   EXPECT_THROW(output_format_from_path("noext"), Error);

@@ -133,7 +133,7 @@ TEST(RmcTarget, BadInputErrors) {
             "a.h5: target is 4×6, not square; take its central square with --crop");
   const Image2D mask = ramp(5, 5);
   EXPECT_EQ(error_of([&] { make_rmc_target(ramp(4, 4), &mask, {}, "a.h5", "m.h5:/mask"); }),
-            "m.h5: --mask: mask is 5×5, target is 4×4");
+            "m.h5: mask: mask is 5×5, target is 4×4");
   EXPECT_EQ(error_of([] { make_rmc_target(Image2D{4, 4, std::vector<double>(16, 0.0)}, nullptr, {}, "z.txt"); }),
             "z.txt: the target is zero at every used pixel");
   TargetOptions big;
@@ -144,7 +144,7 @@ TEST(RmcTarget, BadInputErrors) {
   rebin.model_size = 3;
   rebin.resample = Resample::rebin;
   EXPECT_EQ(error_of([&] { make_rmc_target(ramp(8, 8), nullptr, rebin, "a.txt"); }),
-            "resample: rebin needs the target size 8 to be a multiple of --tile 3");
+            "resample: rebin needs the target size 8 to be a multiple of the model size 3");
   Image2D inf = ramp(4, 4);
   inf.data[6] = INFINITY;
   EXPECT_EQ(error_of([&] { make_rmc_target(inf, nullptr, {}, "i.txt"); }), "i.txt: pixel (1, 2) is infinite");

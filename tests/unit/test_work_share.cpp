@@ -224,7 +224,7 @@ TEST(WorkShare, RmcPartsRunTheSameTiles) {
   o.loading = {0.3};
   o.steps = 1500;
   o.multires_levels = 1;
-  o.threads = 1;
+  o.compute.threads = 1;
   const RmcResult whole = RmcPlan(target, o).execute();
   std::vector<RmcTileResult> tiles;
   for (int k = 0; k < 4; ++k) {  // more parts than tiles: the last has none
