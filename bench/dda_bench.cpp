@@ -12,10 +12,10 @@ namespace {
 
 DdaOptions sphere_case(int grid, bool single) {
   DdaOptions o;
-  o.grid = grid;
+  o.grid = {grid};
   o.eq_rad = 5.0 * grid / 32;
   o.m = {{1.5, 0}};
-  o.precision = single ? Precision::single : Precision::dual;
+  o.compute.precision = single ? Precision::single : Precision::dual;
   return o;
 }
 

@@ -35,7 +35,7 @@ constexpr double kTargetNsPerVoxel = 2.0;  // issue 7 target on one H200
 
 DdaOptions sphere_case(int grid) {
   DdaOptions o;
-  o.grid = grid;
+  o.grid = {grid};
   o.eq_rad = 10;  // λ = 2π: x = 10
   o.m = {{1.5, 0}};
   return o;
@@ -44,7 +44,7 @@ DdaOptions sphere_case(int grid) {
 DdaOptions cube_case() {
   DdaOptions o;
   o.shape.kind = DdaShapeKind::box;
-  o.grid = 250;
+  o.grid = {250};
   o.size = 30;  // λ = 2π, k = 1: kD = 30
   o.m = {{1.313, 0}};
   return o;
@@ -55,8 +55,8 @@ void run(benchmark::State& state, DdaOptions o, const std::string& name, bool so
     state.SkipWithError("no CUDA device");
     return;
   }
-  o.device = Device::gpu;
-  o.precision = state.range(0) ? Precision::dual : Precision::single;
+  o.compute.device = Device::gpu;
+  o.compute.precision = state.range(0) ? Precision::dual : Precision::single;
   const DdaSetup setup = make_dda_setup(o);
   const DdaMemoryEstimate mem = estimate_dda_memory(setup, o);
   const auto& b = setup.geometry.box;
@@ -96,12 +96,12 @@ void BM_Issue20Sphere(benchmark::State& state) {
     return;
   }
   DdaOptions o;
-  o.grid = 128;
+  o.grid = {128};
   o.eq_rad = 20;  // λ = 2π: x = 20
   o.m = {{1.5, 0}};
   o.eps = 1e-5;
-  o.device = Device::gpu;
-  o.precision = state.range(0) ? Precision::dual : Precision::single;
+  o.compute.device = Device::gpu;
+  o.compute.precision = state.range(0) ? Precision::dual : Precision::single;
   DdaResult r;
   double init = 0;
   for (auto _ : state) {

@@ -62,15 +62,15 @@ inline DrawnDda draw_dda_case(std::mt19937_64& rng, bool sphere) {
   o.eq_rad = x;
   // grid from a drawn y = |m|kd in [0.3, 1] (kd ≈ 2x/grid for a sphere), 8 to 24 dipoles along x
   const double y = uni(0.3, 1.0);
-  o.grid = std::clamp(static_cast<int>(std::ceil(2 * x * std::abs(o.m[0]) / y)), 8, 24);
+  o.grid = {std::clamp(static_cast<int>(std::ceil(2 * x * std::abs(o.m[0]) / y)), 8, 24)};
   const DdaSolver solvers[] = {DdaSolver::qmr_cs, DdaSolver::qmr_cs, DdaSolver::bicg_cs, DdaSolver::bicgstab,
                                DdaSolver::cgnr};
   o.solver = solvers[rng() % 5];
   o.use_symmetry = u(rng) < 0.5;
-  o.threads = 0;
+  o.compute.threads = 0;
   t << "shape " << to_string(o.shape.kind);
   for (double p : o.shape.params) t << " " << p;
-  t << ", x = " << x << ", m = " << o.m[0].real() << "+" << o.m[0].imag() << "i, grid " << o.grid << ", "
+  t << ", x = " << x << ", m = " << o.m[0].real() << "+" << o.m[0].imag() << "i, grid " << o.grid[0] << ", "
     << to_string(o.solver) << ", sym " << (o.use_symmetry ? "auto" : "no");
   d.text = t.str();
   return d;

@@ -17,10 +17,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "nanoscatter/device.hpp"
+#include "nanoscatter/parallel.hpp"
+#include "nanoscatter/run_record.hpp"
 
 namespace nanoscatter {
 
@@ -37,6 +40,12 @@ struct DdaShape {
   std::vector<double> params;
   std::filesystem::path file;  // kind == file: ADDA shape file
 };
+
+// The shape as the user gives it (ADDA's -shape): `tokens` "sphere",
+// "ellipsoid 0.8 1.3", "read FILE" (empty: a sphere), or a shape file
+// instead (`shape_file`, not with tokens). Errors name "shape" (a parameter
+// that is not a number, "read" without one file) or "shape_file" (both given).
+DdaShape parse_dda_shape_spec(const std::vector<std::string>& tokens, const std::string& shape_file);
 
 // A dipole set on the grid: integer positions in [0, box), a material index
 // (0-based domain) per dipole, and ADDA's symmetry flags of the shape.
@@ -64,8 +73,9 @@ DdaGeometry make_dda_shape(const DdaShape& shape, int grid_x, std::array<int, 2>
 DdaGeometry read_adda_shape_file(const std::filesystem::path& path);
 // Writes the ADDA text format ("x y z", or "Nmat=" and "x y z dom" when more
 // than one domain is present) through AtomicOutput.
+// The '#' comment lines at the top carry the run's record (command, version).
 void write_adda_shape_file(const std::filesystem::path& path, const DdaGeometry& g,
-                           const std::string& shape_name);
+                           const std::string& shape_name, const RunRecord& record);
 
 // ---- options -------------------------------------------------------------------
 
@@ -73,40 +83,51 @@ enum class DdaPolarizability { ldr, cm, rr };
 enum class DdaSolver { qmr_cs, bicg_cs, bicgstab, cgnr };
 DdaPolarizability parse_dda_polarizability(const std::string& name);  // "ldr", "cm", "rr"
 DdaSolver parse_dda_solver(const std::string& name);                  // "qmr", "bicg", "bicgstab", "cgnr"
+bool parse_dda_symmetry(const std::string& name);  // "auto" (use the particle's symmetry) or "no"
 const char* to_string(DdaPolarizability p);
 const char* to_string(DdaSolver s);
 
+// Options of a DDA run, named as ADDA's (and the CLI's flags and Python's
+// keywords). Fields whose flag has another name say so: errors name the
+// flag's name (pol, iter, sym), which the CLI prints as --pol and Python
+// takes as the keyword pol.
 struct DdaOptions {
   DdaShape shape;
-  int grid = 0;                    // dipoles along x; 0: ADDA's default (16, or from size and dpl)
-  std::array<int, 2> grid_yz{0, 0};  // explicit box y, z (0: from the shape)
-  double size = 0;                 // particle size along x (diameter); 0: unset
-  double eq_rad = 0;               // volume-equivalent radius; 0: unset
-  double dpl = 0;                  // dipoles per wavelength; 0: unset
+  // Dipoles along x, or along x, y, z (ADDA -grid); empty: ADDA's default
+  // (16, or from size and dpl); y, z from the shape's aspect ratios when
+  // only x is given.
+  std::vector<int> grid;
+  std::optional<double> size;      // particle size along x (diameter)
+  std::optional<double> eq_rad;    // volume-equivalent radius (not with size)
+  std::optional<double> dpl;       // dipoles per wavelength; default 10|m|
   double lambda = 6.283185307179586;  // wavelength (default 2π, so k = 1)
   std::vector<std::complex<double>> m{{1.5, 0.0}};  // one index per domain (Im ≥ 0)
   bool volume_correction = true;   // ADDA default: dipole size from the exact particle volume
-  DdaPolarizability polarizability = DdaPolarizability::ldr;
-  DdaSolver solver = DdaSolver::qmr_cs;
+  DdaPolarizability polarizability = DdaPolarizability::ldr;  // errors: "pol"
+  DdaSolver solver = DdaSolver::qmr_cs;                       // errors: "iter"
   double eps = 1e-5;               // stop when |b − A x|/|b| ≤ eps (ADDA's relative residual; the true
                                    // residual, with the float64 product, in either precision)
-  int maxiter = 0;                 // 0: ADDA's default 3·box volume
-  bool use_symmetry = true;        // solve one polarisation when the shape allows (ADDA symR)
-  // dual: float64 throughout. single: mixed precision, float32 FFT products
-  // inside a float64 iteration, converged on the float64 residual (docs/dda.md).
-  Precision precision = Precision::dual;
-  Device device = Device::cpu;
-  int threads = 0;                 // OpenMP threads, 0 = all
-  std::size_t max_device_memory = 0;  // bytes the GPU path may use, 0 = from free memory
+  std::optional<int> maxiter;      // default: ADDA's 3·box volume
+  bool use_symmetry = true;        // solve one polarisation when the shape allows (ADDA symR); errors: "sym"
+  // device, threads, max_device_memory (0: half of the free GPU memory),
+  // quiet (the iteration log on stderr), and precision: dual is float64
+  // throughout; single is mixed precision, float32 FFT products inside a
+  // float64 iteration, converged on the float64 residual (docs/dda.md).
+  DeviceOptions compute;
   // Angle-resolved output
   bool mueller = false;            // Mueller matrix in the yz scattering plane (ADDA default plane)
   int ntheta = 0;                  // θ points over 0..180°; 0: ADDA's heuristic from the box volume
-  int grid_nphi = 0;               // > 0: also a (θ, φ) grid, φ in [0, 360) with this many points
-  // Integral quantities by angular quadrature (ADDA -Csca / -asym)
+  int grid_phi = 0;                // > 0: also a (θ, φ) grid, φ in [0, 360) with this many points
+  // Integral quantities by angular quadrature (ADDA -Csca / -asym; asym
+  // implies csca)
   bool csca = false;
   bool asym = false;
   bool store_fields = false;       // keep internal fields and polarisations in the result
-  bool quiet = true;               // iteration log on stderr
+
+  // Every check of these options, once (make_dda_setup, hence the plan,
+  // calls it); errors name the field (fail_option). The shape's parameters
+  // are checked where the shape is built (make_dda_shape).
+  void validate() const;
 };
 
 // ---- results -------------------------------------------------------------------
@@ -173,7 +194,7 @@ struct DdaSetup {
   int maxiter = 0;
   int ntheta = 0;
 };
-DdaSetup make_dda_setup(const DdaOptions& options);
+DdaSetup make_dda_setup(const DdaOptions& options);  // validates the options first
 DdaMemoryEstimate estimate_dda_memory(const DdaSetup& setup, const DdaOptions& options);
 
 // One incident polarisation solved: the expensive part of execute(), and
@@ -194,10 +215,17 @@ class DdaPlan {
   DdaPlan(DdaPlan&&) noexcept;
   DdaPlan& operator=(DdaPlan&&) noexcept;
   const DdaSetup& setup() const;
+  const DdaOptions& options() const;
   // Solves, computes the observables. A run that does not converge within
   // maxiter leaves converged = false (partial results); it does not throw.
   // The same as finish() of solve() for each of polarizations().
   DdaResult execute();
+  // The same over the ranks of `comm` (docs/mpi.md): the i-th of
+  // polarizations() is solved on rank i mod size, the solutions go to every
+  // rank, and every rank finishes the whole result (equal to execute()'s).
+  // A collective; under mpirun each rank reports its solve time and share
+  // on stderr (rank 0, unless quiet).
+  DdaResult execute(const parallel::Communicator& comm);
   // The polarisations to solve: "Y", or "YX" unless the particle's 90°
   // rotation symmetry gives X from Y (use_symmetry).
   std::string polarizations() const;
@@ -214,11 +242,5 @@ class DdaPlan {
  private:
   std::unique_ptr<Impl> impl_;
 };
-
-// ADDA-compatible files in `dir`: CrossSec-Y, CrossSec-X, mueller (when
-// computed), mueller_scatgrid (θ, φ grid), IntField-*/DipPol-* (store_fields),
-// log. Each through AtomicOutput.
-void write_adda_outputs(const std::filesystem::path& dir, const DdaResult& result,
-                        const DdaOptions& options, const std::string& command_line);
 
 }  // namespace nanoscatter

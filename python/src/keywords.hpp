@@ -8,7 +8,9 @@
 #pragma once
 #include <pybind11/pybind11.h>
 
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "nanoscatter/device.hpp"
@@ -17,6 +19,11 @@
 namespace nanoscatter::python {
 
 namespace py = pybind11;
+
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
 
 class Keywords {
  public:
@@ -57,6 +64,7 @@ class Keywords {
     else if constexpr (std::is_same_v<T, bool>) return "True or False";
     else if constexpr (std::is_integral_v<T>) return "an integer";
     else if constexpr (std::is_floating_point_v<T>) return "a number";
+    else if constexpr (is_optional<T>::value) return type_name<typename T::value_type>();  // or None
     else return "a value of another type";
   }
   py::kwargs kwargs_;

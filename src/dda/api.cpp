@@ -11,6 +11,7 @@
 #include "dda/iterative.hpp"
 #include "dda/observables.hpp"
 #include "dda/physics.hpp"
+#include "dda/share.hpp"
 #include "nanoscatter/constants.hpp"
 #include "nanoscatter/dda.hpp"
 #include "nanoscatter/error.hpp"
@@ -79,24 +80,24 @@ struct DdaPlan::Impl {
     spec.box = g.box;
     spec.grid = setup.fft_grid;
     spec.position = solver_pos;
-    spec.threads = o.threads;
+    spec.threads = o.compute.threads;
     spec.k = k;
     spec.d = d;
     for (std::uint8_t m : solver_mat) spec.s.push_back(std::sqrt(alpha[m]));
-    spec.max_device_bytes = o.max_device_memory;
+    spec.max_device_bytes = o.compute.max_device_memory;
     // b, x, r, the true residual t and the method's own vectors (iterative.cpp), plus 2 for time_matvec
     spec.solver_vectors = 4 + ((o.solver == DdaSolver::qmr_cs || o.solver == DdaSolver::bicgstab) ? 5 : 2) + 2;
-    if (o.device == Device::gpu) {
+    if (o.compute.device == Device::gpu) {
 #if NANOSCATTER_HAVE_CUDA
-      backend = dda::make_cuda_backend(spec, o.precision);
+      backend = dda::make_cuda_backend(spec, o.compute.precision);
 #else
-      fail_option("device", "gpu requested but this build has no CUDA support");
+      require_gpu();  // throws: this build has no CUDA
 #endif
     } else {
       interaction = std::make_unique<dda::InteractionFft>(
-          dda::interaction_fft(g.box, setup.fft_grid, k, d, o.threads));
+          dda::interaction_fft(g.box, setup.fft_grid, k, d, o.compute.threads));
       spec.interaction = interaction.get();
-      backend = dda::make_cpu_backend(spec, o.precision);
+      backend = dda::make_cpu_backend(spec, o.compute.precision);
     }
     init_seconds = t0.seconds();
   }
@@ -120,6 +121,7 @@ DdaPlan::~DdaPlan() = default;
 DdaPlan::DdaPlan(DdaPlan&&) noexcept = default;
 DdaPlan& DdaPlan::operator=(DdaPlan&&) noexcept = default;
 const DdaSetup& DdaPlan::setup() const { return impl_->setup; }
+const DdaOptions& DdaPlan::options() const { return impl_->o; }
 
 double DdaPlan::time_matvec(int repeats) {
   auto& be = *impl_->backend;
@@ -158,7 +160,7 @@ DdaSolution DdaPlan::solve(char pol) {
   dda::SolveControl ctl;
   ctl.eps = o.eps;
   ctl.maxiter = I.setup.maxiter;
-  if (!o.quiet) {
+  if (!o.compute.quiet) {
     ctl.on_iteration = [](int it, double r) { std::fprintf(stderr, "RE_%03d = %.10E\n", it, r); };
     ctl.on_check = [](int it, double t, double drift, bool restart) {
       std::fprintf(stderr, "true residual at %d: %.4E (drift %.2E)%s\n", it, t, drift, restart ? ", restart" : "");
@@ -191,10 +193,18 @@ DdaSolution DdaPlan::solve(char pol) {
   return sol;
 }
 
-DdaResult DdaPlan::execute() {
+DdaResult DdaPlan::execute() { return execute(parallel::Communicator()); }
+
+DdaResult DdaPlan::execute(const parallel::Communicator& comm) {
   const Stopwatch t_start;
-  std::vector<DdaSolution> solutions;
-  for (char pol : polarizations()) solutions.push_back(solve(pol));
+  const std::string wanted = polarizations();
+  std::vector<DdaSolution> mine;
+  for (std::size_t i = 0; i < wanted.size(); ++i)
+    if (comm.share().owns(i)) mine.push_back(solve(wanted[i]));
+  const double seconds = t_start.seconds();
+  const double solved = double(mine.size());
+  std::vector<DdaSolution> solutions = dda::all_solutions(comm, std::move(mine));
+  parallel::report_load(comm, "dda", seconds, solved, impl_->o.compute.quiet, impl_->o.compute.device);
   return finish(std::move(solutions), t_start.seconds());
 }
 
@@ -331,14 +341,14 @@ DdaResult DdaPlan::finish(std::vector<DdaSolution> solutions, double seconds_sol
   }
   // (θ, φ) grid, ADDA's scat_grid with SetScatPlane and the rotation from
   // the per/par basis to the X/Y incident polarisations.
-  if (o.grid_nphi > 0) {
+  if (o.grid_phi > 0) {
     const int nth = s.ntheta;
     const double dtheta = 180.0 / (nth - 1);
     std::vector<Vec3d> dirs, pers;
     std::vector<std::pair<double, double>> ang;
     for (int i = 0; i < nth; ++i)
-      for (int j = 0; j < o.grid_nphi; ++j) {
-        const double th = i * dtheta * kPi / 180, ph = 360.0 * j / o.grid_nphi * kPi / 180;
+      for (int j = 0; j < o.grid_phi; ++j) {
+        const double th = i * dtheta * kPi / 180, ph = 360.0 * j / o.grid_phi * kPi / 180;
         const double ct = std::cos(th), st = std::sin(th), cp = std::cos(ph), sp = std::sin(ph);
         const Vec3d n{st * cp, st * sp, ct};
         Vec3d per;
@@ -351,7 +361,7 @@ DdaResult DdaPlan::finish(std::vector<DdaSolution> solutions, double seconds_sol
         }
         dirs.push_back(n);
         pers.push_back(per);
-        ang.push_back({i * dtheta, 360.0 * j / o.grid_nphi});
+        ang.push_back({i * dtheta, 360.0 * j / o.grid_phi});
       }
     const auto fx = amplitude('X', dirs), fy = amplitude('Y', dirs);
     auto dotv = [](const CVec3& f, const Vec3d& v) { return f[0] * v[0] + f[1] * v[1] + f[2] * v[2]; };

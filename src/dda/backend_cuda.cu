@@ -194,11 +194,10 @@ std::unique_ptr<SolverBackend> make_cuda_backend(const MatrixSpec& spec, Precisi
   if (3 * spec.position.size() > static_cast<std::size_t>(INT32_MAX))
     fail("DDA CUDA: more than 2^31 vector entries are not supported");
   // The current device: each MPI rank has made its own GPU current (docs/mpi.md).
-  // Refuse before allocating when the estimate exceeds what the device can give.
-  std::size_t free_b = 0, total_b = 0;
-  NS_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  // Refuse before allocating when the estimate exceeds the budget (the
+  // user's cap, else half of the free memory, as every engine).
   const std::size_t need = cuda_memory_bytes(spec.box, spec.grid, spec.position.size(), spec.solver_vectors, precision);
-  const std::size_t avail = spec.max_device_bytes ? std::min(spec.max_device_bytes, free_b) : free_b;
+  const std::size_t avail = device_memory_budget(spec.max_device_bytes);
   if (need > avail)
     fail_option("device", "the DDA problem needs about ", need / 1048576, " MiB of GPU memory, ", avail / 1048576,
             " MiB are available (try --precision single, a smaller --grid or --device cpu)");

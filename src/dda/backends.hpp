@@ -19,7 +19,7 @@ struct MatrixSpec {
   std::vector<cplx> s;                                 // S = α^{1/2} per solver dipole
   const InteractionFft* interaction = nullptr;  // CPU: computed by the caller
   double k = 0, d = 0;                          // GPU: the backend computes the interaction itself
-  std::size_t max_device_bytes = 0;             // GPU: user cap on device memory (0: the free memory)
+  std::size_t max_device_bytes = 0;             // GPU: user cap on device memory (0: half of the free memory)
   int solver_vectors = 8;                       // GPU: vectors the solver will create (memory check)
   int threads = 0;
 };

@@ -35,63 +35,39 @@ double shape_volume_ratio(const DdaShape& s) {
   return 0;
 }
 
-void check_options(const DdaOptions& o) {
-  if (!(o.lambda > 0) || !std::isfinite(o.lambda))
-    fail_option("lambda", "must be a finite wavelength > 0, got ", o.lambda);
-  if (o.m.empty()) fail_option("m", "at least one refractive index is required");
-  if (o.m.size() > 255) fail_option("m", "at most 255 refractive indices");
-  for (const auto& m : o.m) {
-    if (!std::isfinite(m.real()) || !std::isfinite(m.imag()))
-      fail_option("m", "refractive index must be finite, got ", m.real(), " ", m.imag());
-    if (m.imag() < 0)
-      fail_option("m", "Im(m) must be ≥ 0 (absorbing media have Im(m) > 0), got ", m.imag());
-    if (std::abs(m * m + 2.0) == 0) fail_option("m", "m² = −2 has no Clausius–Mossotti polarizability");
-  }
-  if (o.size < 0 || !std::isfinite(o.size)) fail_option("size", "must be > 0, got ", o.size);
-  if (o.eq_rad < 0 || !std::isfinite(o.eq_rad)) fail_option("eq_rad", "must be > 0, got ", o.eq_rad);
-  if (o.dpl < 0 || !std::isfinite(o.dpl)) fail_option("dpl", "must be > 0, got ", o.dpl);
-  if (o.size > 0 && o.eq_rad > 0) fail_option("eq_rad", "--size and --eq-rad cannot be used together");
-  if (o.grid < 0) fail_option("grid", "must be ≥ 1, got ", o.grid);
-  if (o.dpl > 0 && o.grid > 0 && (o.size > 0 || o.eq_rad > 0))
-    fail_option("dpl", "too much information: --dpl, --grid and --", o.size > 0 ? "size" : "eq-rad");
-  if (!(o.eps > 0 && o.eps < 1)) fail_option("eps", "must lie in (0, 1), got ", o.eps);
-  if (o.maxiter < 0) fail_option("maxiter", "must be ≥ 1, got ", o.maxiter);
-  if (o.ntheta < 0 || o.ntheta == 1) fail_option("ntheta", "must be ≥ 2, got ", o.ntheta);
-  if (o.grid_nphi < 0) fail_option("grid_phi", "must be ≥ 1, got ", o.grid_nphi);
-  if (o.threads < 0) fail_option("threads", "must be ≥ 0, got ", o.threads);
-}
-
 }  // namespace
 
 DdaSetup make_dda_setup(const DdaOptions& o) {
-  check_options(o);
+  o.validate();
   DdaSetup s;
   double max_m2 = 0;
   for (const auto& m : o.m) max_m2 = std::max(max_m2, std::norm(m));
   const double dpl_default = 10 * std::sqrt(max_m2);  // ADDA: 10 |m|max dipoles per wavelength
-  double size_x = o.size;
+  double size_x = o.size.value_or(0);  // 0: from the dipoles below
   const bool file = o.shape.kind == DdaShapeKind::file;
   const double vr = shape_volume_ratio(o.shape);
-  if (o.eq_rad > 0 && vr > 0) size_x = std::cbrt(4 * kPi / 3 / vr) * o.eq_rad;
+  if (o.eq_rad && vr > 0) size_x = std::cbrt(4 * kPi / 3 / vr) * *o.eq_rad;
   if (file) {
     s.geometry = read_adda_shape_file(o.shape.file);
-    if (o.grid > 0 && o.grid != s.geometry.box[0])
-      fail_at({o.shape.file.string(), 0, "--grid"}, "the shape file sets the grid (", s.geometry.box[0],
-              " along x); --grid ", o.grid, " differs");
+    if (!o.grid.empty() && o.grid[0] != s.geometry.box[0])
+      fail_at({o.shape.file.string(), 0, "grid", true}, "the shape file sets the grid (", s.geometry.box[0],
+              " along x); --grid ", o.grid[0], " differs");
   } else {
-    int grid = o.grid;
+    int grid = o.grid.empty() ? 0 : o.grid[0];
     if (grid == 0) {
       if (size_x > 0) {
-        const double dpl = o.dpl > 0 ? o.dpl : dpl_default;
+        const double dpl = o.dpl.value_or(dpl_default);
         const double need = std::ceil(size_x * dpl / o.lambda);
         if (need > 65535) fail_option("grid", "the derived grid (", need, ") is too large");
         grid = static_cast<int>(need);
-        if (o.dpl == 0) grid = std::max(grid, kMinAutoGrid);
+        if (!o.dpl) grid = std::max(grid, kMinAutoGrid);
       } else {
         grid = kDefaultGrid;
       }
     }
-    s.geometry = make_dda_shape(o.shape, grid, o.grid_yz);
+    const std::array<int, 2> grid_yz = o.grid.size() == 3 ? std::array<int, 2>{o.grid[1], o.grid[2]}
+                                                          : std::array<int, 2>{0, 0};
+    s.geometry = make_dda_shape(o.shape, grid, grid_yz);
   }
   const DdaGeometry& g = s.geometry;
   if (g.materials > static_cast<int>(o.m.size()))
@@ -102,10 +78,10 @@ DdaSetup make_dda_setup(const DdaOptions& o) {
   const bool volcor = o.volume_correction && vr > 0;
   double dpl = 0;
   if (size_x <= 0) {
-    if (o.eq_rad > 0)  // shape file: the dipoles' volume gives the equivalent radius
-      dpl = o.lambda * std::cbrt(3 * n / (4 * kPi)) / o.eq_rad;
+    if (o.eq_rad)  // shape file: the dipoles' volume gives the equivalent radius
+      dpl = o.lambda * std::cbrt(3 * n / (4 * kPi)) / *o.eq_rad;
     else
-      dpl = o.dpl > 0 ? o.dpl : dpl_default;
+      dpl = o.dpl.value_or(dpl_default);
     size_x = volcor ? o.lambda * std::cbrt(n / vr) / dpl : o.lambda * g.box[0] / dpl;
   } else {
     dpl = volcor ? o.lambda * std::cbrt(n / vr) / size_x : o.lambda * g.box[0] / size_x;
@@ -116,7 +92,7 @@ DdaSetup make_dda_setup(const DdaOptions& o) {
   s.a_eq = std::cbrt(3 * n / (4 * kPi)) * s.dipole_size;
   s.fft_grid = dda::fft_grid_for(g.box);
   const double box_volume = static_cast<double>(g.box[0]) * g.box[1] * g.box[2];
-  s.maxiter = o.maxiter > 0 ? o.maxiter : static_cast<int>(std::min<double>(INT_MAX, 3 * box_volume));
+  s.maxiter = o.maxiter ? *o.maxiter : static_cast<int>(std::min<double>(INT_MAX, 3 * box_volume));
   // ADDA's heuristic for the number of θ points over 0..180°
   s.ntheta = o.ntheta > 0 ? o.ntheta
                           : box_volume < 1000 ? 91 : box_volume < 10000 ? 181 : box_volume < 100000 ? 361 : 721;
@@ -127,7 +103,7 @@ DdaMemoryEstimate estimate_dda_memory(const DdaSetup& s, const DdaOptions& o) {
   // Vectors and the FFT work arrays are complex double in either precision
   // (single = float32 FFTs in the double arrays' memory); single adds the
   // float32 copy of the interaction FFT.
-  const bool single = o.precision == Precision::single;
+  const bool single = o.compute.precision == Precision::single;
   const std::size_t cbytes = 16;
   const auto& b = s.geometry.box;
   const auto& gr = s.fft_grid;
@@ -147,13 +123,13 @@ DdaMemoryEstimate estimate_dda_memory(const DdaSetup& s, const DdaOptions& o) {
   }
   e.vector_bytes = static_cast<std::size_t>(nvec) * 3 * solver * cbytes;
 #if NANOSCATTER_HAVE_CUDA
-  if (o.device == Device::gpu) {
-    const std::size_t total = dda::cuda_memory_bytes(b, gr, solver, nvec, o.precision);
+  if (o.compute.device == Device::gpu) {
+    const std::size_t total = dda::cuda_memory_bytes(b, gr, solver, nvec, o.compute.precision);
     e.fft_bytes = total - e.interaction_bytes - e.vector_bytes;
     return e;
   }
 #endif
-  const std::size_t threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  const std::size_t threads = o.compute.threads > 0 ? o.compute.threads : omp_get_max_threads();
   e.fft_bytes = (3ull * gr[0] * b[1] * b[2] + 3ull * gr[1] * gr[2] * threads) * cbytes;
   return e;
 }

@@ -34,6 +34,17 @@ expect_error "--shape: unknown shape 'cone' (expected sphere, ellipsoid, cylinde
 expect_error "--m: Im(m) must be ≥ 0 (absorbing media have Im(m) > 0), got -0.1" --m 1.5 -0.1
 expect_error "--iter: unknown iterative solver 'gmres' (expected qmr, bicg, bicgstab or cgnr)" --iter gmres
 expect_error "--eq-rad: --size and --eq-rad cannot be used together" --size 2 --eq-rad 1
+expect_error "--grid: expected 1 or 3 values, got 2" --grid 8 8
+expect_error "--size: must be > 0, got 0" --size 0
+expect_error "--maxiter: must be ≥ 1, got 0" --maxiter 0
+expect_error "--sym: expected auto or no, got 'yes'" --sym yes
+expect_error "--shape-file: give either --shape or --shape-file" --shape sphere --shape-file bad.geom
+expect_error "--shape: not a number 'a'" --shape ellipsoid 1 a
+expect_error "--threads: must be ≥ 0 (0: all cores), got -1" --threads -1
+expect_error "no/x.geom: --save-geom: directory 'no' does not exist" --grid 8 --save-geom no/x.geom
+"$bin" dda --grid 8 --output-dir bad.geom 2> stderr.txt && fail "exit 0 for an output directory that is a file"
+[ "$(cat stderr.txt)" = "nanoscatter: error: bad.geom: --output-dir: exists and is not a directory" ] ||
+  fail "output directory that is a file: $(cat stderr.txt)"
 
 # non-convergence: non-zero exit, one error line, partial results flagged
 "$bin" dda --grid 16 --maxiter 2 --output-dir nc -q > /dev/null 2> stderr.txt && fail "exit 0 without convergence"

@@ -93,14 +93,14 @@ TEST(DdaGpu, SolveEqualsCpu) {
   SKIP_WITHOUT_GPU();
   for (DdaSolver s : {DdaSolver::qmr_cs, DdaSolver::bicg_cs, DdaSolver::bicgstab, DdaSolver::cgnr}) {
     DdaOptions o;
-    o.grid = 16;
+    o.grid = {16};
     o.eq_rad = 3;
     o.m = {{1.5, 0.05}};
     o.solver = s;
     o.shape.kind = DdaShapeKind::ellipsoid;  // no symmetry: both polarisations solved
     o.shape.params = {1.3, 0.8};
     const DdaResult c = DdaPlan(o).execute();
-    o.device = Device::gpu;
+    o.compute.device = Device::gpu;
     const DdaResult g = DdaPlan(o).execute();
     ASSERT_TRUE(g.converged) << to_string(s);
     for (int p = 0; p < 2; ++p) {
@@ -109,12 +109,12 @@ TEST(DdaGpu, SolveEqualsCpu) {
     }
   }
   DdaOptions o;
-  o.grid = 32;
+  o.grid = {32};
   o.eq_rad = 5;
   o.m = {{1.5, 0}};
-  o.device = Device::gpu;
+  o.compute.device = Device::gpu;
   for (Precision p : {Precision::dual, Precision::single}) {
-    o.precision = p;
+    o.compute.precision = p;
     const DdaResult g = DdaPlan(o).execute();
     ASSERT_TRUE(g.converged);
     EXPECT_LT(rel(g.runs[0].qext, mie_sphere(5, {1.5, 0}).qext), 3e-3);
@@ -127,12 +127,12 @@ TEST(DdaGpu, SolveEqualsCpu) {
 TEST(DdaGpu, LargerSphereSingleVsCpuDouble) {
   SKIP_WITHOUT_GPU();
   DdaOptions o;
-  o.grid = 64;
+  o.grid = {64};
   o.eq_rad = 5;
   o.m = {{1.33, 0.1}};
   const DdaResult c = DdaPlan(o).execute();
-  o.device = Device::gpu;
-  o.precision = Precision::single;
+  o.compute.device = Device::gpu;
+  o.compute.precision = Precision::single;
   const DdaResult g = DdaPlan(o).execute();
   ASSERT_TRUE(g.converged);
   EXPECT_LT(rel(g.runs[0].qext, c.runs[0].qext), 5e-5);
@@ -160,12 +160,12 @@ TEST(DdaGpuProperty, DrawnCasesMatchCpuDouble) {
     const bool mie_regime = k % 3 == 0;
     DrawnDda c = draw_dda_case(rng, mie_regime);
     SCOPED_TRACE(c.text);
-    c.o.precision = Precision::dual;
+    c.o.compute.precision = Precision::dual;
     const DdaResult cpu = DdaPlan(c.o).execute();
     ASSERT_TRUE(cpu.converged);
-    c.o.device = Device::gpu;
+    c.o.compute.device = Device::gpu;
     for (Precision p : {Precision::single, Precision::dual}) {
-      c.o.precision = p;
+      c.o.compute.precision = p;
       const DdaResult g = DdaPlan(c.o).execute();
       const char* pn = p == Precision::single ? "single" : "double";
       if (!g.converged && p == Precision::single &&
@@ -201,11 +201,11 @@ TEST(DdaGpuProperty, DrawnCasesMatchCpuDouble) {
 TEST(DdaGpu, HighContrastSphereSingleWithin1e5) {
   SKIP_WITHOUT_GPU();
   DdaOptions o;
-  o.grid = 24;
+  o.grid = {24};
   o.eq_rad = 6;
   o.m = {{2.0, 0}};
-  o.device = Device::gpu;
-  o.precision = Precision::single;
+  o.compute.device = Device::gpu;
+  o.compute.precision = Precision::single;
   const DdaResult g = DdaPlan(o).execute();
   ASSERT_TRUE(g.converged);
   EXPECT_LE(g.runs[0].residual, 1e-5);
@@ -219,12 +219,12 @@ TEST(DdaGpu, HighContrastSphereSingleWithin1e5) {
 TEST(DdaGpu, Issue20SphereX20SingleFasterAndWithin1e5) {
   SKIP_WITHOUT_GPU();
   DdaOptions o;
-  o.grid = 128;
+  o.grid = {128};
   o.eq_rad = 20;
   o.m = {{1.5, 0}};
-  o.device = Device::gpu;
+  o.compute.device = Device::gpu;
   const DdaResult d = DdaPlan(o).execute();
-  o.precision = Precision::single;
+  o.compute.precision = Precision::single;
   const DdaResult s = DdaPlan(o).execute();
   std::printf("[dda issue 20] double: %d it., %.3f s, Qext %.9f; single: %d it. (%d restarts, %d checks), %.3f s, "
               "Qext %.9f, |dQ|/Q %.2e\n",

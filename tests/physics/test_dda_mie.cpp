@@ -14,7 +14,7 @@ namespace {
 
 DdaOptions sphere(int grid, std::complex<double> m) {
   DdaOptions o;
-  o.grid = grid;
+  o.grid = {grid};
   o.eq_rad = 5;  // λ = 2π: x = k a = 5
   o.m = {m};
   return o;
@@ -119,7 +119,7 @@ TEST(DdaMie, SolversAgree) {
 TEST(DdaMie, FloatVersusDouble) {
   DdaOptions o = sphere(32, {1.5, 0});
   const double qd = DdaPlan(o).execute().runs[0].qext;
-  o.precision = Precision::single;
+  o.compute.precision = Precision::single;
   const DdaResult rf = DdaPlan(o).execute();
   ASSERT_TRUE(rf.converged);
   EXPECT_LT(rel(rf.runs[0].qext, qd), 1e-4);
@@ -148,7 +148,7 @@ TEST(DdaMie, EllipsoidNeedsTwoPolarizations) {
   DdaOptions o;
   o.shape.kind = DdaShapeKind::ellipsoid;
   o.shape.params = {1.5, 1};
-  o.grid = 10;
+  o.grid = {10};
   o.size = 3;
   const DdaResult r = DdaPlan(o).execute();
   ASSERT_TRUE(r.converged);
@@ -173,12 +173,12 @@ TEST(DdaMie, ScatteringGridMatchesYzPlane) {
   DdaOptions o;
   o.shape.kind = DdaShapeKind::ellipsoid;
   o.shape.params = {1.4, 0.7};
-  o.grid = 8;
+  o.grid = {8};
   o.size = 2;
   o.m = {{1.4, 0.02}};
   o.mueller = true;
   o.ntheta = 7;
-  o.grid_nphi = 4;  // φ = 0, 90, 180, 270°
+  o.grid_phi = 4;  // φ = 0, 90, 180, 270°
   const DdaResult r = DdaPlan(o).execute();
   ASSERT_EQ(r.mueller_grid.size(), 7u * 4);
   for (int i = 0; i < 7; ++i) {

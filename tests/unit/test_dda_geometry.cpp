@@ -161,7 +161,7 @@ TEST(DdaShapeFile, ErrorsNameFileLineField) {
 TEST(DdaShapeFile, RoundTrip) {
   test::TempDir dir("dda-shape-rt");
   const DdaGeometry g = make_dda_shape(shape(DdaShapeKind::coated, {0.6}), 9);
-  write_adda_shape_file(dir / "c.geom", g, "coated");
+  write_adda_shape_file(dir / "c.geom", g, "coated", RunRecord{"dda", "test", {}});
   const DdaGeometry h = read_adda_shape_file(dir / "c.geom");
   // positions are shifted to start at 0; the coated sphere touches every face
   EXPECT_EQ(h.box, g.box);
@@ -172,7 +172,7 @@ TEST(DdaShapeFile, RoundTrip) {
 // Sizing rules of ADDA make_particle.c (volume correction on by default).
 TEST(DdaSetup, VolumeCorrectionAndDefaults) {
   DdaOptions o;
-  o.grid = 32;
+  o.grid = {32};
   o.eq_rad = 5;
   const DdaSetup s = make_dda_setup(o);
   // N d³ = (4π/3) a³ exactly: the equivalent radius is the given one
@@ -183,7 +183,7 @@ TEST(DdaSetup, VolumeCorrectionAndDefaults) {
   EXPECT_EQ(s.maxiter, 3 * 32768);
   // --size: d = size (V_ratio/N)^{1/3}; without correction d = size/grid
   DdaOptions p;
-  p.grid = 16;
+  p.grid = {16};
   p.size = 3;
   const DdaSetup t = make_dda_setup(p);
   EXPECT_NEAR(t.dipole_size, 3 * std::cbrt(kPi / 6 / 2176), 1e-14);
@@ -217,7 +217,31 @@ TEST(DdaSetup, BadOptions) {
   EXPECT_EQ(error_of([&] { make_dda_setup(q); }), "m: only 1 refractive indices are given; the shape has 2 domains");
   // every dipole of refractive index 1: nothing to solve for
   DdaOptions r;
-  r.grid = 4;
+  r.grid = {4};
   r.m = {{1, 0}};
   EXPECT_EQ(error_of([&] { DdaPlan plan(r); }), "m: refractive index 1 for all dipoles: the particle does not scatter");
+}
+
+// DdaOptions::validate holds the checks the CLI and Python once made
+// themselves: an explicit 0 is an error, not "unset".
+TEST(DdaSetup, ValidateNamesTheOption) {
+  const auto error_for = [](auto change) {
+    DdaOptions o;
+    change(o);
+    return error_of([&] { o.validate(); });
+  };
+  EXPECT_EQ(error_for([](DdaOptions& o) { o.grid = {8, 8}; }), "grid: expected 1 or 3 values, got 2");
+  EXPECT_EQ(error_for([](DdaOptions& o) { o.grid = {8, 0, 8}; }), "grid: must be ≥ 1, got 0");
+  EXPECT_EQ(error_for([](DdaOptions& o) { o.size = 0.0; }), "size: must be > 0, got 0");
+  EXPECT_EQ(error_for([](DdaOptions& o) { o.maxiter = 0; }), "maxiter: must be ≥ 1, got 0");
+  EXPECT_EQ(error_for([](DdaOptions& o) { o.compute.threads = -1; }), "threads: must be ≥ 0 (0: all cores), got -1");
+  EXPECT_EQ(error_of([] { parse_dda_symmetry("yes"); }), "sym: expected auto or no, got 'yes'");
+  EXPECT_EQ(error_of([] { parse_dda_shape_spec({"sphere"}, "f.geom"); }), "shape_file: give either --shape or --shape-file");
+  EXPECT_EQ(error_of([] { parse_dda_shape_spec({"ellipsoid", "1", "x"}, ""); }), "shape: not a number 'x'");
+  EXPECT_EQ(error_of([] { parse_dda_shape_spec({"read"}, ""); }), "shape: 'read' takes one file name");
+  const DdaShape e = parse_dda_shape_spec({"ellipsoid", "0.8", "1.3"}, "");
+  EXPECT_EQ(e.kind, DdaShapeKind::ellipsoid);
+  EXPECT_EQ(e.params, (std::vector<double>{0.8, 1.3}));
+  EXPECT_EQ(parse_dda_shape_spec({}, "").kind, DdaShapeKind::sphere);
+  EXPECT_EQ(parse_dda_shape_spec({}, "f.geom").file, "f.geom");
 }

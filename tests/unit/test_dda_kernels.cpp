@@ -253,7 +253,7 @@ class NoisyBackend final : public SolverBackend {
 TEST(DdaKernels, DriverConvergesOnTheTrueResidual) {
   // a DDA sphere (x = 3, m = 1.7 + 0.05i, grid 10) with b = S E_inc
   DdaOptions o;
-  o.grid = 10;
+  o.grid = {10};
   o.eq_rad = 3;
   o.m = {{1.7, 0.05}};
   const DdaSetup setup = make_dda_setup(o);

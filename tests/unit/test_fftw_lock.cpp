@@ -42,11 +42,11 @@ void on_threads(const std::function<void(int)>& body) {
 
 DdaOptions small_sphere(Precision precision) {
   DdaOptions o;
-  o.grid = 8;
+  o.grid = {8};
   o.eq_rad = 2;
   o.m = {{1.5, 0.01}};
-  o.precision = precision;
-  o.threads = 1;  // this test's threads are the concurrency under test
+  o.compute.precision = precision;
+  o.compute.threads = 1;  // this test's threads are the concurrency under test
   return o;
 }
 

@@ -249,10 +249,10 @@ TEST(WorkShare, DdaSolveAndFinishIsExecute) {
   DdaOptions o;
   o.shape.kind = DdaShapeKind::ellipsoid;
   o.shape.params = {0.8, 1.3};
-  o.grid = 6;
+  o.grid = {6};
   o.m = {{1.5, 0.01}};
   o.mueller = true;
-  o.threads = 1;
+  o.compute.threads = 1;
   DdaPlan plan(o);
   ASSERT_EQ(plan.polarizations(), "YX");
   const DdaResult whole = plan.execute();

@@ -39,6 +39,41 @@ const char* to_string(DdaShapeKind k) {
 
 namespace {
 
+double shape_parameter(const std::string& token) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(token, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (token.empty() || used != token.size()) fail_option("shape", "not a number '", token, "'");
+  return v;
+}
+
+}  // namespace
+
+DdaShape parse_dda_shape_spec(const std::vector<std::string>& tokens, const std::string& shape_file) {
+  DdaShape shape;
+  if (!shape_file.empty()) {
+    if (!tokens.empty()) fail_option("shape_file", "give either --shape or --shape-file");
+    shape.kind = DdaShapeKind::file;
+    shape.file = shape_file;
+    return shape;
+  }
+  if (tokens.empty()) return shape;  // a sphere
+  shape.kind = parse_dda_shape(tokens[0]);
+  if (shape.kind == DdaShapeKind::file) {
+    if (tokens.size() != 2) fail_option("shape", "'read' takes one file name");
+    shape.file = tokens[1];
+    return shape;
+  }
+  for (std::size_t i = 1; i < tokens.size(); ++i) shape.params.push_back(shape_parameter(tokens[i]));
+  return shape;
+}
+
+namespace {
+
 constexpr double kPiOver6 = 0.52359877559829887308;  // sphere volume / cube of its diameter
 constexpr double kPiOver4 = 0.78539816339744830962;  // disc area / square of its diameter
 
