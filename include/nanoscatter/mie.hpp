@@ -8,6 +8,7 @@
 // divided by π r² of the outer radius.
 #pragma once
 #include <complex>
+#include <optional>
 #include <vector>
 
 namespace nanoscatter {
@@ -45,5 +46,37 @@ struct MieMueller {
   double s11, s12, s33, s34;
 };
 MieMueller mie_mueller(const MieResult& r, double theta);
+
+// ---- a run as the CLI and Python ask for it -----------------------------------
+
+// A homogeneous or coated sphere given by its size parameter, or by its
+// radius and the wavelength (any one length unit), and the angles of its
+// Mueller elements: `nanoscatter mie`'s flags, Python mie()'s keywords.
+struct MieOptions {
+  std::optional<double> x;            // size parameter 2πr/λ of the (outer) sphere; or
+  std::optional<double> radius;       // the (outer) radius, with lambda
+  double lambda = 6.283185307179586;  // wavelength (default 2π, so x = radius)
+  std::complex<double> m{1.5, 0.0};   // index of the sphere (of the shell when coated)
+  std::optional<double> core_ratio;   // coated: core/outer diameter ratio in [0, 1], with m_core
+  std::optional<std::complex<double>> m_core;
+  int ntheta = 0;                     // Mueller elements at this many θ over 0..180° (0: none)
+  std::vector<double> theta;          // or at these θ (degrees), instead of ntheta
+
+  // Every check of these options, once (mie_scatter calls it); errors name
+  // the field (fail_option).
+  void validate() const;
+  double size_parameter() const;      // x, or 2π radius/λ
+  std::vector<double> angles() const; // theta, or the ntheta grid (degrees)
+};
+
+// The coefficients and efficiencies of the sphere `options` describes.
+MieResult mie_scatter(const MieOptions& options);
+
+// Mueller elements of `r` (mie_mueller) at each θ of `theta_degrees`.
+struct MieMuellerTable {
+  std::vector<double> theta;  // degrees
+  std::vector<double> s11, s12, s33, s34;
+};
+MieMuellerTable mie_mueller_table(const MieResult& r, const std::vector<double>& theta_degrees);
 
 }  // namespace nanoscatter

@@ -248,12 +248,15 @@ class DdaPlan:
     ``m`` (complex, (re, im), or a list per domain), ``pol``, ``iter``,
     ``eps``, ``maxiter``, ``sym``, ``mueller``, ``ntheta``, ``grid_phi``,
     ``csca``, ``asym``, ``store_int_field``, ``store_dip_pol``,
-    ``no_vol_cor``, ``precision``, ``device``, ``threads``.
-    ``write_adda_outputs(dir)`` writes the CLI's files after execute()."""
+    ``no_vol_cor``, ``precision``, ``device``, ``threads``,
+    ``max_device_memory``, ``quiet``; ``comm=nanoscatter.world()`` solves
+    the polarisations on different MPI ranks and gives every rank the whole
+    result. An unknown keyword raises :class:`Error` listing the valid ones.
+    ``execute(output_dir=..., save_geom=...)`` also writes the CLI's files
+    (rank 0 under MPI); ``write_adda_outputs(dir)`` writes them after
+    execute()."""
 
     def __init__(self, **options):
-        if isinstance(options.get("grid"), (int, np.integer)):
-            options["grid"] = [int(options["grid"])]
         if isinstance(options.get("shape_file"), os.PathLike):
             options["shape_file"] = os.fspath(options["shape_file"])
         self._plan = _core.DdaPlan(**options)
@@ -266,24 +269,36 @@ class DdaPlan:
     def dipoles(self):
         return self._plan.dipoles
 
-    def execute(self):
-        return DdaResult(**self._plan.execute())
+    @property
+    def device(self):
+        return self._plan.device
 
-    def write_adda_outputs(self, output_dir, command_line="nanoscatter (Python)"):
-        self._plan.write_adda_outputs(os.fspath(output_dir), command_line)
+    def execute(self, output_dir="", save_geom=""):
+        """Solves and computes the observables; ``output_dir`` (and
+        ``save_geom``) also write the files of the CLI's ``--output-dir``
+        (and ``--save-geom``)."""
+        return DdaResult(**self._plan.execute(output_dir=os.fspath(output_dir), save_geom=os.fspath(save_geom)))
+
+    def write_adda_outputs(self, output_dir, command_line=None, save_geom=""):
+        self._plan.write_adda_outputs(os.fspath(output_dir), command_line, os.fspath(save_geom))
 
 
-def dda(**options):
-    """``nanoscatter dda``: options as DdaPlan; returns a DdaResult."""
-    return DdaPlan(**options).execute()
+def dda(output_dir="", save_geom="", **options):
+    """``nanoscatter dda``: options as DdaPlan, ``output_dir`` and
+    ``save_geom`` as DdaPlan.execute; returns a DdaResult."""
+    return DdaPlan(**options).execute(output_dir=output_dir, save_geom=save_geom)
 
 
 def mie(**options):
     """``nanoscatter mie``: ``x`` or ``radius`` (with ``lambda_``), ``m``,
     ``core_ratio`` and ``m_core`` for a coated sphere, and Mueller
-    elements at ``theta`` (degrees, array) or on ``ntheta`` points over 0..180°."""
+    elements at ``theta`` (degrees, array) or on ``ntheta`` points over
+    0..180°; ``output`` also writes them as the CLI's ``--output`` table.
+    An unknown keyword raises :class:`Error` listing the valid ones."""
     if options.get("theta") is not None:
         options["theta"] = np.asarray(options["theta"], dtype=float)
+    if isinstance(options.get("output"), os.PathLike):
+        options["output"] = os.fspath(options["output"])
     return MieResult(**_core.mie(**options))
 
 

@@ -4,12 +4,20 @@ x = 1: |ΔQext|/Qext < 3%, the known LDR discretisation error at this grid;
 docs/dda.md) and Mie against the Rayleigh limit
 Qsca = (8/3) x⁴ |(m²−1)/(m²+2)|² (relative error O(x²): 1e-4 at x = 0.01)."""
 import os
+import re
 import unittest
 
 import numpy as np
 
 import nanoscatter as ns
 from common import ScratchTestCase, cli, cli_error
+
+
+def cli_error_at(*args):
+    """cli_error for a message about a file an option names ("PATH: --save-geom:
+    ..."): that flag too is named by its keyword."""
+    return re.sub(r": --([a-z0-9-]+): ", lambda m: ": " + m.group(1).replace("-", "_") + ": ", cli_error(*args),
+                  count=1)
 
 
 def adda_value(path, key):
@@ -33,10 +41,17 @@ class DdaBinding(ScratchTestCase):
         table = np.loadtxt(os.path.join(out, "mueller"), skiprows=1)
         np.testing.assert_allclose(r.mueller_theta, table[:, 0], atol=1e-9)
         np.testing.assert_allclose(r.mueller.reshape(-1, 16), table[:, 1:], rtol=1e-9, atol=1e-9 * table[:, 1].max())
-        # The binding writes the same files.
+        # The binding writes the same files (write_dda), after or with execute().
         plan.write_adda_outputs(self.path("py"))
         self.assertEqual(adda_value(self.path("py/CrossSec-Y"), "Qext"),
                          adda_value(os.path.join(out, "CrossSec-Y"), "Qext"))
+        plan.execute(output_dir=self.path("py2"), save_geom="s.geom")
+        for name in ("CrossSec-Y", "CrossSec-X", "mueller"):
+            with open(os.path.join(out, name)) as a, open(self.path("py2/" + name)) as b:
+                self.assertEqual(a.read(), b.read(), name)
+        with open(self.path("py2/log")) as f:
+            self.assertTrue(f.read().splitlines()[1].startswith("command: python:"))
+        self.assertTrue(os.path.exists(self.path("py2/s.geom")))
 
     def test_sphere_against_mie(self):
         r = ns.dda(shape="sphere", grid=16, m=1.5, eq_rad=1.0, device="cpu")  # λ = 2π: x = 1
@@ -44,10 +59,38 @@ class DdaBinding(ScratchTestCase):
         self.assertLess(abs(r.qext / exact.qext - 1), 0.03)
 
     def test_errors_carry_the_cli_message(self):
+        # The same bad value through the CLI and Python: one check
+        # (DdaOptions::validate, the library's parsers), one message, the
+        # flag named as the keyword.
+        cases = [
+            (dict(pol="magic"), ["--pol", "magic"]),          # enum parse
+            (dict(iter="gmres"), ["--iter", "gmres"]),
+            (dict(sym="maybe"), ["--sym", "maybe"]),
+            (dict(eps=2.0), ["--eps", 2.0]),                  # validate()
+            (dict(grid=[8, 0, 8]), ["--grid", 8, 0, 8]),
+            (dict(maxiter=0), ["--maxiter", 0]),
+            (dict(size=1.0, eq_rad=1.0), ["--size", 1.0, "--eq-rad", 1.0]),
+            (dict(threads=-1), ["--threads", -1]),
+            (dict(shape=("ellipsoid", 1, "a")), ["--shape", "ellipsoid", 1, "a"]),
+        ]
+        for keywords, flags in cases:
+            with self.subTest(keywords=keywords):
+                with self.assertRaises(ns.Error) as e:
+                    ns.DdaPlan(device="cpu", **keywords)
+                self.assertEqual(str(e.exception),
+                                 cli_error("dda", "--device", "cpu", *flags, "--output-dir", self.path("x")))
         with self.assertRaises(ns.Error) as e:
-            ns.DdaPlan(shape="sphere", grid=8, pol="magic")
-        self.assertEqual(str(e.exception), cli_error("dda", "--shape", "sphere", "--grid", 8, "--pol", "magic",
-                                                     "--output-dir", self.path("x")))
+            ns.DdaPlan(grid=8, device="cpu").execute(output_dir=self.path("x"), save_geom="no/such/dir/s.geom")
+        self.assertEqual(str(e.exception), cli_error_at("dda", "--grid", 8, "--device", "cpu", "--output-dir",
+                                                     self.path("x"), "--save-geom", "no/such/dir/s.geom"))
+
+    def test_unknown_keyword_lists_the_valid_ones(self):
+        with self.assertRaises(ns.Error) as e:
+            ns.DdaPlan(shape="sphere", gird=8)
+        message = str(e.exception)
+        self.assertIn("unknown keyword 'gird'", message)
+        for name in ("grid", "eq_rad", "lambda_", "pol", "device", "comm"):
+            self.assertIn(name, message)
 
 
 class MieBinding(ScratchTestCase):
@@ -67,9 +110,38 @@ class MieBinding(ScratchTestCase):
         self.assertAlmostEqual(r.qsca / rayleigh, 1, delta=1e-4)
 
     def test_errors_carry_the_cli_message(self):
+        # MieOptions::validate: one check, one message through both.
+        cases = [
+            (dict(x=-1), ["--x", -1]),
+            (dict(x=1, radius=1), ["--x", 1, "--radius", 1]),
+            (dict(radius=1, lambda_=0), ["--radius", 1, "--lambda", 0]),
+            (dict(x=1, m=(1.5, -0.1)), ["--x", 1, "--m", 1.5, -0.1]),
+            (dict(x=1, core_ratio=2, m_core=(1.2, 0)), ["--x", 1, "--core-ratio", 2, "--m-core", 1.2, 0]),
+            (dict(x=1, core_ratio=0.5), ["--x", 1, "--core-ratio", 0.5]),
+            (dict(x=1, ntheta=1), ["--x", 1, "--ntheta", 1]),
+            (dict(x=1, ntheta=3, output=self.path("m.h5")), ["--x", 1, "--ntheta", 3, "--output", self.path("m.h5")]),
+        ]
+        for keywords, flags in cases:
+            with self.subTest(keywords=keywords):
+                with self.assertRaises(ns.Error) as e:
+                    ns.mie(**keywords)
+                self.assertEqual(str(e.exception), cli_error_at("mie", *flags))
+
+    def test_unknown_keyword_lists_the_valid_ones(self):
         with self.assertRaises(ns.Error) as e:
-            ns.mie(x=-1)
-        self.assertEqual(str(e.exception), cli_error("mie", "--x", -1))
+            ns.mie(x=1, n_theta=5)
+        message = str(e.exception)
+        self.assertIn("unknown keyword 'n_theta'", message)
+        for name in ("x", "radius", "lambda_", "m_core", "ntheta", "theta", "output"):
+            self.assertIn(name, message)
+
+    def test_output_is_the_cli_table(self):
+        ns.mie(x=5, m=(1.5, 0.1), ntheta=7, output=self.path("py.dat"))
+        cli("mie", "--x", 5, "--m", 1.5, 0.1, "--ntheta", 7, "--output", self.path("cli.dat"))
+        with open(self.path("py.dat")) as a, open(self.path("cli.dat")) as b:
+            py_lines, cli_lines = a.read().splitlines(), b.read().splitlines()
+        self.assertTrue(py_lines[1].startswith("# command: python:"))
+        self.assertEqual(py_lines[:1] + py_lines[2:], cli_lines[:1] + cli_lines[2:])
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 // Amplitude functions S1, S2 (B&H eq. 4.74) with the angular functions π_n,
 // τ_n by their upward recurrences (B&H eq. 4.47), and the sphere's Mueller
-// elements (B&H eq. 4.77).
+// elements (B&H eq. 4.77), one angle or a table of them.
 #include <cmath>
 
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/mie.hpp"
 
 namespace nanoscatter {
@@ -32,6 +33,19 @@ MieMueller mie_mueller(const MieResult& r, double theta) {
   m.s33 = (s.s1 * std::conj(s.s2)).real();
   m.s34 = (s.s2 * std::conj(s.s1)).imag();
   return m;
+}
+
+MieMuellerTable mie_mueller_table(const MieResult& r, const std::vector<double>& theta_degrees) {
+  MieMuellerTable t;
+  t.theta = theta_degrees;
+  for (const double th : theta_degrees) {
+    const MieMueller mm = mie_mueller(r, th * kPi / 180);
+    t.s11.push_back(mm.s11);
+    t.s12.push_back(mm.s12);
+    t.s33.push_back(mm.s33);
+    t.s34.push_back(mm.s34);
+  }
+  return t;
 }
 
 }  // namespace nanoscatter

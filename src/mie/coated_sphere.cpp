@@ -14,6 +14,7 @@
 //   ρ_0 = tan(z2)/tan(z3).
 #include <cmath>
 
+#include "mie/checks.hpp"
 #include "mie/mie_series.hpp"
 #include "nanoscatter/error.hpp"
 
@@ -21,13 +22,11 @@ namespace nanoscatter {
 
 MieResult mie_coated_sphere(double x_core, double x_shell, std::complex<double> m_core,
                             std::complex<double> m_shell) {
-  if (!(x_shell > 0) || !std::isfinite(x_shell))
-    fail_at({"", 0, "x_shell"}, "outer size parameter must be > 0, got ", x_shell);
+  mie::check_size_parameter(x_shell, {"", 0, "x_shell"});
   if (!(x_core >= 0) || x_core > x_shell)
     fail_at({"", 0, "x_core"}, "core size parameter must lie in [0, x_shell], got ", x_core);
-  for (auto m : {m_core, m_shell})
-    if (!std::isfinite(m.real()) || !std::isfinite(m.imag()) || m == 0.0 || m.imag() < 0)
-      fail_at({"", 0, "m"}, "refractive indices must be finite, non-zero, Im ≥ 0");
+  mie::check_refractive_index(m_core, {"", 0, "m_core"});
+  mie::check_refractive_index(m_shell, {"", 0, "m_shell"});
   if (x_core == 0) return mie_sphere(x_shell, m_shell);
   if (x_core == x_shell) return mie_sphere(x_shell, m_core);
 

@@ -6,8 +6,11 @@
 
 #include <cmath>
 #include <complex>
+#include <string>
+#include <vector>
 
 #include "nanoscatter/constants.hpp"
+#include "nanoscatter/error.hpp"
 #include "nanoscatter/mie.hpp"
 
 using namespace nanoscatter;
@@ -144,4 +147,43 @@ TEST(Mie, RejectsBadInput) {
   EXPECT_THROW(mie_sphere(0, {1.5, 0}), std::exception);
   EXPECT_THROW(mie_sphere(1, {1.5, -0.1}), std::exception);
   EXPECT_THROW(mie_coated_sphere(2, 1, {1.5, 0}, {1.5, 0}), std::exception);
+}
+
+// MieOptions: the run the CLI and Python describe, checked once
+// (validate), with messages that name the option.
+TEST(Mie, OptionsDescribeTheRun) {
+  MieOptions o;
+  o.radius = 2.0;
+  o.lambda = kPi;  // x = 2π r/λ = 4
+  o.m = {1.5, 0.01};
+  const MieResult r = mie_scatter(o);
+  EXPECT_EQ(r.qext, mie_sphere(4.0, {1.5, 0.01}).qext);
+  o.core_ratio = 0.5;
+  o.m_core = cplx(1.2, 0.1);
+  EXPECT_EQ(mie_scatter(o).qext, mie_coated_sphere(2.0, 4.0, {1.2, 0.1}, {1.5, 0.01}).qext);
+  o.ntheta = 5;
+  EXPECT_EQ(o.angles(), (std::vector<double>{0, 45, 90, 135, 180}));
+  o.theta = {10, 20};
+  const MieMuellerTable t = mie_mueller_table(r, o.angles());
+  ASSERT_EQ(t.s11.size(), 2u);
+  EXPECT_EQ(t.s11[1], mie_mueller(r, 20 * kPi / 180).s11);
+
+  const auto error_for = [](auto change) {
+    MieOptions bad;
+    bad.x = 1.0;
+    change(bad);
+    try {
+      bad.validate();
+    } catch (const Error& e) {
+      EXPECT_TRUE(e.where().option);
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(error_for([](MieOptions& b) { b.x = -1.0; }), "x: size parameter must be a finite value > 0, got -1");
+  EXPECT_EQ(error_for([](MieOptions& b) { b.radius = 1.0; }), "x: give either --x or --radius (with --lambda)");
+  EXPECT_EQ(error_for([](MieOptions& b) { b.m = {1.5, -0.1}; }),
+            "m: Im(m) must be ≥ 0 (absorption, exp(−iωt) convention), got -0.1");
+  EXPECT_EQ(error_for([](MieOptions& b) { b.core_ratio = 0.5; }), "m_core: --core-ratio and --m-core go together");
+  EXPECT_EQ(error_for([](MieOptions& b) { b.ntheta = 1; }), "ntheta: must be ≥ 2, got 1");
 }
