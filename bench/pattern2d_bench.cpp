@@ -35,9 +35,9 @@ void run_case(benchmark::State& state, Precision precision) {
   const Structure particle = gold_sphere(double(state.range(0)));
   const int side = int(state.range(1));
   Pattern2DOptions options;
-  options.precision = precision;
-  options.threads = int(state.range(2));
-  const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+  options.compute.precision = precision;
+  options.compute.threads = int(state.range(2));
+  const int threads = options.compute.threads > 0 ? options.compute.threads : omp_get_max_threads();
   Pattern2DGeometry g;
   g.wavelength = 1.0;
   g.detector = PolarDetector{5.0, side, side};

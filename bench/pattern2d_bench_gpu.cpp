@@ -41,8 +41,8 @@ void run_case(benchmark::State& state, Precision precision) {
   const Structure particle = gold_sphere(double(state.range(0)));
   const int side = int(state.range(1));
   Pattern2DOptions options;
-  options.device = Device::gpu;
-  options.precision = precision;
+  options.compute.device = Device::gpu;
+  options.compute.precision = precision;
   Pattern2DGeometry g;
   g.wavelength = 1.0;
   g.detector = PolarDetector{5.0, side, side};

@@ -25,7 +25,6 @@
 #include <array>
 #include <complex>
 #include <cstddef>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +32,7 @@
 #include <vector>
 
 #include "nanoscatter/device.hpp"
+#include "nanoscatter/parallel.hpp"
 #include "nanoscatter/scattering_factors.hpp"
 #include "nanoscatter/structure.hpp"
 #include "nanoscatter/vec3.hpp"
@@ -79,12 +79,34 @@ struct Pattern2DGeometry {
   Detector detector = PolarDetector{};
 };
 
-// Throws Error naming the command-line option at fault (--wavelength,
-// --qmax, --nq, --nphi, --distance, --pixel-size, --nx, --ny, --beam-center,
-// --beam, --rotation) for values the geometry cannot use: non-positive or
-// non-finite wavelength, qmax ≤ 0 or beyond 2k (off the Ewald sphere),
-// fewer than one q or φ point, and so on.
+// Throws Error naming the field at fault (wavelength, qmax, nq, nphi,
+// distance, pixel_size, nx, ny, beam_center, beam, rotation) for values the
+// geometry cannot use: non-positive or non-finite wavelength, qmax ≤ 0 or
+// beyond 2k (off the Ewald sphere), fewer than one q or φ point, and so on.
 void validate_geometry(const Pattern2DGeometry& geometry);
+
+// The geometry as the front ends receive it, value by value, any of them
+// left out: the fields are the CLI's flags (--pixel-size) and Python's
+// keywords (pixel_size). make_pattern2d_geometry applies the rules of which
+// values go together (wavelength required; Euler angles or a rotation
+// matrix, not both; the polar detector's qmax, nq, nphi or, with flat, the
+// flat one's distance, pixel_size, nx, ny and optional beam_center), then
+// validate_geometry; every message names a field.
+struct Pattern2DGeometryOptions {
+  std::optional<double> wavelength;  // Å
+  std::vector<double> euler;         // ZYZ Euler angles α β γ (degrees); empty: not given
+  std::vector<double> rotation;      // rotation matrix, 9 values row by row; empty: not given
+  std::vector<double> beam;          // incident beam x y z; empty: +z
+  bool no_curvature = false;         // Pattern2DGeometry::curvature = false
+  bool flat = false;                 // a flat detector instead of the polar one
+  std::optional<double> qmax;        // polar: Å⁻¹
+  std::optional<int> nq, nphi;       // polar
+  std::optional<double> distance, pixel_size;  // flat (mm)
+  std::optional<int> nx, ny;                   // flat
+  std::vector<double> beam_center;             // flat: cx cy (pixels); empty: the middle
+};
+
+Pattern2DGeometry make_pattern2d_geometry(const Pattern2DGeometryOptions& options);
 
 // The proper rotation that takes +z onto the unit vector along `beam`
 // (minimal angle; a rotation by π about x for a beam along −z).
@@ -109,24 +131,28 @@ DetectorGrid make_detector_grid(const Pattern2DGeometry& geometry);
 
 struct Pattern2DOptions {
   Radiation radiation = Radiation::xray;
-  // energy_kev: anomalous X-ray terms f', f'' (the CLI's --anomalous sets it
-  // from the wavelength); debye_waller: T_j = exp(−B_j s²) on each atom.
+  // energy_kev: anomalous X-ray terms f', f''; debye_waller: T_j =
+  // exp(−B_j s²) on each atom.
   FactorOptions factors;
+  // X-rays: anomalous terms f', f'' (xraylib) at the photon energy hc/λ of
+  // each execute()'s wavelength (factors.energy_kev then stays unset).
+  bool anomalous = false;
   // Electrons: multiply the (non-relativistic) Mott–Bethe factor by the
   // Lorentz factor γ of a beam of the given wavelength (Kirkland, Advanced
   // Computing in Electron Microscopy, 2nd ed., eq. 5.8 and 2.5).
   bool relativistic_electrons = true;
-  Precision precision = Precision::dual;
-  Device device = Device::cpu;
-  bool amplitude = false;             // keep the complex amplitude A(q)
-  bool quiet = true;                  // progress on stderr
-  int threads = 0;                    // OpenMP threads, 0 = all
-  std::size_t max_device_memory = 0;  // bytes the GPU path may use, 0 = half of the free memory
+  bool amplitude = false;  // keep the complex amplitude A(q)
+  DeviceOptions compute;   // device, precision, memory, threads, quiet
   // This process's part of the pixels (MPI runs, docs/mpi.md): the
   // contiguous run share.range(pixels) of the row-major image. The result
   // keeps the whole grid; pixels of other parts hold exactly 0 (intensity
-  // and amplitude).
+  // and amplitude) until Pattern2DResult::reduce.
   WorkShare share;
+
+  // Every check of these options, once (Pattern2DPlan calls it); errors
+  // name the field (fail_option), which the CLI prints as its flag and
+  // Python as its keyword.
+  void validate() const;
 };
 
 struct Pattern2DResult {
@@ -135,13 +161,20 @@ struct Pattern2DResult {
   std::vector<std::complex<double>> amplitude;  // rows × cols when options.amplitude, else empty
   std::size_t atom_count = 0;                   // atoms with occupancy > 0
   double electron_gamma = 1;                    // Lorentz factor applied (electrons)
+  std::optional<double> energy_kev;             // photon energy of the anomalous terms f', f'' (keV), when added
   double seconds = 0;                           // wall time of execute()
+
+  // The whole image on every rank from each rank's pixels (Pattern2DOptions::
+  // share): each pixel comes from the one rank that computed it (the others
+  // hold 0, so the merge is exact). A no-op on one rank.
+  void reduce(const parallel::Communicator& comm);
 };
 
 class Pattern2DPlan {
  public:
-  // Validates the atoms (non-empty, finite positions, occupancy in [0, 1],
-  // B ≥ 0) and groups them by species; errors name the atom.
+  // Validates the options (Pattern2DOptions::validate) and the atoms
+  // (non-empty, finite positions, occupancy in [0, 1], B ≥ 0; errors name
+  // the atom) and groups the atoms by species.
   Pattern2DPlan(const Structure& structure, Pattern2DOptions options);
   ~Pattern2DPlan();
   Pattern2DPlan(Pattern2DPlan&&) noexcept;
@@ -160,32 +193,5 @@ class Pattern2DPlan {
 double electron_lorentz_factor(double wavelength);
 // Photon energy in keV of a wavelength in Å: E = hc/λ.
 double photon_energy_kev(double wavelength);
-
-// ---- output -----------------------------------------------------------------
-
-// What goes into file headers besides the result itself.
-struct Pattern2DRecord {
-  std::string command;    // the command line
-  std::string version;    // nanoscatter version
-  std::string structure;  // input file name or title
-  Pattern2DGeometry geometry;
-  Pattern2DOptions options;
-};
-
-// HDF5: /intensity [rows][cols], /q [rows][cols][3] (lab frame, Å⁻¹),
-// /axes/<row_name>, /axes/<col_name>, /amplitude [rows][cols] (complex, when
-// present), attributes describing the geometry and options on "/".
-void write_pattern2d_hdf5(const std::filesystem::path& path, const Pattern2DResult& result,
-                          const Pattern2DRecord& record);
-// Text table, one row per pixel: polar "q phi qx qy qz I", flat
-// "x y qx qy qz I", plus "A_re A_im" with an amplitude.
-void write_pattern2d_text(const std::filesystem::path& path, const Pattern2DResult& result,
-                          const Pattern2DRecord& record);
-// Log-scale quick-look picture. A flat detector is drawn as it is (y up); a
-// polar grid is resampled (bilinear in |q| and φ) onto a square picture of
-// the detector plane, qx to the right and qy up, pixels beyond qmax at the
-// lowest colour.
-void write_pattern2d_png(const std::filesystem::path& path, const Pattern2DResult& result,
-                         const Pattern2DRecord& record);
 
 }  // namespace nanoscatter

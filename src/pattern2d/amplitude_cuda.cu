@@ -297,8 +297,8 @@ void run(std::span<const AtomGroups> species, std::span<const Vec3> q, std::span
       resident ? max_groups : std::max<std::size_t>(kTileGroups, budget / 2 / group_bytes / kTileGroups * kTileGroups);
   const std::size_t atom_bytes = resident ? total_groups * group_bytes : group_chunk * group_bytes;
   if (atom_bytes + kPixelsPerBlock * pixel_bytes > budget)
-    fail_at({"", 0, "max_device_memory"}, "device memory budget of ", budget,
-            " bytes is too small for one tile of atoms and one block of pixels");
+    fail_option("max_device_memory", "device memory budget of ", budget,
+                " bytes is too small for one tile of atoms and one block of pixels");
   const std::size_t pixel_chunk =
       std::min({np, kMaxPixelsPerLaunch, (budget - atom_bytes) / pixel_bytes / kPixelsPerBlock * kPixelsPerBlock});
 

@@ -12,6 +12,7 @@
 // expected intensity as the Debye engine's (see src/debye/api.cpp).
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/pattern2d.hpp"
@@ -37,30 +38,41 @@ constexpr double kWorkPerCallGpu = 2e11;
 // uploading them) must stay small next to the sums.
 constexpr std::size_t kMinPixelsPerCall = 4096;
 
-void check_device(Device device) {
-  if (device != Device::gpu) return;
-#if NANOSCATTER_HAVE_CUDA
-  if (cuda_device_count() == 0) fail_option("device", "gpu requested but no CUDA device is available");
-#else
-  fail_option("device", "gpu requested but this build has no CUDA support");
-#endif
-}
-
 void run_phase_sums(const Pattern2DOptions& o, std::span<const AtomGroups> groups, std::span<const Vec3> q,
                     std::span<std::complex<double>> out) {
-  if (o.device == Device::gpu) {
+  // Without CUDA, validate() has refused the GPU already (require_gpu).
+  if (o.compute.device == Device::gpu) {
 #if NANOSCATTER_HAVE_CUDA
     pattern2d::CudaPattern2DOptions c;
-    c.precision = o.precision;
-    c.max_device_memory = o.max_device_memory;
+    c.precision = o.compute.precision;
+    c.max_device_memory = o.compute.max_device_memory;
     pattern2d::phase_sums_cuda(groups, q, out, c);
     return;
 #endif
   }
-  pattern2d::phase_sums_cpu(groups, q, out, o.precision, o.threads);
+  pattern2d::phase_sums_cpu(groups, q, out, o.compute.precision, o.compute.threads);
 }
 
 }  // namespace
+
+void Pattern2DOptions::validate() const {
+  if (anomalous && radiation != Radiation::xray) fail_option("anomalous", "only used with X-rays (radiation xray)");
+  // One energy: the wavelength's. A second one given here would be ignored.
+  if (anomalous && factors.energy_kev)
+    fail_option("anomalous", "takes the energy from the wavelength; factors.energy_kev must be unset");
+  compute.validate();
+  validate_work_share(share);
+}
+
+void Pattern2DResult::reduce(const parallel::Communicator& comm) {
+  if (!comm.distributed()) return;
+  // std::complex<double> is an array of two doubles ([complex.numbers]).
+  const std::span<double> amplitude_parts(reinterpret_cast<double*>(amplitude.data()), 2 * amplitude.size());
+  comm.merge_disjoint(intensity);
+  comm.merge_disjoint(amplitude_parts);
+  comm.broadcast(intensity);
+  comm.broadcast(amplitude_parts);
+}
 
 struct Pattern2DPlan::Impl {
   Pattern2DOptions options;
@@ -80,9 +92,7 @@ struct Pattern2DPlan::Impl {
 
 Pattern2DPlan::Pattern2DPlan(const Structure& structure, Pattern2DOptions options)
     : impl_(std::make_unique<Impl>()) {
-  if (options.threads < 0) fail_at({"", 0, "threads"}, "must be ≥ 0, got ", options.threads);
-  validate_work_share(options.share);
-  check_device(options.device);
+  options.validate();
   auto grouped = pattern2d::group_species(structure);
   {
     Vec3 lo{INFINITY, INFINITY, INFINITY}, hi = -lo;
@@ -127,8 +137,11 @@ Pattern2DResult Pattern2DPlan::execute(const Pattern2DGeometry& geometry) const 
   // Evaluate the factors first: an unusable species fails before the sums.
   if (o.radiation == Radiation::electron && o.relativistic_electrons)
     result.electron_gamma = electron_lorentz_factor(geometry.wavelength);
+  FactorOptions factor_options = o.factors;
+  if (o.anomalous) factor_options.energy_kev = photon_energy_kev(geometry.wavelength);
+  result.energy_kev = factor_options.energy_kev;
   const auto factors =
-      pattern2d::pixel_factors(impl_->species, grid, o.radiation, o.factors, result.electron_gamma);
+      pattern2d::pixel_factors(impl_->species, grid, o.radiation, factor_options, result.electron_gamma);
 
   // The sample is rotated actively: atoms at R r, so q·(R r) = (Rᵀ q)·r.
   const Mat3 to_sample = transpose(geometry.orientation);
@@ -137,13 +150,13 @@ Pattern2DResult Pattern2DPlan::execute(const Pattern2DGeometry& geometry) const 
   for (std::size_t p = 0; p < np; ++p) q_sample[p] = to_sample * grid.q[p];
 
   const double atoms = double(std::max<std::size_t>(1, impl_->atom_count));
-  const double per_call = o.device == Device::gpu ? kWorkPerCallGpu : kWorkPerCallCpu;
+  const double per_call = o.compute.device == Device::gpu ? kWorkPerCallGpu : kWorkPerCallCpu;
   const std::size_t chunk = std::max(kMinPixelsPerCall, std::size_t(per_call / atoms));
   // This part's pixels [first, last) (all of them without a work share).
   const auto [first, last] = o.share.range(np);
   std::vector<std::complex<double>> sums(ns * np, 0.0);
   {
-    Progress progress("pattern2d: amplitudes", std::uint64_t(atoms * double(last - first)), {.quiet = o.quiet});
+    Progress progress("pattern2d: amplitudes", std::uint64_t(atoms * double(last - first)), {.quiet = o.compute.quiet});
     std::vector<std::complex<double>> part;
     for (std::size_t p0 = first; p0 < last; p0 += chunk) {
       const std::size_t n = std::min(chunk, last - p0);

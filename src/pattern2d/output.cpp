@@ -1,19 +1,29 @@
 // Writing pattern2d results: HDF5 (everything), text (one row per pixel) and
-// a log-scale PNG quick-look (pattern2d.hpp).
+// a log-scale PNG quick-look (pattern2d_output.hpp).
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <sstream>
+#include <utility>
 
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/io_hdf5.hpp"
 #include "nanoscatter/io_png.hpp"
 #include "nanoscatter/io_text.hpp"
-#include "nanoscatter/pattern2d.hpp"
+#include "nanoscatter/output_format.hpp"
+#include "nanoscatter/pattern2d_output.hpp"
 
 namespace nanoscatter {
 
 namespace {
+
+constexpr const char* kTitle =
+    "nanoscatter pattern2d: I = |A|^2 + sum_j |f_j|^2 (w_j - w_j^2 T_j^2); q in the lab frame";
+
+// What pattern2d writes to `--output` (HDF5 first: it holds everything).
+OutputFormat checked_output(const std::string& path, const std::string& option) {
+  return checked_output_path(path, option, {OutputFormat::hdf5, OutputFormat::text, OutputFormat::png}, "pattern2d");
+}
 
 const char* intensity_unit(Radiation r) {
   switch (r) {
@@ -24,17 +34,22 @@ const char* intensity_unit(Radiation r) {
   return "";
 }
 
-// One-line description of the run for text headers and PNG tEXt chunks.
-std::string describe(const Pattern2DResult& result, const Pattern2DRecord& rec) {
+// One-line description of the run's geometry.
+std::string describe(const Pattern2DResult& result, const Pattern2DGeometry& g, const Pattern2DOptions& o) {
   std::ostringstream os;
   os.precision(17);
-  const auto& g = rec.geometry;
-  os << "pattern2d: " << result.atom_count << " atoms, " << to_string(rec.options.radiation)
-     << ", wavelength " << g.wavelength << " angstrom, beam (" << g.beam_direction.x << ", "
-     << g.beam_direction.y << ", " << g.beam_direction.z << "), "
-     << (g.curvature ? "Ewald sphere" : "no curvature") << ", "
+  os << "pattern2d: " << result.atom_count << " atoms, " << to_string(o.radiation) << ", wavelength "
+     << g.wavelength << " angstrom, beam (" << g.beam_direction.x << ", " << g.beam_direction.y << ", "
+     << g.beam_direction.z << "), " << (g.curvature ? "Ewald sphere" : "no curvature") << ", "
      << (result.grid.polar ? "polar" : "flat") << " detector " << result.grid.rows << "x" << result.grid.cols;
   return os.str();
+}
+
+// The header lines as PNG text entries (nanoscatter:header_0, ...).
+std::vector<std::pair<std::string, std::string>> png_text(const std::vector<std::string>& lines) {
+  std::vector<std::pair<std::string, std::string>> text;
+  for (std::size_t i = 0; i < lines.size(); ++i) text.emplace_back("nanoscatter:header_" + std::to_string(i), lines[i]);
+  return text;
 }
 
 std::vector<double> orientation_values(const Mat3& m) {
@@ -50,14 +65,9 @@ void check_sizes(const Pattern2DResult& r) {
     fail("pattern2d output: result arrays do not match the detector size");
 }
 
-}  // namespace
-
-void write_pattern2d_hdf5(const std::filesystem::path& path, const Pattern2DResult& result,
-                          const Pattern2DRecord& rec) {
-  check_sizes(result);
+void write_hdf5(const std::string& path, const Pattern2DResult& result, const RunRecord& record,
+                const Pattern2DGeometry& g, const Pattern2DOptions& o) {
   const auto& grid = result.grid;
-  const auto& g = rec.geometry;
-  const auto& o = rec.options;
   H5Writer h5(path);
   h5.write("/intensity", result.intensity.data(), {grid.rows, grid.cols});
   h5.set_attribute("/intensity", "units", intensity_unit(o.radiation));
@@ -83,10 +93,11 @@ void write_pattern2d_hdf5(const std::filesystem::path& path, const Pattern2DResu
     h5.set_attribute("/amplitude", "definition", "A = sum_j w_j f_j T_j exp(i q.r_j)");
   }
 
-  h5.set_attribute("/", "engine", "pattern2d");
-  h5.set_attribute("/", "command", rec.command);
-  h5.set_attribute("/", "version", rec.version);
-  h5.set_attribute("/", "structure", rec.structure);
+  const std::vector<std::string> lines = record.header_lines(kTitle);
+  for (std::size_t i = 0; i < lines.size(); ++i) h5.set_attribute("/", "header_" + std::to_string(i), lines[i]);
+  h5.set_attribute("/", "engine", record.engine);
+  h5.set_attribute("/", "command", record.command);
+  h5.set_attribute("/", "version", std::string(library_version()));
   h5.set_attribute("/", "atom_count", std::int64_t(result.atom_count));
   h5.set_attribute("/", "radiation", to_string(o.radiation));
   h5.set_attribute("/", "wavelength_angstrom", g.wavelength);
@@ -95,10 +106,10 @@ void write_pattern2d_hdf5(const std::filesystem::path& path, const Pattern2DResu
   h5.set_attribute("/", "orientation", orientation_values(g.orientation));
   h5.set_attribute("/", "curvature", int(g.curvature));
   h5.set_attribute("/", "debye_waller", int(o.factors.debye_waller));
-  if (o.factors.energy_kev) h5.set_attribute("/", "anomalous_energy_kev", *o.factors.energy_kev);
+  if (result.energy_kev) h5.set_attribute("/", "anomalous_energy_kev", *result.energy_kev);
   if (o.radiation == Radiation::electron) h5.set_attribute("/", "electron_gamma", result.electron_gamma);
-  h5.set_attribute("/", "precision", to_string(o.precision));
-  h5.set_attribute("/", "device", to_string(o.device));
+  h5.set_attribute("/", "precision", to_string(o.compute.precision));
+  h5.set_attribute("/", "device", to_string(o.compute.device));
   h5.set_attribute("/", "seconds", result.seconds);
   if (const auto* polar = std::get_if<PolarDetector>(&g.detector)) {
     h5.set_attribute("/", "detector", "polar");
@@ -119,24 +130,21 @@ void write_pattern2d_hdf5(const std::filesystem::path& path, const Pattern2DResu
   h5.commit();
 }
 
-void write_pattern2d_text(const std::filesystem::path& path, const Pattern2DResult& result,
-                          const Pattern2DRecord& rec) {
-  check_sizes(result);
+void write_text(const std::string& path, const Pattern2DResult& result, const RunRecord& record,
+                const Pattern2DOptions& o) {
   const auto& grid = result.grid;
   TextTable table;
-  table.header_lines = {"command: " + rec.command, "version: nanoscatter " + rec.version,
-                        "structure: " + rec.structure, describe(result, rec),
-                        "I = |A|^2 + sum_j |f_j|^2 (w_j - w_j^2 T_j^2); q in the lab frame"};
+  table.header_lines = record.header_lines(kTitle);
   const bool amp = !result.amplitude.empty();
   table.column_names = {grid.polar ? "q" : "x", grid.polar ? "phi" : "y", "qx", "qy", "qz", "I"};
-  const std::string iu = intensity_unit(rec.options.radiation);
+  const std::string iu = intensity_unit(o.radiation);
   table.column_units = {grid.polar ? "1/angstrom" : "mm", grid.polar ? "degree" : "mm", "1/angstrom",
                         "1/angstrom", "1/angstrom", iu};
   if (amp) {
     table.column_names.insert(table.column_names.end(), {"A_re", "A_im"});
-    const std::string au = rec.options.radiation == Radiation::xray      ? "electron"
-                           : rec.options.radiation == Radiation::neutron ? "fm"
-                                                                         : "angstrom";
+    const std::string au = o.radiation == Radiation::xray      ? "electron"
+                           : o.radiation == Radiation::neutron ? "fm"
+                                                               : "angstrom";
     table.column_units.insert(table.column_units.end(), {au, au});
   }
   table.columns.assign(table.column_names.size(), {});
@@ -157,14 +165,11 @@ void write_pattern2d_text(const std::filesystem::path& path, const Pattern2DResu
   write_text_table(path, table);
 }
 
-void write_pattern2d_png(const std::filesystem::path& path, const Pattern2DResult& result,
-                         const Pattern2DRecord& rec) {
-  check_sizes(result);
+void write_png(const std::string& path, const Pattern2DResult& result, const RunRecord& record) {
   const auto& grid = result.grid;
   PngOptions png;
   png.origin_lower = true;  // detector y (or qy) upwards
-  png.text = {{"nanoscatter:engine", "pattern2d"}, {"nanoscatter:command", rec.command},
-              {"nanoscatter:description", describe(result, rec)}};
+  png.text = png_text(record.header_lines(kTitle));
   if (!grid.polar) {
     write_png_log(path, result.intensity.data(), grid.rows, grid.cols, png);
     return;
@@ -197,6 +202,44 @@ void write_pattern2d_png(const std::filesystem::path& path, const Pattern2DResul
                               ti * ((1 - tj) * at(i1, j0) + tj * at(i1, j1));
     }
   write_png_log(path, picture.data(), side, side, png);
+}
+
+}  // namespace
+
+void check_pattern2d_outputs(const std::string& output, const std::string& png, const Pattern2DOptions& options) {
+  if (!output.empty() && checked_output(output, "output") == OutputFormat::png && options.amplitude)
+    fail_at({output, 0, "amplitude", true}, "a .png output cannot hold the amplitude; use .h5 or text");
+  if (!png.empty()) checked_output_path(png, "png", {OutputFormat::png}, "pattern2d");
+}
+
+std::vector<std::string> pattern2d_run_lines(const std::string& structure_name, const std::string& structure_title,
+                                             const Pattern2DResult& result, const Pattern2DGeometry& geometry,
+                                             const Pattern2DOptions& options) {
+  std::vector<std::string> lines;
+  lines.push_back("structure: " + structure_name + (structure_title.empty() ? "" : " (" + structure_title + ")"));
+  lines.push_back(describe(result, geometry, options));
+  std::ostringstream os;
+  os << "factors: Debye-Waller " << (options.factors.debye_waller ? "on" : "off");
+  if (result.energy_kev) os << ", anomalous f', f'' at " << *result.energy_kev << " keV";
+  if (options.radiation == Radiation::electron) os << ", electron gamma " << result.electron_gamma;
+  os << "; precision " << to_string(options.compute.precision) << ", device " << to_string(options.compute.device);
+  lines.push_back(os.str());
+  os.str("");
+  os << "time: " << result.seconds << " s";
+  lines.push_back(os.str());
+  return lines;
+}
+
+void write_pattern2d(const std::string& path, const Pattern2DResult& result, const RunRecord& record,
+                     const Pattern2DGeometry& geometry, const Pattern2DOptions& options) {
+  const OutputFormat format = checked_output(path, "output");
+  check_sizes(result);
+  switch (format) {
+    case OutputFormat::hdf5: write_hdf5(path, result, record, geometry, options); break;
+    case OutputFormat::text: write_text(path, result, record, options); break;
+    case OutputFormat::png: write_png(path, result, record); break;
+    case OutputFormat::xyz: break;  // refused by checked_output
+  }
 }
 
 }  // namespace nanoscatter

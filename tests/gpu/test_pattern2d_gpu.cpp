@@ -54,8 +54,8 @@ TEST(Pattern2DGpu, GoldSphereMatchesCpuFloat64) {
   ASSERT_GE(reference.intensity.size(), 100000u);
   for (const Precision precision : {Precision::single, Precision::dual}) {
     Pattern2DOptions gpu;
-    gpu.device = Device::gpu;
-    gpu.precision = precision;
+    gpu.compute.device = Device::gpu;
+    gpu.compute.precision = precision;
     const auto r = Pattern2DPlan(particle, gpu).execute(g);
     const double err = test::max_rel_error(r.intensity, reference.intensity, 1e-3);
     EXPECT_LE(err, precision == Precision::single ? 1e-5 : 1e-10);
@@ -85,8 +85,8 @@ TEST(Pattern2DGpu, CoOAnomalousOffOriginMatchesCpuFloat64) {
   const auto reference = Pattern2DPlan(particle, cpu).execute(g);
   for (const Precision precision : {Precision::single, Precision::dual}) {
     Pattern2DOptions gpu = cpu;
-    gpu.device = Device::gpu;
-    gpu.precision = precision;
+    gpu.compute.device = Device::gpu;
+    gpu.compute.precision = precision;
     const auto r = Pattern2DPlan(particle, gpu).execute(g);
     const double err = test::max_rel_error(r.intensity, reference.intensity, 1e-3);
     EXPECT_LE(err, precision == Precision::single ? 1e-5 : 1e-10);

@@ -54,11 +54,11 @@ TEST(Pattern2DPropertyGpu, CudaPathsMatchFloat64ReferenceOnDrawnCases) {
     const std::size_t budget = small_budget ? std::size_t(pattern2d_test::detail::log_uniform(rng, 1 << 20, 16 << 20)) : 0;
     SCOPED_TRACE(c.what + (small_budget ? ", device memory budget " + std::to_string(budget) + " B" : ""));
     Pattern2DOptions o = c.options;
-    o.device = Device::gpu;
-    o.max_device_memory = budget;
-    o.precision = Precision::dual;
+    o.compute.device = Device::gpu;
+    o.compute.max_device_memory = budget;
+    o.compute.precision = Precision::dual;
     const auto g64 = Pattern2DPlan(c.structure, o).execute(c.geometry);
-    o.precision = Precision::single;
+    o.compute.precision = Precision::single;
     const auto g32 = Pattern2DPlan(c.structure, o).execute(c.geometry);
     const std::size_t np = g64.intensity.size();
     // Pixels for the reference: the brightest 400 and 2,000 random others.

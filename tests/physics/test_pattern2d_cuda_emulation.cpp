@@ -80,8 +80,8 @@ struct Emulated {
 // Errors where I > 1e-3 max I on up to `sample` pixels of the image.
 Emulated emulate_case(const DrawnCase& c, std::size_t sample, std::uint64_t seed) {
   Pattern2DOptions o = c.options;
-  o.device = Device::cpu;
-  o.precision = Precision::single;
+  o.compute.device = Device::cpu;
+  o.compute.precision = Precision::single;
   const auto r32 = Pattern2DPlan(c.structure, o).execute(c.geometry);
   const double image_max = *std::max_element(r32.intensity.begin(), r32.intensity.end());
   std::vector<std::size_t> bright;

@@ -31,9 +31,9 @@ Pattern2DGeometry polar(double wavelength, double qmax, int nq, int nphi, bool c
 
 Pattern2DOptions cpu(Precision precision, Radiation radiation = Radiation::xray) {
   Pattern2DOptions o;
-  o.precision = precision;
+  o.compute.precision = precision;
   o.radiation = radiation;
-  o.device = Device::cpu;
+  o.compute.device = Device::cpu;
   return o;
 }
 
@@ -333,7 +333,7 @@ TEST(Pattern2DPhysics, FastPathsMatchIndependentFloat64Evaluation) {
     reference[p] = std::norm(a) + self;
   }
   for (const Precision precision : {Precision::dual, Precision::single}) {
-    options.precision = precision;
+    options.compute.precision = precision;
     const auto r = Pattern2DPlan(particle, options).execute(g);
     const bool dual = precision == Precision::dual;
     const double err = test::max_rel_error(r.intensity, reference, dual ? 1e-6 : 1e-3);

@@ -148,7 +148,7 @@ TEST(WorkShare, Pattern2DPartsTileTheImage) {
   g.detector = PolarDetector{3.0, 9, 13};
   Pattern2DOptions o;
   o.amplitude = true;
-  o.threads = 1;
+  o.compute.threads = 1;
   const Pattern2DResult whole = Pattern2DPlan(s, o).execute(g);
   const int parts = 3;
   std::vector<double> merged(whole.intensity.size(), 0.0);
