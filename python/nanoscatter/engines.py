@@ -186,29 +186,42 @@ class Pattern2DPlan:
 
     ``Pattern2DPlan(structure, radiation="xray", anomalous=False,
     no_debye_waller=False, amplitude=False, precision="double",
-    device="auto", threads=0)``; ``execute(wavelength=, qmax=, nq=, nphi=)``
-    for the polar detector or ``execute(wavelength=, flat=True, distance=,
-    pixel_size=, nx=, ny=, beam_center=None)``; plus ``euler`` (ZYZ degrees)
-    or ``rotation`` (9 values), ``beam``, ``no_curvature``.
+    device="auto", threads=0, max_device_memory=0, quiet=True, comm=None)``;
+    ``execute(wavelength=, qmax=, nq=, nphi=)`` for the polar detector or
+    ``execute(wavelength=, flat=True, distance=, pixel_size=, nx=, ny=,
+    beam_center=None)``; plus ``euler`` (ZYZ degrees) or ``rotation`` (9
+    values or a 3×3 array), ``beam``, ``no_curvature``. ``output`` (and
+    ``png``) also write the files the CLI's ``--output`` (and ``--png``)
+    would. ``comm=nanoscatter.world()`` shares the pixels over the MPI ranks
+    (rank 0 writes); every rank gets the whole image. An unknown keyword
+    raises ``nanoscatter.Error`` listing the valid ones.
     """
 
     def __init__(self, structure, **options):
         self._plan = _core.Pattern2DPlan(as_structure(structure), **options)
 
+    @property
+    def device(self):
+        return self._plan.device
+
     def execute(self, **geometry):
         for key in ("euler", "rotation", "beam", "beam_center"):
             if geometry.get(key) is not None:
                 geometry[key] = [float(v) for v in np.ravel(geometry[key])]
+        for key in ("output", "png"):
+            if isinstance(geometry.get(key), os.PathLike):
+                geometry[key] = os.fspath(geometry[key])
         return Pattern2DResult(**self._plan.execute(**geometry))
 
 
-_PATTERN2D_GEOMETRY = ("wavelength", "qmax", "nq", "nphi", "euler", "rotation", "beam", "flat", "distance",
-                       "pixel_size", "nx", "ny", "beam_center", "no_curvature")
+_PATTERN2D_EXECUTE = ("wavelength", "qmax", "nq", "nphi", "euler", "rotation", "beam", "flat", "distance",
+                      "pixel_size", "nx", "ny", "beam_center", "no_curvature", "output", "png")
 
 
 def pattern2d(structure, **options):
-    """``nanoscatter pattern2d``: plan options and geometry in one call."""
-    geometry = {k: options.pop(k) for k in _PATTERN2D_GEOMETRY if k in options}
+    """``nanoscatter pattern2d``: plan options and geometry (and ``output``,
+    ``png``) in one call, keywords as Pattern2DPlan and its execute."""
+    geometry = {k: options.pop(k) for k in _PATTERN2D_EXECUTE if k in options}
     return Pattern2DPlan(structure, **options).execute(**geometry)
 
 

@@ -65,6 +65,7 @@ class Keywords {
     else if constexpr (std::is_integral_v<T>) return "an integer";
     else if constexpr (std::is_floating_point_v<T>) return "a number";
     else if constexpr (is_optional<T>::value) return type_name<typename T::value_type>();  // or None
+    else if constexpr (std::is_same_v<T, std::vector<double>>) return "a sequence of numbers";
     else return "a value of another type";
   }
   py::kwargs kwargs_;

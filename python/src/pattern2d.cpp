@@ -1,86 +1,108 @@
-// pattern2d engine: Pattern2DPlan(structure, **options).execute(wavelength=...,
-// qmax/nq/nphi or flat/distance/pixel_size/nx/ny, euler/rotation, beam, ...),
-// with the names of `nanoscatter pattern2d`'s flags.
+// pattern2d engine: Pattern2DPlan(structure, **options).execute(**geometry,
+// output=..., png=...). The keywords are the fields of Pattern2DOptions and
+// Pattern2DGeometryOptions, which are the names of `nanoscatter pattern2d`'s
+// flags; the checks are the library's (Pattern2DOptions::validate,
+// make_pattern2d_geometry, check_pattern2d_outputs).
 #include <pybind11/complex.h>
 #include <pybind11/stl.h>
 
-#include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "bindings.hpp"
-#include "nanoscatter/builder.hpp"
+#include "keywords.hpp"
+#include "nanoscatter/parallel.hpp"
 #include "nanoscatter/pattern2d.hpp"
+#include "nanoscatter/pattern2d_output.hpp"
 
 namespace nanoscatter::python {
 namespace {
 
-struct GeometryArgs {
-  std::optional<double> wavelength, qmax, distance, pixel_size;
-  std::optional<int> nq, nphi, nx, ny;
-  std::optional<std::array<double, 3>> euler, beam;
-  std::optional<std::array<double, 9>> rotation;
-  std::optional<std::array<double, 2>> beam_center;
-  bool flat = false, no_curvature = false;
-};
+// Pattern2DOptions' fields by name (no_debye_waller sets
+// factors.debye_waller), the communicator, and the device keywords (added
+// by with_device_keywords).
+const std::vector<std::string> kPlanKeywords = {"radiation", "anomalous", "no_debye_waller", "amplitude", "comm"};
+// The geometry (Pattern2DGeometryOptions) and the files to write.
+const std::vector<std::string> kExecuteKeywords = {
+    "wavelength", "qmax", "nq", "nphi", "euler", "rotation", "beam", "flat", "distance", "pixel_size",
+    "nx", "ny", "beam_center", "no_curvature", "output", "png"};
 
-// The CLI's rules (apps/nanoscatter/pattern2d.cpp), with the same messages.
-Pattern2DGeometry make_geometry(const GeometryArgs& o) {
-  Pattern2DGeometry g;
-  if (!o.wavelength) fail_at({"", 0, "--wavelength"}, "required (Å)");
-  g.wavelength = *o.wavelength;
-  if (o.euler && o.rotation) fail_at({"", 0, "--rotation"}, "give either --euler or --rotation, not both");
-  if (o.euler) g.orientation = rotation_zyz_degrees((*o.euler)[0], (*o.euler)[1], (*o.euler)[2]);
-  if (o.rotation) {
-    Mat3 r;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) r.row[i][j] = (*o.rotation)[std::size_t(3 * i + j)];
-    g.orientation = r;
-  }
-  if (o.beam) g.beam_direction = {(*o.beam)[0], (*o.beam)[1], (*o.beam)[2]};
-  g.curvature = !o.no_curvature;
-  const std::pair<const char*, bool> polar[] = {{"--qmax", bool(o.qmax)}, {"--nq", bool(o.nq)}, {"--nphi", bool(o.nphi)}};
-  const std::pair<const char*, bool> flat[] = {
-      {"--distance", bool(o.distance)}, {"--pixel-size", bool(o.pixel_size)}, {"--nx", bool(o.nx)}, {"--ny", bool(o.ny)}};
-  if (o.flat) {
-    for (auto [name, present] : polar)
-      if (present) fail_at({"", 0, name}, "not used with --flat");
-    for (auto [name, present] : flat)
-      if (!present) fail_at({"", 0, name}, "required with --flat");
-    g.detector = FlatDetector{*o.distance, *o.pixel_size, *o.nx, *o.ny, o.beam_center};
-  } else {
-    for (auto [name, present] : flat)
-      if (present) fail_at({"", 0, name}, "only used with --flat");
-    if (o.beam_center) fail_at({"", 0, "--beam-center"}, "only used with --flat");
-    for (auto [name, present] : polar)
-      if (!present) fail_at({"", 0, name}, "required for the polar detector (or give --flat)");
-    g.detector = PolarDetector{*o.qmax, *o.nq, *o.nphi};
-  }
-  validate_geometry(g);
+// A list keyword that may be left out or given as None: then the field
+// stays empty ("not given").
+void get_values(const Keywords& kw, const char* name, std::vector<double>& into) {
+  if (!kw.is_none(name)) kw.get(name, into);
+}
+
+Pattern2DOptions plan_options(const Keywords& kw) {
+  Pattern2DOptions o;
+  kw.get_parsed("radiation", o.radiation, parse_radiation);
+  kw.get("anomalous", o.anomalous);
+  bool no_debye_waller = false;
+  kw.get("no_debye_waller", no_debye_waller);
+  o.factors.debye_waller = !no_debye_waller;
+  kw.get("amplitude", o.amplitude);
+  kw.get_device(o.compute);
+  return o;
+}
+
+Pattern2DGeometryOptions geometry_options(const Keywords& kw) {
+  Pattern2DGeometryOptions g;
+  kw.get("wavelength", g.wavelength);
+  kw.get("qmax", g.qmax);
+  kw.get("nq", g.nq);
+  kw.get("nphi", g.nphi);
+  get_values(kw, "euler", g.euler);
+  get_values(kw, "rotation", g.rotation);
+  get_values(kw, "beam", g.beam);
+  kw.get("flat", g.flat);
+  kw.get("distance", g.distance);
+  kw.get("pixel_size", g.pixel_size);
+  kw.get("nx", g.nx);
+  kw.get("ny", g.ny);
+  get_values(kw, "beam_center", g.beam_center);
+  kw.get("no_curvature", g.no_curvature);
   return g;
 }
 
+// The plan with what the output records (the structure's title) and the
+// ranks it shares its pixels with.
 struct PyPattern2DPlan {
   Pattern2DOptions options;
-  bool anomalous = false;
-  Structure structure;
-  std::optional<Pattern2DPlan> plan;  // made on the first execute when anomalous (needs λ)
-  double plan_wavelength = 0;
+  parallel::Communicator comm;
+  std::string structure_title;
+  Pattern2DPlan plan;
+  PyPattern2DPlan(const Structure& s, Pattern2DOptions o, parallel::Communicator c)
+      : options(with_share(o, c)), comm(c), structure_title(s.title), plan(s, options) {}
 
-  py::dict execute(const GeometryArgs& args) {
-    const Pattern2DGeometry g = make_geometry(args);
-    if (anomalous && (!plan || plan_wavelength != g.wavelength)) {
-      // --anomalous: f', f'' at the photon energy of this wavelength.
-      Pattern2DOptions o = options;
-      o.factors.energy_kev = photon_energy_kev(g.wavelength);
-      plan.emplace(structure, o);
-      plan_wavelength = g.wavelength;
-    }
+  static Pattern2DOptions with_share(Pattern2DOptions o, const parallel::Communicator& c) {
+    o.share = c.share();
+    return o;
+  }
+
+  // output, png: also write the files the CLI's --output and --png would
+  // (rank 0 only); every rank gets the whole image.
+  py::dict execute(const py::kwargs& kwargs) const {
+    const Keywords kw(kwargs, kExecuteKeywords, "Pattern2DPlan.execute");
+    std::string output, png;
+    kw.get("output", output);
+    kw.get("png", png);
+    check_pattern2d_outputs(output, png, options);
+    const Pattern2DGeometry g = make_pattern2d_geometry(geometry_options(kw));
+    const bool writes = !output.empty() || !png.empty();
+    const std::string command = writes ? python_command() : "";  // with the GIL
     Pattern2DResult r;
     {
       py::gil_scoped_release release;
-      r = plan->execute(g);
+      r = plan.execute(g);
+      r.reduce(comm);
+      if (writes && comm.root()) {
+        Pattern2DOptions whole = options;
+        whole.share = WorkShare{};
+        const RunRecord record{"pattern2d", command, pattern2d_run_lines("(Python)", structure_title, r, g, whole)};
+        if (!output.empty()) write_pattern2d(output, r, record, g, whole);
+        if (!png.empty()) write_pattern2d(png, r, record, g, whole);
+      }
     }
     const auto rows = py::ssize_t(r.grid.rows), cols = py::ssize_t(r.grid.cols);
     std::vector<double> q;
@@ -107,46 +129,24 @@ struct PyPattern2DPlan {
 }  // namespace
 
 void bind_pattern2d(py::module_& m) {
-  py::class_<PyPattern2DPlan>(m, "Pattern2DPlan")
-      .def(py::init([](const py::handle& structure, const std::string& radiation, bool anomalous,
-                       bool no_debye_waller, bool amplitude, const std::string& precision,
-                       const std::string& device, int threads, bool quiet) {
-             auto p = std::make_unique<PyPattern2DPlan>();
-             Pattern2DOptions& o = p->options;
-             o.radiation = parse_radiation(radiation);
-             if (anomalous && o.radiation != Radiation::xray)
-               fail_at({"", 0, "--anomalous"}, "only used with --radiation xray");
-             o.factors.debye_waller = !no_debye_waller;
-             o.amplitude = amplitude;
-             o.precision = parse_precision(precision);
-             if (threads < 0) fail_at({"", 0, "--threads"}, "must be ≥ 0, got ", threads);
-             o.threads = threads;
-             o.quiet = quiet;
-             o.device = resolve_device(device, quiet);
-             p->anomalous = anomalous;
-             p->structure = structure_from(structure, "structure");
-             if (!anomalous) p->plan.emplace(p->structure, o);
-             return p;
+  py::class_<PyPattern2DPlan>(
+      m, "Pattern2DPlan",
+      "Pattern2DPlan(structure, *, radiation='xray', anomalous=False, no_debye_waller=False, amplitude=False, "
+      "precision='double', device='auto', threads=0, max_device_memory=0, quiet=True, comm=None): "
+      "comm=nanoscatter.world() shares the pixels over the MPI ranks")
+      .def(py::init([](const py::handle& structure, const py::kwargs& kwargs) {
+             const Keywords kw(kwargs, with_device_keywords(kPlanKeywords), "Pattern2DPlan");
+             Pattern2DOptions options = plan_options(kw);
+             parallel::Communicator comm;
+             kw.get("comm", comm);
+             return new PyPattern2DPlan(structure_from(structure, "structure"), std::move(options), comm);
            }),
-           py::arg("structure"), py::kw_only(), py::arg("radiation") = "xray", py::arg("anomalous") = false,
-           py::arg("no_debye_waller") = false, py::arg("amplitude") = false, py::arg("precision") = "double",
-           py::arg("device") = "auto", py::arg("threads") = 0, py::arg("quiet") = true)
-      .def("execute",
-           [](PyPattern2DPlan& p, std::optional<double> wavelength, std::optional<double> qmax, std::optional<int> nq,
-              std::optional<int> nphi, std::optional<std::array<double, 3>> euler,
-              std::optional<std::array<double, 9>> rotation, std::optional<std::array<double, 3>> beam, bool flat,
-              std::optional<double> distance, std::optional<double> pixel_size, std::optional<int> nx,
-              std::optional<int> ny, std::optional<std::array<double, 2>> beam_center, bool no_curvature) {
-             GeometryArgs a{wavelength, qmax, distance, pixel_size, nq, nphi, nx, ny,
-                            euler, beam, rotation, beam_center, flat, no_curvature};
-             return p.execute(a);
-           },
-           py::kw_only(), py::arg("wavelength") = py::none(), py::arg("qmax") = py::none(),
-           py::arg("nq") = py::none(), py::arg("nphi") = py::none(), py::arg("euler") = py::none(),
-           py::arg("rotation") = py::none(), py::arg("beam") = py::none(), py::arg("flat") = false,
-           py::arg("distance") = py::none(), py::arg("pixel_size") = py::none(), py::arg("nx") = py::none(),
-           py::arg("ny") = py::none(), py::arg("beam_center") = py::none(), py::arg("no_curvature") = false)
-      .def_property_readonly("device", [](const PyPattern2DPlan& p) { return std::string(to_string(p.options.device)); });
+           py::arg("structure"))
+      .def("execute", &PyPattern2DPlan::execute,
+           "execute(*, wavelength, qmax, nq, nphi | flat=True, distance, pixel_size, nx, ny, beam_center=None; "
+           "euler or rotation, beam, no_curvature=False, output='', png='')")
+      .def_property_readonly("device",
+                             [](const PyPattern2DPlan& p) { return std::string(to_string(p.options.compute.device)); });
   m.def("photon_energy_kev", &photon_energy_kev, py::arg("wavelength"), "E = hc/λ (keV) of λ in Å.");
 }
 
