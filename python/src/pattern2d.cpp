@@ -138,7 +138,7 @@ void bind_pattern2d(py::module_& m) {
              const Keywords kw(kwargs, with_device_keywords(kPlanKeywords), "Pattern2DPlan");
              Pattern2DOptions options = plan_options(kw);
              parallel::Communicator comm;
-             kw.get("comm", comm);
+             if (!kw.is_none("comm")) kw.get("comm", comm);  // None: this process alone
              return new PyPattern2DPlan(structure_from(structure, "structure"), std::move(options), comm);
            }),
            py::arg("structure"))

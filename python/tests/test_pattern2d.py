@@ -131,6 +131,10 @@ class Pattern2DBinding(ScratchTestCase):
         with self.assertRaises(ns.Error) as e:
             ns.pattern2d(self.au, wavelength="one", qmax=4, nq=4, nphi=4)
         self.assertTrue(str(e.exception).startswith("wavelength: expected a number, got "), str(e.exception))
+        # None is "not given": comm (this process alone) and the geometry keywords.
+        r = ns.Pattern2DPlan(self.au, comm=None, device="cpu").execute(wavelength=1.0, qmax=4, nq=3, nphi=4,
+                                                                       euler=None, distance=None)
+        self.assertEqual(r.intensity.shape, (3, 4))
 
     @unittest.skipIf(h5py is None, "h5py missing")
     def test_output_writes_the_cli_files(self):
