@@ -130,7 +130,7 @@ TEST(GisaxsMeshGpu, MemoryCapGivesSameResultWithMoreHyperblocks) {
     run(m, q, Device::gpu, Precision::dual, 4096);
     FAIL() << "no error for a 4 KiB cap";
   } catch (const Error& e) {
-    EXPECT_EQ(e.where().field, "--max-device-memory");
+    EXPECT_EQ(e.where().field, "max_device_memory");
   }
 }
 
