@@ -229,14 +229,15 @@ def pattern2d(structure, **options):
 
 
 class GisaxsPlan:
-    """GISAXS image (GisaxsPlan in gisaxs.hpp) of a sample file or a Sample
-    from parse_sample(toml_text): ``GisaxsPlan(sample, approximation="dwba",
-    device="auto", precision="double", max_device_memory=0, threads=0,
-    quiet=True, comm=None)``; ``execute(output="")``. The GPU and
-    ``precision`` concern mesh form factors only (``shape = "mesh"``);
-    ``max_device_memory`` is in bytes (0: half of the free GPU memory).
-    ``comm=nanoscatter.world()`` shares the pixels over the MPI ranks (under
-    mpirun) and gives every rank the whole image."""
+    """GISAXS image (GisaxsPlan in gisaxs.hpp) of a sample file, a Sample
+    from parse_sample(toml_text) or a SampleDocument: ``GisaxsPlan(sample,
+    approximation="dwba", device="auto", precision="double",
+    max_device_memory=0, threads=0, quiet=True, comm=None)``;
+    ``execute(output="")``. The GPU and ``precision`` concern mesh form
+    factors only (``shape = "mesh"``); ``max_device_memory`` is in bytes (0:
+    half of the free GPU memory). ``comm=nanoscatter.world()`` shares the
+    pixels over the MPI ranks (under mpirun) and gives every rank the whole
+    image."""
 
     def __init__(self, sample, **options):
         if isinstance(sample, _core.SampleDocument):  # an edited sample object

@@ -5,6 +5,7 @@
 // volumes in slabs; the writers turn a result into the CLI's files.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -20,26 +21,9 @@ using namespace nanoscatter::gisaxs;
 
 namespace {
 
-const std::string kSample = R"(density = 0.01
-[beam]
-wavelength = 0.1
-alpha_i = 0.2
-[detector]
-type = "angular"
-phi_f = { min = -1.0, max = 1.0, bins = 17 }
-alpha_f = { min = -0.5, max = 2.0, bins = 13 }
-[[layer]]
-name = "vacuum"
-[[layer]]
-name = "substrate"
-material = { delta = 6e-6, beta = 2e-8 }
-[[particle]]
-shape = "cylinder"
-radius = 5.0
-height = 5.0
-material = { delta = 6e-4, beta = 2e-8 }
-layer = "vacuum"
-)";
+// Cylinders and spheroids under a radial paracrystal, 14 × 40 pixels.
+const std::filesystem::path kSample =
+    std::filesystem::path(NS_TEST_DATA_DIR) / "gisaxs" / "mixture_paracrystal.toml";
 
 // The error of f(), or "" when it throws none; its field and whether the
 // field is an option go to `where`.
@@ -70,7 +54,7 @@ TEST(GisaxsRuntime, OptionErrorsNameTheField) {
   EXPECT_EQ(where.field, "block_pixels");
   EXPECT_TRUE(where.option);
   // The plan calls validate.
-  const Sample s = parse_sample(kSample, "s.toml");
+  const Sample s = read_sample(kSample);
   EXPECT_EQ(error_of([&] { GisaxsPlan(s, o); }), "must be ≥ 1");
   o = {};
   o.share = {2, 2};
@@ -89,7 +73,7 @@ TEST(GisaxsRuntime, OptionErrorsNameTheField) {
 }
 
 TEST(GisaxsRuntime, ThePlanChecksSamplesNotReadFromAFile) {
-  Sample s = parse_sample(kSample, "s.toml");
+  Sample s = read_sample(kSample);
   EXPECT_TRUE(s.validated);  // checked as it was read
   // Edited in code and marked so: the plan checks it.
   s.layouts[0].density = -1;
@@ -108,7 +92,7 @@ TEST(GisaxsRuntime, ThePlanChecksSamplesNotReadFromAFile) {
 // a work share the plan cuts it into blocks of ≥ 64 pixels so that every
 // part of four gets work, and the parts still tile the image.
 TEST(GisaxsRuntime, SmallImagesAreSharedByEveryPart) {
-  const Sample s = parse_sample(kSample, "s.toml");
+  const Sample s = read_sample(kSample);
   GisaxsOptions o;
   o.compute.threads = 1;
   const GisaxsResult whole = GisaxsPlan(s, o).execute();
@@ -128,7 +112,7 @@ TEST(GisaxsRuntime, SmallImagesAreSharedByEveryPart) {
 }
 
 TEST(GisaxsRuntime, FormFactorSlabsTileTheVolume) {
-  const Sample s = parse_sample(kSample, "s.toml");
+  const Sample s = read_sample(kSample);
   const QGrid3D grid{{-1, -0.5, 0, 0.5, 1}, {-0.3, 0.3}, {0, 0.4, 0.8}};
   const FormFactorVolume whole = formfactor_volume(s, grid, {});
   ASSERT_EQ(whole.values.size(), grid.size());
@@ -150,7 +134,7 @@ TEST(GisaxsRuntime, FormFactorSlabsTileTheVolume) {
 
 TEST(GisaxsRuntime, WritersTakeTheRunRecord) {
   const test::TempDir dir("gisaxs_runtime_writers");
-  const Sample s = parse_sample(kSample, "s.toml");
+  const Sample s = read_sample(kSample);
   const GisaxsResult r = GisaxsPlan(s, {}).execute();
   const RunRecord record{"gisaxs", "test command", gisaxs_run_lines(s, r)};
   const std::string text = (dir.path() / "i.txt").string();
@@ -164,7 +148,7 @@ TEST(GisaxsRuntime, WritersTakeTheRunRecord) {
   std::getline(f, line);
   EXPECT_EQ(line, std::string("# version: nanoscatter ") + library_version());
   std::getline(f, line);
-  EXPECT_EQ(line, "# sample: s.toml");
+  EXPECT_EQ(line, "# sample: " + kSample.string());
   // BornAgain's layout: one line per φ_f bin, one column per α_f bin.
   const TextMatrix t = read_text_matrix(text);
   ASSERT_EQ(t.rows, r.cols);

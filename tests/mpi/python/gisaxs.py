@@ -6,46 +6,15 @@ rank's pixels only); the file written with output= is rank 0's and holds
 the same numbers."""
 import struct
 import sys
+from pathlib import Path
 
 import numpy as np
 import nanoscatter as ns
 
 world = ns.world()
 
-HEAD = """
-density = 0.002
-[beam]
-wavelength = 0.1
-alpha_i = 0.3
-[detector]
-phi_f = { min = -1.0, max = 1.0, bins = 23 }
-alpha_f = { min = 0.05, max = 1.5, bins = 19 }
-[[layer]]
-name = "vacuum"
-[[layer]]
-name = "substrate"
-material = { delta = 6e-6, beta = 2e-8 }
-"""
-ANALYTIC = HEAD + """
-[[particle]]
-shape = "cylinder"
-radius = 6.0
-height = 4.0
-material = { delta = 6e-4, beta = 2e-8 }
-abundance = 0.7
-distribution = { parameter = "radius", type = "gaussian", sigma = 0.5, samples = 3 }
-[[particle]]
-shape = "spheroid"
-radius = 5.0
-height = 8.0
-material = { delta = 3e-4, beta = 1e-8 }
-abundance = 0.3
-[interference]
-type = "radial_paracrystal"
-peak_distance = 25.0
-damping_length = 500.0
-pdf = { type = "gauss", omega = 4.0 }
-"""
+# Cylinders (70 %) and spheroids under a radial paracrystal, 14 x 40 pixels.
+MIXTURE = Path(__file__).resolve().parents[2] / "data" / "gisaxs" / "mixture_paracrystal.toml"
 
 
 def box_stl(name):
@@ -65,17 +34,16 @@ def box_stl(name):
 
 stl = f"box_{world.size}_{world.rank}.stl"  # one file per rank: no two ranks write one file
 box_stl(stl)
-MESH = HEAD + f"""
+text = MIXTURE.read_text()
+MESH = text[:text.index("[[particle]]")] + f"""
 [[particle]]
 shape = "mesh"
 file = "{stl}"
 scale = 20
 material = {{ delta = 6e-4, beta = 2e-8 }}
-layer = "vacuum"
 """
 
-for name, text in (("analytic", ANALYTIC), ("mesh", MESH)):
-    sample = ns.parse_sample(text, "gisaxs.toml")
+for name, sample in (("analytic", ns.read_sample(str(MIXTURE))), ("mesh", ns.parse_sample(MESH, "mesh.toml"))):
     for approximation in ("dwba", "born"):
         alone = ns.GisaxsPlan(sample, approximation=approximation, device="cpu").execute()
         out = f"shared_{name}_{approximation}_{world.size}.txt"
