@@ -131,8 +131,9 @@ class GisaxsBinding(ScratchTestCase):
 
     def test_comm_of_one_rank_is_the_plan_alone(self):
         alone = ns.gisaxs(self.path("s.toml"))
-        shared = ns.gisaxs(self.path("s.toml"), comm=ns.world())
-        np.testing.assert_array_equal(shared.intensity, alone.intensity)
+        for comm in (ns.world(), None):
+            shared = ns.gisaxs(self.path("s.toml"), comm=comm)
+            np.testing.assert_array_equal(shared.intensity, alone.intensity)
 
 
 if __name__ == "__main__":
