@@ -26,7 +26,7 @@ std::string sample_text(int n, const std::string& particle) {
 void run(benchmark::State& state, const std::string& particle) {
   const int n = static_cast<int>(state.range(0));
   GisaxsOptions options;
-  options.threads = static_cast<int>(state.range(1));
+  options.compute.threads = static_cast<int>(state.range(1));
   const GisaxsPlan plan(parse_sample(sample_text(n, particle), "bench.toml"), options);
   double checksum = 0;
   for (auto _ : state) {

@@ -26,7 +26,7 @@ void run_case(benchmark::State& state, Precision precision) {
   const TriangleMesh mesh = sphere_mesh_with_triangles(20, triangles, 0.6);
   const QGrid3D g = grid(10, 40);
   MeshFormFactorOptions o;
-  o.precision = precision;
+  o.compute.precision = precision;
   const MeshFormFactorPlan plan(mesh, o);
   std::vector<Complex> out(g.size());
   for (auto _ : state) plan.execute(g, out);

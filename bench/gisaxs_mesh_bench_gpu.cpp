@@ -50,8 +50,8 @@ void run_case(benchmark::State& state, Precision precision) {
   const TriangleMesh mesh = sphere_mesh_with_triangles(20, triangles, 0.6);
   const QGrid3D g = grid(90, side);
   MeshFormFactorOptions o;
-  o.device = Device::gpu;
-  o.precision = precision;
+  o.compute.device = Device::gpu;
+  o.compute.precision = precision;
   const MeshFormFactorPlan plan(mesh, o);
   std::vector<Complex> out(g.size());
   // Warm-up and autotune: 90 × 64 × 64 q, a hyperblock of ≥ 2^18 q like the

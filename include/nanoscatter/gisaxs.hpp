@@ -27,6 +27,7 @@
 
 #include "nanoscatter/device.hpp"
 #include "nanoscatter/gisaxs_formfactors.hpp"
+#include "nanoscatter/parallel.hpp"
 #include "nanoscatter/vec3.hpp"
 #include "nanoscatter/work_share.hpp"
 
@@ -211,6 +212,12 @@ struct Sample {
   std::vector<Layer> layers;
   std::vector<Layout> layouts;  // their intensities add
   std::string source;           // file it came from, for messages and metadata
+  // validate_sample passed on the sample as it is: read_sample and
+  // parse_sample check what they read and set it, so that a plan made from
+  // their sample does not check it a second time. Code that changes a
+  // field afterwards sets it back to false (the plan then checks again); a
+  // sample built in code starts unchecked.
+  bool validated = false;
 };
 
 // Reads a sample file (docs/gisaxs.md). Every problem — syntax, unknown key or
@@ -221,7 +228,7 @@ Sample read_sample(const std::filesystem::path& path);
 Sample parse_sample(std::string_view text, const std::string& source_name);
 
 // Checks a sample built in code (read_sample checks as it reads): throws
-// Error naming the field.
+// Error naming the field. GisaxsPlan calls it unless sample.validated.
 void validate_sample(const Sample& sample);
 
 // ---- the computation --------------------------------------------------------
@@ -232,19 +239,25 @@ const char* to_string(Approximation a);
 
 struct GisaxsOptions {
   Approximation approximation = Approximation::dwba;
-  // gpu: mesh form factors on the GPU (hyperblocks, docs/gisaxs.md), the
-  // rest on the CPU; an Error without a CUDA device.
-  Device device = Device::cpu;
-  Precision precision = Precision::dual;  // of the mesh kernels (single: float32, CPU or GPU)
-  std::size_t max_device_memory = 0;      // bytes; 0 = half the free device memory
-  bool quiet = true;            // progress on stderr
-  int threads = 0;              // OpenMP threads, 0 = all
-  std::size_t block_pixels = 1024;  // pixels per block of work
+  // device gpu: mesh form factors on the GPU (hyperblocks within
+  // max_device_memory, docs/gisaxs.md), the rest on the CPU; precision
+  // single: the float32 mesh kernels (CPU or GPU); threads: the pixel loop's.
+  DeviceOptions compute;
+  // Pixels per block of work. Under a work share of P parts the plan uses
+  // blocks of about pixels/(8P) (never below 64 nor above block_pixels), so
+  // that round-robin dealing balances small images too.
+  std::size_t block_pixels = 1024;
   // This process's part of the image (MPI runs, docs/mpi.md): the blocks of
-  // block_pixels pixels dealt round-robin (block b to part b mod count),
-  // which evens out rows of unequal cost (below the horizon, unreachable
-  // q). execute() leaves the pixels of other parts at exactly 0.
+  // pixels dealt round-robin (block b to part b mod count), which evens out
+  // rows of unequal cost (below the horizon, unreachable q). execute()
+  // leaves the pixels of other parts at exactly 0; GisaxsResult::reduce
+  // puts the parts together.
   WorkShare share;
+
+  // Every check of these options, once (GisaxsPlan calls it); errors name
+  // the field (fail_option), which the CLI prints as its flag and Python as
+  // its keyword.
+  void validate() const;
 };
 
 // Geometry of every pixel, row-major: row 0 is the lowest α_f (or q_z, or
@@ -270,7 +283,14 @@ struct GisaxsResult {
   std::vector<double> intensity;  // rows × cols, row-major (PixelGrid layout)
   PixelGrid pixels;
   std::size_t particle_kinds = 0;  // after sampling size distributions
+  std::size_t computed_pixels = 0; // pixels this part computed (GisaxsOptions::share)
   double seconds = 0;              // wall time of execute()
+
+  // The whole image on every rank from each rank's part (GisaxsOptions::
+  // share): every pixel was computed by one rank and left at 0 by the
+  // others, so the merge is exact (the single process's numbers);
+  // computed_pixels summed. A no-op on one rank.
+  void reduce(const parallel::Communicator& comm);
 };
 
 class GisaxsPlan {
@@ -291,17 +311,5 @@ class GisaxsPlan {
  private:
   std::unique_ptr<Impl> impl_;
 };
-
-// ---- output -----------------------------------------------------------------
-struct OutputInfo {
-  std::vector<std::string> header_lines;  // command, version, sample, ...
-};
-// HDF5: /intensity [rows][cols] plus /axes and /pixels maps and attributes.
-void write_hdf5(const std::filesystem::path& path, const GisaxsResult& result, const OutputInfo& info);
-// Text in BornAgain's layout: one row per horizontal bin (φ_f), one column
-// per vertical bin (α_f), after '#' header lines that give the axes.
-void write_text(const std::filesystem::path& path, const GisaxsResult& result, const OutputInfo& info);
-// log10 picture, α_f upwards.
-void write_png(const std::filesystem::path& path, const GisaxsResult& result, const OutputInfo& info);
 
 }  // namespace nanoscatter::gisaxs

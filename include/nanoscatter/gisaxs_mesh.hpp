@@ -22,7 +22,9 @@
 
 #include "nanoscatter/device.hpp"
 #include "nanoscatter/gisaxs_formfactors.hpp"
+#include "nanoscatter/parallel.hpp"
 #include "nanoscatter/vec3.hpp"
+#include "nanoscatter/work_share.hpp"
 
 namespace nanoscatter::gisaxs {
 
@@ -68,11 +70,13 @@ double mesh_volume(const TriangleMesh& mesh);
 class MeshFormFactorPlan;
 
 struct MeshFormFactorOptions {
-  Device device = Device::cpu;
-  Precision precision = Precision::dual;  // single: float32 kernels with float64 sums
-  int threads = 0;                        // CPU threads, 0 = all
-  std::size_t max_device_memory = 0;      // bytes the GPU path may use, 0 = half the free memory
-  bool quiet = true;
+  // device gpu: the CUDA path, within max_device_memory (0: half of the
+  // free memory); precision single: float32 kernels with float64 sums;
+  // threads: the CPU path's and the host loops'.
+  DeviceOptions compute;
+
+  // The checks (MeshFormFactorPlan calls it): compute.validate().
+  void validate() const;
 };
 
 // Statistics of the last execute of a plan (for tests, benches, the CLI).
@@ -122,7 +126,8 @@ struct QGrid3D {
   std::vector<double> qx, qy, qz;
   std::size_t size() const { return qx.size() * qy.size() * qz.size(); }
 };
-// Checks a grid: every axis non-empty and finite (errors name the axis).
+// Checks a grid: every axis non-empty and finite (errors name the axis as
+// an option field, "qx": the CLI's --qx).
 void validate_qgrid(const QGrid3D& grid);
 
 // Plan-style API over the CPU and CUDA paths for many q at once.
@@ -148,16 +153,34 @@ class MeshFormFactorPlan {
 };
 
 // ---- form-factor volumes (nanoscatter gisaxs --formfactor-only) ----------
-// F of any shape (mesh through MeshFormFactorPlan, CPU or GPU; analytic
-// shapes and polyhedra through FormFactor::evaluate on the CPU) on a grid,
-// in the grid's storage order. `stats` (may be null) receives the plan's.
-std::vector<Complex> formfactor_on_grid(const FormFactor& shape, const QGrid3D& grid,
-                                        const MeshFormFactorOptions& options, MeshRunStats* stats = nullptr);
-// HDF5 layout (docs/gisaxs.md): /formfactor [nx][ny][nz] complex128
-// ({r, i} compound, nm³), /qx [nx], /qy [ny], /qz [nz] (nm⁻¹), attributes
-// on /formfactor (units, shape, layout) and `header_lines` on the root.
-void write_formfactor_hdf5(const std::filesystem::path& path, const QGrid3D& grid, const std::vector<Complex>& f,
-                           const std::string& shape, const std::vector<std::string>& header_lines);
+struct Sample;
+
+// F of a shape on a QGrid3D, or this process's part of it.
+struct FormFactorVolume {
+  QGrid3D grid;                 // the whole grid
+  std::string shape;            // FormFactor::describe() of the shape
+  // values hold the qx planes [first_plane, first_plane + planes) in the
+  // grid's storage order: [plane][ny][nz], complex nm³ (all planes after
+  // reduce, or on one process).
+  std::size_t first_plane = 0, planes = 0;
+  std::vector<Complex> values;
+  MeshRunStats stats;           // the mesh plan's (this part's), or zeros
+  double seconds = 0;           // wall time of this part
+
+  // The whole grid on every rank: the parts are contiguous slabs of qx
+  // planes, gathered in rank order (each value computed by one rank: the
+  // single process's numbers). A no-op on one rank.
+  void reduce(const parallel::Communicator& comm);
+};
+
+// F of the sample's first particle (layout[0].particle[0], placed as in the
+// sample file, no rotation or depth) on `grid` — a mesh through
+// MeshFormFactorPlan (CPU or GPU), analytic shapes and polyhedra through
+// FormFactor::evaluate on the CPU — or, with a work share, on the share's
+// contiguous run of qx planes (WorkShare::range). Checks the sample unless
+// sample.validated, the grid and the options.
+FormFactorVolume formfactor_volume(const Sample& sample, const QGrid3D& grid, const MeshFormFactorOptions& options,
+                                   const WorkShare& share = {});
 
 // ---- test and benchmark meshes ---------------------------------------------
 // Closed outward meshes of known solids (nm), reference point at the origin

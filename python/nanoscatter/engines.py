@@ -229,11 +229,15 @@ def pattern2d(structure, **options):
 
 
 class GisaxsPlan:
-    """GISAXS image (GisaxsPlan in gisaxs.hpp) of a sample file or a Sample
-    from parse_sample(toml_text): ``GisaxsPlan(sample, approximation="dwba",
-    device="auto", precision="double", max_device_memory=0, threads=0)``;
-    ``execute()``. The GPU and ``precision`` concern mesh form factors only
-    (``shape = "mesh"``); ``max_device_memory`` is in bytes."""
+    """GISAXS image (GisaxsPlan in gisaxs.hpp) of a sample file, a Sample
+    from parse_sample(toml_text) or a SampleDocument: ``GisaxsPlan(sample,
+    approximation="dwba", device="auto", precision="double",
+    max_device_memory=0, threads=0, quiet=True, comm=None)``;
+    ``execute(output="")``. The GPU and ``precision`` concern mesh form
+    factors only (``shape = "mesh"``); ``max_device_memory`` is in bytes (0:
+    half of the free GPU memory). ``comm=nanoscatter.world()`` shares the
+    pixels over the MPI ranks (under mpirun) and gives every rank the whole
+    image."""
 
     def __init__(self, sample, **options):
         if isinstance(sample, _core.SampleDocument):  # an edited sample object
@@ -242,13 +246,16 @@ class GisaxsPlan:
             sample = os.fspath(sample)
         self._plan = _core.GisaxsPlan(sample, **options)
 
-    def execute(self):
-        return GisaxsResult(**self._plan.execute())
+    def execute(self, output=""):
+        """The image; ``output`` also writes the file the CLI's ``--output``
+        would (HDF5, text or PNG by extension; rank 0 under MPI)."""
+        return GisaxsResult(**self._plan.execute(output=os.fspath(output)))
 
 
-def gisaxs(sample, **options):
-    """``nanoscatter gisaxs SAMPLE.toml``: the image with axes and q maps."""
-    return GisaxsPlan(sample, **options).execute()
+def gisaxs(sample, output="", **options):
+    """``nanoscatter gisaxs SAMPLE.toml``: the image with axes and q maps;
+    ``output`` as in ``GisaxsPlan.execute``."""
+    return GisaxsPlan(sample, **options).execute(output=output)
 
 
 # ---- dda and mie ---------------------------------------------------------------

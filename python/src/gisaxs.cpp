@@ -1,6 +1,7 @@
 // GISAXS engine: read_sample(path) / parse_sample(toml_text) give a Sample;
-// GisaxsPlan(sample, approximation=..., device=..., precision=..., threads=...).execute()
-// gives the image with its axes and per-pixel angle and q maps.
+// GisaxsPlan(sample, **options).execute(output=...) gives the image with its
+// axes and per-pixel angle and q maps; options carry the names of
+// `nanoscatter gisaxs`'s flags and are checked by the library.
 #include <pybind11/stl.h>
 
 #include <numbers>
@@ -8,7 +9,9 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "keywords.hpp"
 #include "nanoscatter/gisaxs.hpp"
+#include "nanoscatter/gisaxs_output.hpp"
 
 namespace nanoscatter::python {
 namespace {
@@ -24,21 +27,44 @@ Sample sample_from(const py::handle& obj) {
   fail_at({"", 0, "sample"}, "expected a sample file name or a nanoscatter.Sample (parse_sample(text))");
 }
 
-GisaxsOptions gisaxs_options(const std::string& approximation, const std::string& device,
-                             const std::string& precision, std::size_t max_device_memory, int threads, bool quiet) {
+// The engine's keywords: GisaxsOptions' fields by name, and the device
+// keywords. The checks are GisaxsOptions::validate's (the plan calls it).
+GisaxsOptions gisaxs_options(const Keywords& kw) {
   GisaxsOptions o;
-  o.approximation = gisaxs::parse_approximation(approximation);
-  if (threads < 0) fail_at({"", 0, "--threads"}, "must be ≥ 0 (0: all cores), got ", threads);
-  o.threads = threads;
-  o.quiet = quiet;
-  o.precision = parse_precision(precision);
-  o.max_device_memory = max_device_memory;
-  // As the CLI: the GPU computes mesh form factors only, so auto falls back
-  // to the CPU without a notice.
-  const DeviceRequest request = parse_device(device);
-  o.device = select_device(request, quiet || request == DeviceRequest::automatic);
+  kw.get_parsed("approximation", o.approximation, gisaxs::parse_approximation);
+  kw.get_device(o.compute);
   return o;
 }
+
+// The plan with what the output and the ranks need.
+struct PyGisaxsPlan {
+  Sample sample;
+  parallel::Communicator comm;
+  GisaxsOptions options;
+  GisaxsPlan plan;
+  PyGisaxsPlan(Sample s, GisaxsOptions o, parallel::Communicator c)
+      : sample(std::move(s)), comm(c), options(with_share(o, c)), plan(sample, options) {}
+
+  static GisaxsOptions with_share(GisaxsOptions o, const parallel::Communicator& c) {
+    o.share = c.share();
+    return o;
+  }
+
+  // The whole image on every rank; output: also write the file the CLI's
+  // --output would (rank 0 only).
+  gisaxs::GisaxsResult execute(const std::string& output) const {
+    if (!output.empty()) gisaxs::checked_image_output(output, "output");
+    const std::string command = output.empty() ? "" : python_command();  // with the GIL
+    py::gil_scoped_release release;
+    gisaxs::GisaxsResult r = plan.execute();
+    r.reduce(comm);
+    if (!output.empty() && comm.root()) {
+      const RunRecord record{"gisaxs", command, gisaxs::gisaxs_run_lines(sample, r)};
+      gisaxs::write_gisaxs(output, r, record, options.approximation);
+    }
+    return r;
+  }
+};
 
 py::dict to_dict(gisaxs::GisaxsResult&& r) {
   const auto rows = py::ssize_t(r.rows), cols = py::ssize_t(r.cols);
@@ -90,24 +116,24 @@ void bind_gisaxs(py::module_& m) {
   m.def("parse_sample", &gisaxs::parse_sample, py::arg("text"), py::arg("source_name") = "<string>",
         "A sample from TOML text (errors name source_name:line).");
 
-  py::class_<GisaxsPlan>(m, "GisaxsPlan")
-      .def(py::init([](const py::handle& sample, const std::string& approximation, const std::string& device,
-                       const std::string& precision, std::size_t max_device_memory, int threads, bool quiet) {
-             return new GisaxsPlan(sample_from(sample), gisaxs_options(approximation, device, precision,
-                                                                       max_device_memory, threads, quiet));
+  py::class_<PyGisaxsPlan>(m, "GisaxsPlan",
+                           "GisaxsPlan(sample, *, approximation='dwba', device='auto', precision='double', "
+                           "max_device_memory=0, threads=0, quiet=True, comm=None): comm=nanoscatter.world() "
+                           "shares the pixels over the MPI ranks")
+      .def(py::init([](const py::handle& sample, const py::kwargs& kwargs) {
+             auto names = with_device_keywords({"approximation"});
+             names.push_back("comm");
+             const Keywords kw(kwargs, names, "GisaxsPlan");
+             GisaxsOptions options = gisaxs_options(kw);
+             parallel::Communicator comm;  // comm=None (the default): this process alone
+             if (!kw.is_none("comm")) kw.get("comm", comm);
+             return new PyGisaxsPlan(sample_from(sample), std::move(options), comm);
            }),
-           py::arg("sample"), py::kw_only(), py::arg("approximation") = "dwba", py::arg("device") = "auto",
-           py::arg("precision") = "double", py::arg("max_device_memory") = 0, py::arg("threads") = 0,
-           py::arg("quiet") = true)
-      .def("execute", [](const GisaxsPlan& p) {
-        gisaxs::GisaxsResult r;
-        {
-          py::gil_scoped_release release;
-          r = p.execute();
-        }
-        return to_dict(std::move(r));
-      })
-      .def_property_readonly("particle_kinds", &GisaxsPlan::particle_kinds);
+           py::arg("sample"))
+      .def(
+          "execute", [](const PyGisaxsPlan& p, const std::string& output) { return to_dict(p.execute(output)); },
+          py::kw_only(), py::arg("output") = "")
+      .def_property_readonly("particle_kinds", [](const PyGisaxsPlan& p) { return p.plan.particle_kinds(); });
 }
 
 }  // namespace nanoscatter::python

@@ -84,6 +84,57 @@ class GisaxsBinding(ScratchTestCase):
         self.assertEqual(str(e.exception), cli_error("gisaxs", self.path("bad.toml"), "--output", self.path("x.h5")))
         self.assertEqual(e.exception.line, bad.splitlines().index("radius = -5.0") + 1)
 
+    def test_option_errors_read_as_the_cli_prints_them(self):
+        # The same bad value through both front ends: one library message,
+        # naming the keyword in Python and the flag on the command line.
+        sample = self.path("s.toml")
+        out = ("--output", self.path("x.h5"))
+        for keyword, value, flag in (("threads", -1, "--threads"),  # GisaxsOptions::validate
+                                     ("approximation", "kinematic", "--approximation"),  # parse_approximation
+                                     ("device", "tpu", "--device")):  # parse_device
+            with self.subTest(keyword=keyword):
+                with self.assertRaises(ns.Error) as e:
+                    ns.GisaxsPlan(sample, **{keyword: value})
+                self.assertEqual(str(e.exception), cli_error("gisaxs", sample, flag, value, *out))
+                self.assertTrue(str(e.exception).startswith(keyword + ": "), str(e.exception))
+                self.assertEqual(e.exception.field, keyword)
+
+    def test_unknown_keyword_lists_the_valid_ones(self):
+        with self.assertRaises(ns.Error) as e:
+            ns.GisaxsPlan(self.path("s.toml"), aproximation="born")
+        message = str(e.exception)
+        self.assertIn("unknown keyword 'aproximation'", message)
+        for valid in ("approximation", "comm", "device", "max_device_memory", "precision", "quiet", "threads"):
+            self.assertIn(valid, message)
+
+    def test_output_writes_the_cli_file(self):
+        # execute(output=...) calls the CLI's writer: the same numbers and
+        # header lines (but for the command that made them).
+        sample = self.path("s.toml")
+        ns.gisaxs(sample, approximation="born", output=self.path("py.txt"))
+        cli("gisaxs", sample, "--approximation", "born", "--output", self.path("cli.txt"), "-q")
+        np.testing.assert_array_equal(np.loadtxt(self.path("py.txt")), np.loadtxt(self.path("cli.txt")))
+
+        def header(name):
+            with open(self.path(name)) as f:
+                return [line for line in f if line.startswith("#") and not line.startswith(("# command:", "# layers:"))]
+
+        self.assertEqual(header("py.txt"), header("cli.txt"))
+        with open(self.path("py.txt")) as f:
+            self.assertTrue(f.readline().startswith("# nanoscatter gisaxs: Born approximation"))
+            self.assertTrue(f.readline().startswith("# command: python:"))
+        with self.assertRaises(ns.Error) as e:
+            ns.gisaxs(sample, output=self.path("x.xyz"))
+        # "x.xyz: output: ..." (cli_error maps a leading flag only).
+        expected = cli_error("gisaxs", sample, "--output", self.path("x.xyz"))
+        self.assertEqual(str(e.exception), expected.replace(": --output: ", ": output: "))
+
+    def test_comm_of_one_rank_is_the_plan_alone(self):
+        alone = ns.gisaxs(self.path("s.toml"))
+        for comm in (ns.world(), None):
+            shared = ns.gisaxs(self.path("s.toml"), comm=comm)
+            np.testing.assert_array_equal(shared.intensity, alone.intensity)
+
 
 if __name__ == "__main__":
     unittest.main()

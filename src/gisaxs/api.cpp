@@ -9,6 +9,7 @@
 //   A = (π/λ²) Σ_components (n_c² − n_host²) F_DWBA,c.
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <mutex>
 #include <numbers>
@@ -35,6 +36,22 @@ Approximation parse_approximation(const std::string& name) {
 }
 
 const char* to_string(Approximation a) { return a == Approximation::dwba ? "dwba" : "born"; }
+
+void GisaxsOptions::validate() const {
+  if (block_pixels == 0) fail_option("block_pixels", "must be ≥ 1");
+  compute.validate();
+  validate_work_share(share);
+}
+
+void GisaxsResult::reduce(const parallel::Communicator& comm) {
+  if (!comm.distributed()) return;
+  comm.merge_disjoint(intensity);
+  std::vector<double> work{double(computed_pixels)};
+  comm.sum_in_rank_order(work);
+  comm.broadcast(intensity);
+  comm.broadcast(work);
+  computed_pixels = std::size_t(work[0]);
+}
 
 namespace {
 
@@ -74,6 +91,19 @@ struct Workspace {
   std::vector<double> incoherent, structure, qx, qy;
 };
 
+// Under a work share of P parts: about kBlocksPerPart blocks per part, so
+// that round-robin dealing balances small images too, but never blocks of
+// fewer than kMinSharedBlock pixels (each block has a fixed cost).
+constexpr std::size_t kBlocksPerPart = 8;
+constexpr std::size_t kMinSharedBlock = 64;
+
+std::size_t block_size(const GisaxsOptions& o, std::size_t pixels) {
+  if (o.share.whole()) return o.block_pixels;
+  const std::size_t blocks = kBlocksPerPart * std::size_t(o.share.count);
+  return std::clamp<std::size_t>((pixels + blocks - 1) / blocks, std::min(kMinSharedBlock, o.block_pixels),
+                                 o.block_pixels);
+}
+
 bool is_identity(const Mat3& m) {
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
@@ -93,10 +123,11 @@ struct GisaxsPlan::Impl {
   std::size_t kind_count = 0;
   double amplitude_prefactor = 0;  // π/λ²
   double normalisation = 0;        // I_beam / sin α_i
+  std::size_t block = 0;           // pixels per block (block_size)
 
   Impl(const Sample& sample, GisaxsOptions opts)
       : options(opts), beam(sample.beam), pixels(make_pixel_grid(sample.detector, sample.beam)),
-        multilayer(sample.layers, sample.beam.wavelength) {
+        multilayer(sample.layers, sample.beam.wavelength), block(block_size(opts, pixels.size())) {
     incident = multilayer.fields(beam.alpha_i);
     amplitude_prefactor = std::numbers::pi / (beam.wavelength * beam.wavelength);
     normalisation = beam.intensity / std::sin(beam.alpha_i);
@@ -256,15 +287,12 @@ void GisaxsPlan::Impl::compute_block(std::size_t first, std::size_t count, doubl
 void GisaxsPlan::Impl::ensure_tables() const {
   // Tables serve the GPU and the float32 mesh kernels (CPU or GPU); float64
   // CPU runs evaluate meshes block by block like any shape.
-  if (options.device != Device::gpu && options.precision != Precision::single) return;
+  if (options.compute.device != Device::gpu && options.compute.precision != Precision::single) return;
   std::lock_guard<std::mutex> lock(tables_mutex);
   if (tables_ready) return;
-  const std::size_t n = pixels.size(), terms = this->terms(), block = options.block_pixels;
+  const std::size_t n = pixels.size(), terms = this->terms();
   MeshFormFactorOptions mo;
-  mo.device = options.device;
-  mo.precision = options.precision;
-  mo.max_device_memory = options.max_device_memory;
-  mo.threads = options.threads;
+  mo.compute = options.compute;
   Workspace ws;
   std::vector<CVec3> q;
   std::vector<std::size_t> at;  // q[k] belongs at table entry at[k]
@@ -300,16 +328,9 @@ void GisaxsPlan::Impl::ensure_tables() const {
 }
 
 GisaxsPlan::GisaxsPlan(const Sample& sample, GisaxsOptions options) {
-  if (options.device == Device::gpu) {
-#if NANOSCATTER_HAVE_CUDA
-    if (cuda_device_count() == 0) fail_option("device", "gpu requested but no CUDA device is available");
-#else
-    fail_option("device", "gpu requested but this build has no CUDA support");
-#endif
-  }
-  if (options.block_pixels == 0) fail_at({"", 0, "block_pixels"}, "must be ≥ 1");
-  validate_work_share(options.share);
-  validate_sample(sample);
+  options.validate();
+  // A sample from read_sample or parse_sample was checked as it was read.
+  if (!sample.validated) validate_sample(sample);
   impl_ = std::make_unique<Impl>(sample, options);
 }
 
@@ -324,7 +345,7 @@ void GisaxsPlan::compute_pixels(std::size_t first, std::size_t count, double* ou
   if (first + count > impl_->pixels.size()) fail("GisaxsPlan::compute_pixels: pixel range beyond the detector");
   impl_->ensure_tables();
   Workspace ws;
-  const std::size_t block = impl_->options.block_pixels;
+  const std::size_t block = impl_->block;
   for (std::size_t b = 0; b < count; b += block)
     impl_->compute_block(first + b, std::min(block, count - b), out + b, ws);
 }
@@ -339,14 +360,15 @@ GisaxsResult GisaxsPlan::execute() const {
   const std::size_t n = impl_->pixels.size();
   result.intensity.assign(n, 0.0);
   impl_->ensure_tables();
-  const std::size_t block = impl_->options.block_pixels;
+  const std::size_t block = impl_->block;
   const std::size_t n_blocks = (n + block - 1) / block;
-  const int threads = impl_->options.threads > 0 ? impl_->options.threads : omp_get_max_threads();
+  const int threads = impl_->options.compute.threads > 0 ? impl_->options.compute.threads : omp_get_max_threads();
   const WorkShare& share = impl_->options.share;
   std::size_t mine = 0;  // this part's pixels
   for (std::size_t b = 0; b < n_blocks; ++b)
     if (share.owns(b)) mine += std::min(block, n - b * block);
-  Progress progress("gisaxs", mine, ProgressOptions{impl_->options.quiet});
+  result.computed_pixels = mine;
+  Progress progress("gisaxs", mine, ProgressOptions{impl_->options.compute.quiet});
   OmpErrors errors;
 #pragma omp parallel num_threads(threads)
   {

@@ -10,7 +10,7 @@
 #include "nanoscatter/atomic_file.hpp"
 #include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
-#include "nanoscatter/gisaxs.hpp"
+#include "nanoscatter/gisaxs_output.hpp"
 #include "nanoscatter/io_hdf5.hpp"
 #include "nanoscatter/io_png.hpp"
 
@@ -29,9 +29,15 @@ const char* kIntensityMeaning =
     "I = rho_s |(pi/lambda^2)(n_p^2 - n_layer^2) F_DWBA|^2 dOmega / sin(alpha_i) x beam intensity, "
     "at the pixel centre (BornAgain's normalisation)";
 
-}  // namespace
+std::string describe_detector(const PixelGrid& g) {
+  std::ostringstream os;
+  os << "detector: " << g.cols << " x " << g.rows << " pixels, " << g.horizontal_name << " [" << g.horizontal_unit
+     << "] from " << g.horizontal.front() << " to " << g.horizontal.back() << ", " << g.vertical_name << " ["
+     << g.vertical_unit << "] from " << g.vertical.front() << " to " << g.vertical.back() << " (pixel centres)";
+  return os.str();
+}
 
-void write_hdf5(const std::filesystem::path& path, const GisaxsResult& r, const OutputInfo& info) {
+void write_hdf5(const std::string& path, const GisaxsResult& r, const std::vector<std::string>& header) {
   const PixelGrid& g = r.pixels;
   H5Writer h5(path);
   h5.write("/intensity", r.intensity.data(), {r.rows, r.cols});
@@ -63,20 +69,19 @@ void write_hdf5(const std::filesystem::path& path, const GisaxsResult& r, const 
     h5.set_attribute(p, "definition", "q = k_i - k_f in the ambient");
   }
   h5.write("/pixels/reachable", g.reachable.data(), dims);
-  for (std::size_t i = 0; i < info.header_lines.size(); ++i)
-    h5.set_attribute("/", "header_" + std::to_string(i), info.header_lines[i]);
+  for (std::size_t i = 0; i < header.size(); ++i) h5.set_attribute("/", "header_" + std::to_string(i), header[i]);
   h5.set_attribute("/", "particle_kinds", std::int64_t(r.particle_kinds));
   h5.set_attribute("/", "seconds", r.seconds);
   h5.commit();
 }
 
-void write_text(const std::filesystem::path& path, const GisaxsResult& r, const OutputInfo& info) {
+void write_text(const std::string& path, const GisaxsResult& r, const std::vector<std::string>& header) {
   const PixelGrid& g = r.pixels;
   AtomicOutput out(path);
   {
     std::ofstream f(out.temp_path());
-    if (!f) fail_at({path.string(), 0, "--text"}, "cannot write the file");
-    for (const std::string& line : info.header_lines) f << "# " << line << "\n";
+    if (!f) fail_at({path, 0, "output", true}, "cannot write the file");
+    for (const std::string& line : header) f << "# " << line << "\n";
     f << "# " << kIntensityMeaning << "\n";
     f << "# layout: one row per " << g.horizontal_name << " bin (" << r.cols << "), one column per "
       << g.vertical_name << " bin (" << r.rows << "), as BornAgain writes intensity maps\n";
@@ -103,19 +108,55 @@ void write_text(const std::filesystem::path& path, const GisaxsResult& r, const 
       f << "\n";
     }
     f.flush();
-    if (!f) fail_at({path.string(), 0, "--text"}, "write error");
+    if (!f) fail_at({path, 0, "output", true}, "write error");
   }
   out.commit();
 }
 
-void write_png(const std::filesystem::path& path, const GisaxsResult& r, const OutputInfo& info) {
+void write_png(const std::string& path, const GisaxsResult& r, const std::vector<std::string>& header) {
   PngOptions options;
   options.origin_lower = true;
-  for (std::size_t i = 0; i < info.header_lines.size() && i < 8; ++i)
-    options.text.emplace_back("nanoscatter:header" + std::to_string(i), info.header_lines[i]);
+  // The first eight header lines: the title, command, version, sample, beam,
+  // detector and counts (what a picture's viewer shows).
+  constexpr std::size_t kPngHeaderLines = 8;
+  for (std::size_t i = 0; i < header.size() && i < kPngHeaderLines; ++i)
+    options.text.emplace_back("nanoscatter:header" + std::to_string(i), header[i]);
   options.text.emplace_back("nanoscatter:axes", r.pixels.horizontal_name + " to the right, " +
                                                     r.pixels.vertical_name + " upwards");
   write_png_log(path, r.intensity.data(), r.rows, r.cols, options);
+}
+
+}  // namespace
+
+OutputFormat checked_image_output(const std::string& path, const std::string& option) {
+  return checked_output_path(path, option, {OutputFormat::hdf5, OutputFormat::text, OutputFormat::png}, "gisaxs");
+}
+
+std::vector<std::string> gisaxs_run_lines(const Sample& sample, const GisaxsResult& result) {
+  std::vector<std::string> lines{"sample: " + sample.source};
+  std::ostringstream os;
+  os.precision(10);
+  os << "beam: wavelength " << sample.beam.wavelength << " nm, alpha_i " << sample.beam.alpha_i / kDegree
+     << " deg, phi_i " << sample.beam.phi_i / kDegree << " deg, intensity " << sample.beam.intensity;
+  lines.push_back(os.str());
+  lines.push_back(describe_detector(result.pixels));
+  os.str("");
+  os << "layers: " << sample.layers.size() << ", particle kinds: " << result.particle_kinds << ", time: "
+     << result.seconds << " s";
+  lines.push_back(os.str());
+  return lines;
+}
+
+void write_gisaxs(const std::string& path, const GisaxsResult& result, const RunRecord& record,
+                  Approximation approximation) {
+  const OutputFormat format = checked_image_output(path, "output");
+  const std::vector<std::string> header =
+      record.header_lines(std::string("nanoscatter gisaxs: ") + (approximation == Approximation::dwba
+                                                                     ? "distorted-wave Born approximation"
+                                                                     : "Born approximation"));
+  if (format == OutputFormat::hdf5) write_hdf5(path, result, header);
+  else if (format == OutputFormat::text) write_text(path, result, header);
+  else write_png(path, result, header);
 }
 
 }  // namespace nanoscatter::gisaxs

@@ -92,6 +92,7 @@ class SampleReader {
     } catch (const Error& e) {
       throw Error(locate(e.where().field), e.reason());
     }
+    sample_.validated = true;
     return sample_;
   }
 

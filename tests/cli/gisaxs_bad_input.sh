@@ -42,6 +42,8 @@ if "$bin" info | grep -q '^gpus: 0'; then
 fi
 expect_error "--approximation: unknown approximation 'kinematic' (dwba, born)" "$base" --approximation kinematic
 expect_error "--device: unknown device 'tpu' (expected auto, cpu or gpu)" "$base" --device tpu
+expect_error "--threads: must be ≥ 0 (0: all cores), got -1" "$base" --threads -1
+expect_error "--max-device-memory: must be ≥ 0, got '-2G'" "$base" --max-device-memory -2G
 expect_error "out.xyz: --png: expects a png file name" "$base" --png out.xyz
 expect_error "nodir/x.png: --png: directory 'nodir' does not exist" "$base" --png nodir/x.png
 echo "ok: all bad inputs rejected with one line and no output"

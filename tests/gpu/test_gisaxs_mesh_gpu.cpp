@@ -27,9 +27,9 @@ namespace {
 std::vector<Complex> run(const TriangleMesh& m, const std::vector<Vec3>& q, Device device, Precision precision,
                          std::size_t cap = 0, MeshRunStats* stats = nullptr) {
   MeshFormFactorOptions o;
-  o.device = device;
-  o.precision = precision;
-  o.max_device_memory = cap;
+  o.compute.device = device;
+  o.compute.precision = precision;
+  o.compute.max_device_memory = cap;
   const MeshFormFactorPlan plan(m, o);
   std::vector<Complex> out(q.size());
   plan.execute(q, out);
@@ -149,11 +149,12 @@ TEST(GisaxsMeshGpu, DetectorImageMatchesCpu) {
   p.mesh = std::make_shared<MeshFormFactor>(cylinder_mesh(p.parameters[0], p.parameters[1], 96));
   p.shape = "mesh";
   p.parameters.clear();
+  s.validated = false;  // edited after reading: the plan checks it again
   GisaxsOptions o;
   const auto cpu = GisaxsPlan(s, o).execute().intensity;
-  o.device = Device::gpu;
+  o.compute.device = Device::gpu;
   for (Precision precision : {Precision::single, Precision::dual}) {
-    o.precision = precision;
+    o.compute.precision = precision;
     const auto gpu = GisaxsPlan(s, o).execute().intensity;
     const double err = nanoscatter::test::max_rel_error(gpu, cpu, 1e-6);
     std::printf("cylinders sample, 96-gon mesh, 200x200 DWBA image: GPU %s vs CPU %.2e\n", to_string(precision), err);

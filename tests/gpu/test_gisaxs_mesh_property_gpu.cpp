@@ -54,9 +54,9 @@ using nanoscatter::test::property_cases;
 std::vector<Complex> run(const TriangleMesh& m, const std::vector<Vec3>& q, Device device, Precision precision,
                          std::size_t cap = 0) {
   MeshFormFactorOptions o;
-  o.device = device;
-  o.precision = precision;
-  o.max_device_memory = cap;
+  o.compute.device = device;
+  o.compute.precision = precision;
+  o.compute.max_device_memory = cap;
   const MeshFormFactorPlan plan(m, o);
   std::vector<Complex> out(q.size());
   plan.execute(q, out);

@@ -268,7 +268,7 @@ TEST(GisaxsDwba, DetectorGeometry) {
 
 TEST(GisaxsDwba, GpuIsAClearErrorUntilItExists) {
   GisaxsOptions options;
-  options.device = Device::gpu;
+  options.compute.device = Device::gpu;
   try {
     GisaxsPlan(parse_sample(sample_text(kCylinder), "test.toml"), options);
     FAIL() << "no error";
@@ -282,7 +282,7 @@ TEST(GisaxsDwba, BlocksAndThreadsDoNotChangeTheImage) {
                                 "test.toml");
   GisaxsOptions a, b;
   a.block_pixels = 7;
-  a.threads = 1;
+  a.compute.threads = 1;
   b.block_pixels = 4096;
   const GisaxsResult ra = GisaxsPlan(s, a).execute(), rb = GisaxsPlan(s, b).execute();
   EXPECT_EQ(ra.intensity, rb.intensity);

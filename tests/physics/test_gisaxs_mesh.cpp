@@ -48,8 +48,8 @@ std::vector<Complex> eval(const FormFactor& f, const std::vector<Vec3>& q) {
 
 std::vector<Complex> eval_plan(const TriangleMesh& m, const std::vector<Vec3>& q, Precision precision) {
   MeshFormFactorOptions o;
-  o.precision = precision;
-  o.threads = 2;
+  o.compute.precision = precision;
+  o.compute.threads = 2;
   const MeshFormFactorPlan plan(m, o);
   std::vector<Complex> out(q.size());
   plan.execute(q, out);

@@ -45,7 +45,7 @@ using nanoscatter::test::property_cases;
 
 std::vector<Complex> run_plan(const TriangleMesh& m, const std::vector<Vec3>& q, Precision precision) {
   MeshFormFactorOptions o;
-  o.precision = precision;
+  o.compute.precision = precision;
   const MeshFormFactorPlan plan(m, o);
   std::vector<Complex> out(q.size());
   plan.execute(q, out);

@@ -196,7 +196,7 @@ layer = "vacuum"
 )";
   const gisaxs::Sample sample = gisaxs::parse_sample(text, "share.toml");
   gisaxs::GisaxsOptions o;
-  o.threads = 1;
+  o.compute.threads = 1;
   o.block_pixels = 10;  // 221 pixels: 23 blocks dealt round-robin
   const gisaxs::GisaxsResult whole = gisaxs::GisaxsPlan(sample, o).execute();
   std::vector<double> merged(whole.intensity.size(), 0.0);

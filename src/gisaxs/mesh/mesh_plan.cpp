@@ -93,31 +93,31 @@ struct MeshFormFactorPlan::Impl {
 #endif
 
   void fast(std::span<const Vec3> q, std::span<Complex> out, Precision precision, double q_min) const {
-    if (options.device == Device::gpu) {
+    if (options.compute.device == Device::gpu) {
 #if NANOSCATTER_HAVE_CUDA
       mesh::CudaMeshOptions c;
       c.precision = precision;
-      c.max_device_memory = options.max_device_memory;
+      c.max_device_memory = options.compute.max_device_memory;
       c.q_min = q_min;
       mesh::form_factor_cuda(data->tiles, q, out, c, *cuda, stats);
       return;
 #endif
     }
-    mesh::form_factor_cpu(data->tiles, q, out, precision, options.threads, q_min);
+    mesh::form_factor_cpu(data->tiles, q, out, precision, options.compute.threads, q_min);
   }
 
   // out[i] = F(q[i]) through the routes described at the top of the file.
   void run(std::span<const Vec3> q, std::span<Complex> out) const {
     const double reference_q = data->reference_q();
-    const bool single = options.precision == Precision::single;
+    const bool single = options.compute.precision == Precision::single;
     const double fast_q = single ? kSingleLimit / data->tiles.radius : reference_q;
     // Host loops over every q in parallel: on a GPU run with a small mesh
     // they are a visible part of the time.
     const std::ptrdiff_t n = std::ptrdiff_t(q.size());
-    const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+    const int threads = options.compute.threads > 0 ? options.compute.threads : omp_get_max_threads();
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (std::ptrdiff_t i = 0; i < n; ++i) out[i] = Complex(0);
-    fast(q, out, options.precision, fast_q);
+    fast(q, out, options.compute.precision, fast_q);
     std::vector<unsigned char> route(q.size());  // 0 fast, 1 small, 2 tiny
     // The kernels skip a point when dot(q, q) < q_min² (and leave it for
     // these routes); the host's own dot product may round differently from
@@ -164,25 +164,14 @@ struct MeshFormFactorPlan::Impl {
   }
 };
 
-namespace {
-void check_options(const MeshFormFactorOptions& o) {
-  if (o.threads < 0) fail_at({"", 0, "threads"}, "must be ≥ 0, got ", o.threads);
-  if (o.device == Device::gpu) {
-#if NANOSCATTER_HAVE_CUDA
-    if (cuda_device_count() == 0) fail_option("device", "gpu requested but no CUDA device is available");
-#else
-    fail_option("device", "gpu requested but this build has no CUDA support");
-#endif
-  }
-}
-}  // namespace
+void MeshFormFactorOptions::validate() const { compute.validate(); }
 
 MeshFormFactorPlan::MeshFormFactorPlan(const TriangleMesh& mesh, MeshFormFactorOptions options)
     : MeshFormFactorPlan(MeshFormFactor(mesh), options) {}
 
 MeshFormFactorPlan::MeshFormFactorPlan(const MeshFormFactor& form_factor, MeshFormFactorOptions options)
     : impl_(std::make_unique<Impl>()) {
-  check_options(options);
+  options.validate();
   impl_->options = options;
   impl_->data = form_factor.impl_;
 }
@@ -205,9 +194,9 @@ void validate_qgrid(const QGrid3D& grid) {
   const std::vector<double>* axes[3] = {&grid.qx, &grid.qy, &grid.qz};
   const char* names[3] = {"qx", "qy", "qz"};
   for (int a = 0; a < 3; ++a) {
-    if (axes[a]->empty()) fail_at({"", 0, names[a]}, "the grid has 0 points along ", names[a], " (need ≥ 1)");
+    if (axes[a]->empty()) fail_option(names[a], "the grid has 0 points along this axis (need ≥ 1)");
     for (double v : *axes[a])
-      if (!std::isfinite(v)) fail_at({"", 0, names[a]}, "grid values must be finite, got ", v);
+      if (!std::isfinite(v)) fail_option(names[a], "grid values must be finite, got ", v);
   }
 }
 
