@@ -19,32 +19,9 @@ using namespace nanoscatter::gisaxs;
 
 namespace {
 
-const char* kSample = R"(density = 0.01
-[beam]
-wavelength = 0.1
-alpha_i = 0.2
-[detector]
-type = "angular"
-phi_f = { min = -1.0, max = 1.0, bins = 24 }
-alpha_f = { min = 0.0, max = 2.0, bins = 20 }
-[material.substrate]
-delta = 6e-6
-beta = 2e-8
-[material.particle]
-delta = 6e-4
-beta = 2e-8
-[[layer]]
-name = "vacuum"
-[[layer]]
-name = "substrate"
-material = "substrate"
-[[particle]]
-shape = "cylinder"
-radius = 5.0
-height = 5.0
-material = "particle"
-layer = "vacuum"
-)";
+// A small two-particle sample the runtime tests use too (40 × 40 pixels).
+std::string sample_text() { return test::read_text(std::filesystem::path(NS_TEST_DATA_DIR) / "gisaxs" / "mixture_paracrystal.toml"); }
+
 
 std::vector<double> image(const Sample& s) {
   GisaxsOptions o;
@@ -60,22 +37,22 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 }  // namespace
 
 TEST(GisaxsSampleDocument, AnEditGivesTheImageOfTheEditedFile) {
-  SampleDocument doc = SampleDocument::parse(kSample, "sample.toml");
-  EXPECT_EQ(std::get<double>(doc.get("particle[0].radius")), 5.0);
-  EXPECT_EQ(std::get<std::int64_t>(doc.get("detector.phi_f.bins")), 24);
+  SampleDocument doc = SampleDocument::parse(sample_text(), "sample.toml");
+  EXPECT_EQ(std::get<double>(doc.get("particle[0].radius")), 6.0);
+  EXPECT_EQ(std::get<std::int64_t>(doc.get("detector.alpha_f.bins")), 40);
   doc.set("particle[0].radius", 4.0);
   doc.set("beam.alpha_i", 0.25);
   const Sample edited_file =
-      parse_sample(replaced(replaced(kSample, "radius = 5.0", "radius = 4.0"), "alpha_i = 0.2", "alpha_i = 0.25"),
+      parse_sample(replaced(replaced(sample_text(), "radius = 6.0", "radius = 4.0"), "alpha_i = 0.3", "alpha_i = 0.25"),
                    "edited.toml");
   EXPECT_EQ(image(doc.sample()), image(edited_file));
-  EXPECT_NE(image(doc.sample()), image(parse_sample(kSample, "sample.toml")));
+  EXPECT_NE(image(doc.sample()), image(parse_sample(sample_text(), "sample.toml")));
   // Written back and read again: the same sample.
   EXPECT_EQ(image(parse_sample(doc.toml(), "round trip")), image(edited_file));
 }
 
 TEST(GisaxsSampleDocument, RefusedEditsChangeNothing) {
-  SampleDocument doc = SampleDocument::parse(kSample, "sample.toml");
+  SampleDocument doc = SampleDocument::parse(sample_text(), "sample.toml");
   const std::string before = doc.toml();
   try {
     doc.set("particle[0].radius", -1.0);
@@ -88,13 +65,13 @@ TEST(GisaxsSampleDocument, RefusedEditsChangeNothing) {
   EXPECT_THROW(doc.set("beam", 1.0), Error);  // a table, not a value
   EXPECT_THROW(doc.get("nothing.here"), Error);
   EXPECT_EQ(doc.toml(), before);
-  EXPECT_EQ(std::get<double>(doc.get("particle[0].radius")), 5.0);
+  EXPECT_EQ(std::get<double>(doc.get("particle[0].radius")), 6.0);
 }
 
 TEST(GisaxsSampleDocument, PathsListEveryValueAndFilesRoundTrip) {
-  SampleDocument doc = SampleDocument::parse(kSample, "sample.toml");
+  SampleDocument doc = SampleDocument::parse(sample_text(), "sample.toml");
   const auto paths = doc.paths();
-  for (const char* p : {"density", "beam.wavelength", "detector.phi_f.bins", "layer[1].material", "particle[0].shape"})
+  for (const char* p : {"beam.wavelength", "detector.alpha_f.bins", "particle[0].shape", "particle[1].radius"})
     EXPECT_NE(std::find(paths.begin(), paths.end(), p), paths.end()) << p;
   const test::TempDir dir("gisaxs_sample_document");
   doc.set("particle[0].height", 6.5);
