@@ -24,19 +24,27 @@ namespace {
 const std::vector<std::string> kDebyeKeywords = {"radiation", "method", "bin_width", "energy", "no_debye_waller",
                                                  "partials"};
 
+// energy (None: no anomalous terms) and no_debye_waller, as the plan and
+// set_factors take them.
+FactorOptions factor_options(const Keywords& kw) {
+  FactorOptions f;
+  if (kw.has("energy") && !kw.is_none("energy")) {
+    double energy = 0;
+    kw.get("energy", energy);
+    f.energy_kev = energy;
+  }
+  bool no_debye_waller = false;
+  kw.get("no_debye_waller", no_debye_waller);
+  f.debye_waller = !no_debye_waller;
+  return f;
+}
+
 DebyeOptions debye_options(const Keywords& kw) {
   DebyeOptions o;
   kw.get_parsed("radiation", o.radiation, parse_radiation);
   kw.get_parsed("method", o.method, parse_debye_method);
   kw.get("bin_width", o.bin_width);
-  if (kw.has("energy") && !kw.is_none("energy")) {
-    double energy = 0;
-    kw.get("energy", energy);
-    o.factors.energy_kev = energy;
-  }
-  bool no_debye_waller = false;
-  kw.get("no_debye_waller", no_debye_waller);
-  o.factors.debye_waller = !no_debye_waller;
+  o.factors = factor_options(kw);
   kw.get("partials", o.partials);
   kw.get_device(o.compute);
   return o;
@@ -123,16 +131,7 @@ void bind_debye(py::module_& m) {
           "set_factors",
           [](PyDebyePlan& p, const py::kwargs& kwargs) {
             const Keywords kw(kwargs, {"energy", "no_debye_waller"}, "set_factors");
-            FactorOptions f;
-            if (kw.has("energy") && !kw.is_none("energy")) {
-              double energy = 0;
-              kw.get("energy", energy);
-              f.energy_kev = energy;
-            }
-            bool no_debye_waller = false;
-            kw.get("no_debye_waller", no_debye_waller);
-            f.debye_waller = !no_debye_waller;
-            p.plan.set_factors(f);
+            p.plan.set_factors(factor_options(kw));
             p.options = p.plan.options();
           },
           "set_factors(*, energy=None, no_debye_waller=False): the pair sums of the last Q grid are kept")
