@@ -5,6 +5,7 @@
 // same things in the same places.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nanoscatter {
@@ -22,5 +23,9 @@ struct RunRecord {
   // attributes hold, in this order.
   std::vector<std::string> header_lines(const std::string& title) const;
 };
+
+// Header lines as PNG text entries, nanoscatter:header_0, _1, ... (the
+// HDF5 files' header_0, _1, ... attributes hold the same lines).
+std::vector<std::pair<std::string, std::string>> png_header_entries(const std::vector<std::string>& lines);
 
 }  // namespace nanoscatter

@@ -13,4 +13,10 @@ std::vector<std::string> RunRecord::header_lines(const std::string& title) const
   return out;
 }
 
+std::vector<std::pair<std::string, std::string>> png_header_entries(const std::vector<std::string>& lines) {
+  std::vector<std::pair<std::string, std::string>> text;
+  for (std::size_t i = 0; i < lines.size(); ++i) text.emplace_back("nanoscatter:header_" + std::to_string(i), lines[i]);
+  return text;
+}
+
 }  // namespace nanoscatter

@@ -6,6 +6,7 @@
 
 #include "nanoscatter/io_hdf5.hpp"
 #include "nanoscatter/io_png.hpp"
+#include "nanoscatter/run_record.hpp"
 #include "nanoscatter/io_text.hpp"
 
 namespace nanoscatter {
@@ -32,12 +33,6 @@ std::string intensity_column(DebyeNormalization n) {
   return "I";
 }
 
-// The header lines as PNG tEXt entries (nanoscatter:header_0, ...).
-std::vector<std::pair<std::string, std::string>> png_header(const std::vector<std::string>& lines) {
-  std::vector<std::pair<std::string, std::string>> text;
-  for (std::size_t i = 0; i < lines.size(); ++i) text.emplace_back("nanoscatter:header_" + std::to_string(i), lines[i]);
-  return text;
-}
 
 }  // namespace
 
@@ -60,7 +55,7 @@ void write_debye(const std::string& path, const DebyeResult& result, const RunRe
     plot.log_y = column == "I" || column == "I_per_atom";
     plot.x_label = "Q (1/Å)";
     plot.y_label = unit.empty() ? column : column + " (" + unit + ")";
-    plot.text = png_header(lines);
+    plot.text = png_header_entries(lines);
     write_png_plot(path, result.q, series, plot);
     return;
   }
@@ -112,7 +107,7 @@ void write_pdf(const std::string& path, const PdfResult& pdf, const RunRecord& r
     plot.log_y = false;
     plot.x_label = "r (Å)";
     plot.y_label = "G (1/Å²)";
-    plot.text = png_header(lines);
+    plot.text = png_header_entries(lines);
     write_png_plot(path, pdf.r, {{"G", pdf.g, plot_colours()[0]}}, plot);
     return;
   }

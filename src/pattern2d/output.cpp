@@ -9,6 +9,7 @@
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/io_hdf5.hpp"
 #include "nanoscatter/io_png.hpp"
+#include "nanoscatter/run_record.hpp"
 #include "nanoscatter/io_text.hpp"
 #include "nanoscatter/output_format.hpp"
 #include "nanoscatter/pattern2d_output.hpp"
@@ -45,12 +46,6 @@ std::string describe(const Pattern2DResult& result, const Pattern2DGeometry& g, 
   return os.str();
 }
 
-// The header lines as PNG text entries (nanoscatter:header_0, ...).
-std::vector<std::pair<std::string, std::string>> png_text(const std::vector<std::string>& lines) {
-  std::vector<std::pair<std::string, std::string>> text;
-  for (std::size_t i = 0; i < lines.size(); ++i) text.emplace_back("nanoscatter:header_" + std::to_string(i), lines[i]);
-  return text;
-}
 
 std::vector<double> orientation_values(const Mat3& m) {
   std::vector<double> v;
@@ -169,7 +164,7 @@ void write_png(const std::string& path, const Pattern2DResult& result, const Run
   const auto& grid = result.grid;
   PngOptions png;
   png.origin_lower = true;  // detector y (or qy) upwards
-  png.text = png_text(record.header_lines(kTitle));
+  png.text = png_header_entries(record.header_lines(kTitle));
   if (!grid.polar) {
     write_png_log(path, result.intensity.data(), grid.rows, grid.cols, png);
     return;
