@@ -24,20 +24,6 @@ void add_common_options(CLI::App& sub, CommonOptions& options, bool with_precisi
 
 }  // namespace nanoscatter::cli
 
-namespace {
-
-// The one line of an agreed failure; a failure of one rank of several says which.
-std::string failure_line(const nanoscatter::parallel::Failure& f, int size) {
-  if (size == 1 || f.rank == 0) return f.message;
-  std::ostringstream os;
-  os << "rank " << f.rank << " of " << size << ": ";
-  for (const std::string prefix : {"nanoscatter: error: ", "nanoscatter: internal error: "})
-    if (f.message.rfind(prefix, 0) == 0) return prefix + os.str() + f.message.substr(prefix.size());
-  return os.str() + f.message;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   using namespace nanoscatter;
   cli::RunContext context;
@@ -82,7 +68,7 @@ int main(int argc, char** argv) {
     if (!comm.root() && code != 0) message = sink.str().substr(0, sink.str().find('\n'));
   } catch (const parallel::RankFailure& f) {
     // Another rank failed and every rank knows it already.
-    if (comm.root()) std::fprintf(stderr, "%s\n", failure_line(f.failure(), comm.size()).c_str());
+    if (comm.root()) std::fprintf(stderr, "%s\n", f.what());
     return f.failure().code;
   } catch (const Error& e) {
     code = 1;
@@ -93,13 +79,13 @@ int main(int argc, char** argv) {
   }
   if (code != 0) {
     const parallel::Failure f = comm.fail(code, message);
-    if (comm.root() && !f.message.empty()) std::fprintf(stderr, "%s\n", failure_line(f, comm.size()).c_str());
+    if (comm.root() && !f.message.empty()) std::fprintf(stderr, "%s\n", parallel::failure_line(f, comm.size()).c_str());
     return f.code;
   }
   try {
     comm.check();
   } catch (const parallel::RankFailure& f) {
-    if (comm.root()) std::fprintf(stderr, "%s\n", failure_line(f.failure(), comm.size()).c_str());
+    if (comm.root()) std::fprintf(stderr, "%s\n", f.what());
     return f.failure().code;
   }
   return 0;

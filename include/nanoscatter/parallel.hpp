@@ -37,10 +37,16 @@ struct Failure {
   std::string message;
 };
 
-// Thrown by a collective on the ranks that did not fail themselves.
+// The one line every rank's failure is reported with: the message, with
+// "rank R of P: " after a leading "nanoscatter: error: " (or internal
+// error) prefix when the failing rank is not rank 0.
+std::string failure_line(const Failure& f, int size);
+
+// Thrown by a collective on the ranks that did not fail themselves; what()
+// is failure_line of the failure in a run of `size` ranks.
 class RankFailure : public std::runtime_error {
  public:
-  explicit RankFailure(Failure f) : std::runtime_error(f.message), failure_(std::move(f)) {}
+  RankFailure(Failure f, int size) : std::runtime_error(failure_line(f, size)), failure_(std::move(f)) {}
   const Failure& failure() const { return failure_; }
 
  private:

@@ -7,14 +7,20 @@
 #include "bindings.hpp"
 #include "nanoscatter/device.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/parallel.hpp"
 
 namespace nanoscatter::python {
 
 void bind_errors(py::module_& m) {
   static py::exception<Error> error_type(m, "Error", PyExc_ValueError);
+  // Raised under MPI on the ranks that did not fail when another did
+  // (python/src/mpi.cpp): the failing rank's line, "rank R of P: …".
+  static py::exception<parallel::RankFailure> rank_failure_type(m, "RankFailure", error_type.ptr());
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const parallel::RankFailure& f) {
+      PyErr_SetString(rank_failure_type.ptr(), f.what());
     } catch (const Error& e) {
       // An engine option's field is its keyword here (Where::option).
       py::object instance = py::handle(error_type)(py::str(e.what()));

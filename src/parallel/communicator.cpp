@@ -84,7 +84,7 @@ Failure* agree(MPI_Comm comm, int rank, int size, bool failed, int code, const s
 void Communicator::check() const {
   if (size_ == 1) return;
   Failure f;
-  if (agree(impl_->comm, rank_, size_, false, 0, {}, f)) throw RankFailure(std::move(f));
+  if (agree(impl_->comm, rank_, size_, false, 0, {}, f)) throw RankFailure(std::move(f), size_);
 }
 
 Failure Communicator::fail(int code, const std::string& message) const {
@@ -247,6 +247,18 @@ void report_load(const Communicator& comm, const std::string& label, double seco
   os.precision(1);
   os << "; imbalance " << (mean > 0 ? 100 * (max_t / mean - 1) : 0) << "% (max/mean - 1)";
   std::fprintf(stderr, "%s\n", os.str().c_str());
+}
+
+}  // namespace nanoscatter::parallel
+
+namespace nanoscatter::parallel {
+
+std::string failure_line(const Failure& f, int size) {
+  if (size == 1 || f.rank == 0) return f.message;
+  const std::string where = "rank " + std::to_string(f.rank) + " of " + std::to_string(size) + ": ";
+  for (const std::string prefix : {"nanoscatter: error: ", "nanoscatter: internal error: "})
+    if (f.message.rfind(prefix, 0) == 0) return prefix + where + f.message.substr(prefix.size());
+  return where + f.message;
 }
 
 }  // namespace nanoscatter::parallel
