@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "memory_size.hpp"
 #include "nanoscatter/dda.hpp"
 #include "nanoscatter/dda_output.hpp"
 #include "nanoscatter/error.hpp"
@@ -117,7 +118,7 @@ void add_dda_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--precision", o.precision,
                   "double (float64) | single (float32 FFT products in a float64 iteration, converged on the "
                   "float64 residual)")->capture_default_str();
-  sub->add_option("--threads", e.compute.threads, "CPU threads (0: all)")->capture_default_str();
+  add_compute_options(*sub, e.compute);
   sub->add_flag("--quiet,-q", o.quiet, "no iteration log or summary on stderr");
   add_ranks_per_gpu_option(*sub, o.ranks_per_gpu);
   sub->callback([options, context] { run(*options, context); });

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "memory_size.hpp"
 #include "nanoscatter/debye.hpp"
 #include "nanoscatter/debye_normalize.hpp"
 #include "nanoscatter/debye_output.hpp"
@@ -152,7 +153,7 @@ void add_debye_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--energy", o.energy, "X-ray photon energy, keV: adds anomalous f', f''");
   sub->add_option("--normalize", o.normalize, "none|per-atom|sq|fq")->capture_default_str();
   sub->add_flag("--no-debye-waller", o.no_debye_waller, "ignore the atoms' B factors");
-  sub->add_option("--threads", o.engine.compute.threads, "CPU threads (0: all)")->capture_default_str();
+  add_compute_options(*sub, o.engine.compute);
   sub->callback([sub, options, context] { run(*sub, *options, context); });
 }
 

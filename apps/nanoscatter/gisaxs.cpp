@@ -24,7 +24,6 @@ struct GisaxsCliOptions {
   std::string sample;
   std::string approximation = "dwba";
   std::string png, text;
-  std::string max_device_memory;  // bytes, or 512M, 2G; "": half the free device memory
   bool formfactor_only = false;
   std::string qx, qy, qz;         // --formfactor-only grid axes
 };
@@ -44,8 +43,6 @@ void run(const GisaxsCliOptions& o, const RunContext& context) {
   }
   const DeviceRequest device = parse_device(o.common.device);
   options.compute.precision = parse_precision(o.common.precision);
-  if (!o.max_device_memory.empty())
-    options.compute.max_device_memory = parse_memory_size(o.max_device_memory, "max_device_memory");
   // The GPU computes mesh form factors (the rest stays on the CPU); auto
   // falls back to the CPU without a notice, as the CPU runs most of it anyway.
   options.compute.device = select_rank_device(device, o.common.quiet || device == DeviceRequest::automatic,
@@ -84,9 +81,7 @@ void add_gisaxs_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--approximation", o.approximation, "dwba|born")->capture_default_str();
   sub->add_option("--png", o.png, "also write a log-scale picture (.png)");
   sub->add_option("--text", o.text, "also write the image as text in BornAgain's layout (.txt, .dat)");
-  sub->add_option("--threads", o.engine.compute.threads, "CPU threads (0: all)")->capture_default_str();
-  sub->add_option("--max-device-memory", o.max_device_memory,
-                  "GPU memory cap for mesh kernels (bytes, or 512M, 2G; 0: half the free memory)");
+  add_compute_options(*sub, o.engine.compute);
   sub->add_flag("--formfactor-only", o.formfactor_only,
                 "write F(q) of the first particle on the --qx/--qy/--qz grid to HDF5 instead of an image");
   sub->add_option("--qx", o.qx, "--formfactor-only grid axis: min,max,n (1/nm)");

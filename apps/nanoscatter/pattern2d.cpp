@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "memory_size.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/pattern2d.hpp"
 #include "nanoscatter/pattern2d_output.hpp"
@@ -104,7 +105,7 @@ void add_pattern2d_command(CLI::App& app, const RunContext& context) {
                 "drop the Ewald-sphere curvature: q = |q| (cos φ, sin φ, 0) (small-angle limit)");
   sub->add_flag("--amplitude", o.engine.amplitude, "also write the complex amplitude A(q)");
   sub->add_option("--png", o.png, "also write a log-scale quick-look picture");
-  sub->add_option("--threads", o.engine.compute.threads, "CPU threads (0: all)");
+  add_compute_options(*sub, o.engine.compute);
   add_common_options(*sub, o.common, true, ".h5 HDF5, .dat/.txt/.csv text, .png picture");
   sub->callback([opts, context] { run(*opts, context); });
 }

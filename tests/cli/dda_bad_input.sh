@@ -28,6 +28,7 @@ expect_error() {
 
 expect_error "--m: refractive index 1 for all dipoles: the particle does not scatter" --grid 8 --m 1 0
 expect_error "--grid: must be ≥ 1, got 0" --grid 0
+expect_error "--max-device-memory: must be ≥ 0, got '-1'" --grid 8 --max-device-memory -1
 expect_error "bad.geom:3: y: not an integer 'a'" --shape read bad.geom
 expect_error "short.geom:3: domain: expected 4 integers 'x y z domain', found 3 values" --shape-file short.geom
 expect_error "--shape: unknown shape 'cone' (expected sphere, ellipsoid, cylinder, box, coated, capsule or read FILE)" --shape cone

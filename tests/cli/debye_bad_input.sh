@@ -27,6 +27,7 @@ expect_error "--qmin: must be a finite value ≥ 0 Å⁻¹, got -0.1" au2.xyz --
 expect_error "--qmax: must be finite and greater than --qmin (0.2), got 0.2" au2.xyz --qmin 0.2 --qmax 0.2 --qpoints 50 --output o.dat
 expect_error "--qmax: must be finite and greater than --qmin (5), got 1" au2.xyz --qmin 5 --qmax 1 --qpoints 50 --output o.dat
 expect_error "--qmax: required" au2.xyz --qmin 0.2 --qpoints 50 --output o.dat
+expect_error "--max-device-memory: must be ≥ 0, got '-2G'" au2.xyz "${q[@]}" --max-device-memory -2G --output o.dat
 expect_error "--qpoints: need at least 1 point, got 0" au2.xyz --qmin 0.2 --qmax 12 --qpoints 0 --output o.dat
 expect_error "--qpoints: need at least 1 point, got -5" au2.xyz --qmin 0.2 --qmax 12 --qpoints -5 --output o.dat
 expect_error "--qpoints: required" au2.xyz --qmin 0.2 --qmax 12 --output o.dat

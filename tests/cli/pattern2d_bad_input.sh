@@ -22,6 +22,7 @@ expect_error() {
 # The cases: nq or nphi < 1, qmax beyond 2k, empty structure,
 # non-positive wavelength.
 expect_error "--nq: must be at least 1, got 0" au2.xyz --wavelength 1 --qmax 4 --nq 0 --nphi 12 -o out.h5
+expect_error "--max-device-memory: unknown unit 'X' (K, M, G: powers of 1024)" au2.xyz --wavelength 1 --qmax 4 --nq 8 --nphi 12 --max-device-memory 3X -o out.h5
 expect_error "--nphi: must be at least 1, got -3" au2.xyz --wavelength 1 --qmax 4 --nq 8 --nphi -3 -o out.h5
 expect_error "--qmax: qmax = 13 Å⁻¹ exceeds 2k = 4π/λ = 12.566*" \
   au2.xyz --wavelength 1 --qmax 13 --nq 8 --nphi 12 -o out.h5
