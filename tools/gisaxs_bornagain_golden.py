@@ -27,6 +27,8 @@ Cases:
   alpha_divergence  The same sample, alpha_i Gaussian divergence 0.02 deg, 5 samples,
                     factor 2; phi_i divergence 0.05 deg, 3 samples.
 
+`--time N` times BornAgain (1 and 2 threads, N runs each) on the GALAXI fit
+region, 204 x 129 pixels (bench/results/2026-11-25-gisaxs-galaxi-model.md).
 `--report` also prints what BornAgain's own defaults would change on the GALAXI
 region (tanh roughness model; diffuse roughness scattering with xi = 5 nm).
 """
@@ -230,12 +232,34 @@ def report():
         print("%-52s mean %.3e  max %.3e (relative to the golden image)" % (name, rel.mean(), rel.max()))
 
 
+FIT_REGION = (494, 406, 697, 534)  # README: x 494-697, y 406-534
+
+
+def time_fit_region(repeats):
+    """Wall time of BornAgain on the GALAXI fit region (204 x 129 pixels), 1 and 2 threads."""
+    import time
+    for threads in (1, 2):
+        best = []
+        for _ in range(repeats):
+            sim = galaxi_simulation(FIT_REGION, galaxi_multilayer())
+            sim.getOptions().setNumberOfThreads(threads)
+            start = time.perf_counter()
+            sim.runSimulation()
+            best.append(time.perf_counter() - start)
+        print("BornAgain 1.19, %d thread(s): %s s (min %.3f s)" % (threads, " ".join("%.3f" % t for t in best),
+                                                                  min(best)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("outdir")
     parser.add_argument("--only", choices=sorted(CASES))
     parser.add_argument("--report", action="store_true")
+    parser.add_argument("--time", type=int, metavar="REPEATS", help="time BornAgain on the GALAXI fit region")
     args = parser.parse_args()
+    if args.time:
+        time_fit_region(args.time)
+        return 0
     if args.report:
         report()
         return 0
