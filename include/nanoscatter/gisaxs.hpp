@@ -44,11 +44,33 @@ struct Material {
   Complex n2_minus_1() const { return Complex(-delta, beta) * Complex(2.0 - delta, beta); }
 };
 
+enum class DistributionKind { gaussian, lognormal };
+// A sampled distribution of one value (BornAgain's ParameterDistribution):
+// `samples` equidistant values over mean ± factor·σ (Gaussian, σ = width) or
+// median·exp(±factor·s) (log-normal, s = width), the range clipped to
+// [min, max] where given (BornAgain's RealLimits), each value weighted by the
+// density there, weights normalised to 1. The value's nominal setting is the
+// mean (Gaussian) or the median (log-normal).
+struct SampledDistribution {
+  DistributionKind kind = DistributionKind::gaussian;
+  double width = 0;  // σ in the value's unit, or the log-normal s
+  int samples = 11;
+  double sigma_factor = 2;
+  std::optional<double> min, max;  // limits of the sampled range (value's unit)
+};
+
+// Beam divergence and wavelength spread: every combination of the sampled
+// α_i, φ_i and λ gives an image (the detector stays where the nominal beam
+// put it), and the images add with the product of the weights
+// (BornAgain's GISASSimulation::addParameterDistribution on the beam).
 struct Beam {
   double wavelength = 0;  // nm
   double alpha_i = 0;     // rad, grazing angle of incidence, > 0
   double phi_i = 0;       // rad, azimuth of the incident beam
   double intensity = 1;   // the image scales with it
+  std::optional<SampledDistribution> alpha_i_divergence;  // width and limits in rad
+  std::optional<SampledDistribution> phi_i_divergence;    // width and limits in rad
+  std::optional<SampledDistribution> wavelength_spread;   // width and limits in nm
 };
 
 // Layers run from the ambient (index 0, semi-infinite above) to the
@@ -73,27 +95,24 @@ struct QGridDetector {
 // A flat detector perpendicular to the direct beam at `distance`, the direct
 // beam hitting it at (beam_x, beam_y) in pixel units from the lower-left
 // corner; columns run towards +φ_f, rows towards +α_f (BornAgain's
-// RectangularDetector set perpendicular to the direct beam).
+// RectangularDetector set perpendicular to the direct beam). A region
+// (pixel columns region_x0 … region_x0 + region_columns − 1, rows alike,
+// counted from the lower-left corner) limits the image to those pixels, as
+// a fit region does; region_columns = 0 means the whole detector.
 struct FlatDetector {
   double distance = 0;                       // mm
   double pixel_width = 0, pixel_height = 0;  // mm
   std::size_t columns = 0, rows = 0;
   double beam_x = 0, beam_y = 0;             // pixels
+  std::size_t region_x0 = 0, region_y0 = 0, region_columns = 0, region_rows = 0;
 };
 using Detector = std::variant<AngularDetector, QGridDetector, FlatDetector>;
 
-enum class DistributionKind { gaussian, lognormal };
-// A sampled distribution of one shape parameter (BornAgain's
-// ParameterDistribution): `samples` equidistant values over mean ± factor·σ
-// (Gaussian, σ = width) or median·exp(±factor·s) (log-normal, s = width), each
-// weighted by the density there, weights normalised to 1. The parameter's
-// nominal value is the mean (Gaussian) or the median (log-normal).
-struct SizeDistribution {
+// A sampled distribution of one shape parameter (SampledDistribution; for
+// the GALAXI model of BornAgain's examples: log-normal radius, 20 samples,
+// factor 2, max = half the host layer's thickness).
+struct SizeDistribution : SampledDistribution {
   std::size_t parameter = 0;  // index into the shape's parameters
-  DistributionKind kind = DistributionKind::gaussian;
-  double width = 0;           // σ in the parameter's unit, or the log-normal s
-  int samples = 11;
-  double sigma_factor = 2;
 };
 
 struct ParticleSpec {
@@ -158,8 +177,11 @@ struct NoInterference {};
 struct RadialParacrystal {
   double peak_distance = 0;  // nm
   double damping_length = 0;  // nm, 0 = none
-  double domain_size = 0;     // nm, 0 = infinite
+  double domain_size = 0;     // nm, 0 = infinite (the SSCA ignores it, as BornAgain does)
   Distribution1D pdf;
+  // κ of the size–spacing correlation approximation (dimensionless, ≥ 0):
+  // the distance to the next particle grows by κ (R_i − ⟨R⟩) (MixtureApproximation::ssca).
+  double size_spacing_coupling = 0;
 };
 // A paracrystal along the in-plane direction ξ (one factor of BornAgain's
 // 2D paracrystal): S = Re[(1 + p)/(1 − p)], p = φ(q₁) exp(i q₁ D − D/Λ),
@@ -191,8 +213,14 @@ using Interference =
 
 // Mixtures of particle kinds (several particles, or size distributions):
 // decoupling I = ρ [Σ w|F|² + |Σ w F|² (S − 1)]; local monodisperse
-// I = ρ S Σ w|F|².
-enum class MixtureApproximation { decoupling, local_monodisperse };
+// I = ρ S Σ w|F|²; size–spacing correlation (SSCA, radial paracrystal only;
+// BornAgain 1.19's SSCApproximationStrategy, Lazzari's IsGISAXS model), with
+// R_i the particle's radial extension, ⟨R⟩ = Σ w R_i, κ the coupling,
+// q = |q∥|, ω(q) = φ(q) exp(i q D − D/Λ) the paracrystal's FTPDF:
+//   c(q) = Σ w_i exp(i κ q (R_i − ⟨R⟩)),
+//   A = Σ w c_i F_i,  B = Σ w c_i F_i*,  P = Σ w_i exp(2 i κ q (R_i − ⟨R⟩)),
+//   I = ρ [Σ w|F|² + e^{−q²⟨u²⟩} · 2 Re(A B ω/(1 − P ω))].
+enum class MixtureApproximation { decoupling, local_monodisperse, ssca };
 
 struct Layout {
   std::vector<ParticleSpec> particles;
@@ -206,9 +234,25 @@ struct Layout {
   double position_variance = 0;
 };
 
+// Image of a detector with finite resolution: the ideal image convolved
+// with a 2D Gaussian of σ (sigma_x along the columns, sigma_y along the
+// rows), in the detector's units: pixels for flat detectors, rad for
+// angular ones, nm⁻¹ for q grids (BornAgain's ResolutionFunction2DGaussian
+// with ConvolutionDetectorResolution): the kernel is the Gaussian integrated
+// over each pixel, as wide as the image, and the image is taken as zero
+// outside (intensity near the edges leaks out).
+struct DetectorResolution {
+  double sigma_x = 0, sigma_y = 0;
+};
+
 struct Sample {
   Beam beam;
   Detector detector;
+  std::optional<DetectorResolution> resolution;
+  // Constant background per pixel, added to the scaled image before the
+  // resolution convolution (BornAgain 1.19's ConstantBackground, which its
+  // GISASSimulation adds before the detector resolution).
+  double background = 0;
   std::vector<Layer> layers;
   std::vector<Layout> layouts;  // their intensities add
   std::string source;           // file it came from, for messages and metadata
@@ -278,6 +322,25 @@ struct PixelGrid {
 // Builds the pixel grid of a detector for a beam.
 PixelGrid make_pixel_grid(const Detector& detector, const Beam& beam);
 
+// The detector resolution as a separable convolution of an image (rows ×
+// cols, row-major): image'[r][c] = Σ kernel_y[r − r' + centre_y]
+// kernel_x[c − c' + centre_x] image[r'][c'], the terms whose kernel index
+// falls outside the kernel left out (BornAgain's "linear same" FFT
+// convolution with a kernel as large as the image). kernel_x[i] is the
+// Gaussian integrated over a pixel at offset (centre_i − centre_mid) from the
+// middle pixel mid = cols/2 (BornAgain's ConvolutionDetectorResolution);
+// kernel_y alike. Empty kernels: no resolution.
+struct ResolutionConvolution {
+  std::vector<double> kernel_x, kernel_y;
+  std::size_t centre_x = 0, centre_y = 0;
+  bool empty() const { return kernel_x.empty(); }
+  void apply(std::size_t rows, std::size_t cols, std::vector<double>& image) const;
+};
+// The kernels for a detector, its pixel grid (axis centres) and resolution.
+// An axis of one pixel is left as it is (kernel {1}).
+ResolutionConvolution make_resolution_convolution(const Detector& detector, const PixelGrid& pixels,
+                                                  const DetectorResolution& resolution);
+
 struct GisaxsResult {
   std::size_t rows = 0, cols = 0;
   std::vector<double> intensity;  // rows × cols, row-major (PixelGrid layout)
@@ -285,6 +348,9 @@ struct GisaxsResult {
   std::size_t particle_kinds = 0;  // after sampling size distributions
   std::size_t computed_pixels = 0; // pixels this part computed (GisaxsOptions::share)
   double seconds = 0;              // wall time of execute()
+  // Under a work share of several parts the detector resolution needs the
+  // whole image: execute() leaves it here and reduce() applies it.
+  ResolutionConvolution pending_resolution;
 
   // The whole image on every rank from each rank's part (GisaxsOptions::
   // share): every pixel was computed by one rank and left at 0 by the
@@ -300,8 +366,12 @@ class GisaxsPlan {
   GisaxsPlan(GisaxsPlan&&) noexcept;
   GisaxsPlan& operator=(GisaxsPlan&&) noexcept;
 
+  // The image: Σ_beams w_b I_b + background, convolved with the detector
+  // resolution (for a work share of several parts, by reduce()).
   GisaxsResult execute() const;
-  // Intensities of pixels [first, first + count) into out[0..count).
+  // Intensities of pixels [first, first + count) into out[0..count), the
+  // background included but before the detector resolution (a convolution
+  // of the whole image).
   void compute_pixels(std::size_t first, std::size_t count, double* out) const;
   const PixelGrid& pixels() const;
   std::size_t particle_kinds() const;

@@ -99,6 +99,8 @@ void bind_gisaxs(py::module_& m) {
       .def_property_readonly("wavelength", [](const Sample& s) { return s.beam.wavelength; }, "nm")
       .def_property_readonly("alpha_i", [=](const Sample& s) { return s.beam.alpha_i * deg; }, "degrees")
       .def_property_readonly("phi_i", [=](const Sample& s) { return s.beam.phi_i * deg; }, "degrees")
+      .def_property_readonly("intensity", [](const Sample& s) { return s.beam.intensity; }, "beam intensity (scale)")
+      .def_readonly("background", &Sample::background, "constant background per pixel")
       .def_property_readonly("layers", [](const Sample& s) {
         std::vector<std::string> names;
         for (const auto& l : s.layers) names.push_back(l.name);

@@ -6,13 +6,18 @@
 //   → amplitudes; per layout the incoherent and coherent sums and S(q∥);
 //   I = ρ_s [Σ w|A|² + |Σ w A|² (S − 1)] ΔΩ I_beam / sin α_i  (decoupling),
 //   I = ρ_s S Σ w|A|² ΔΩ I_beam / sin α_i                 (local monodisperse),
-//   A = (π/λ²) Σ_components (n_c² − n_host²) F_DWBA,c.
+//   A = (π/λ²) Σ_components (n_c² − n_host²) F_DWBA,c;
+//   the SSCA as ssca.hpp says. Beam divergence and wavelength spread: one
+//   BeamState per sampled (α_i, φ_i, λ), the pixels' directions fixed, the
+//   images summed with the weights; then + background, then the detector
+//   resolution (a convolution of the whole image, in execute()).
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
 #include <mutex>
 #include <numbers>
+#include <optional>
 
 #include "core/omp_errors.hpp"
 #include "gisaxs/dwba.hpp"
@@ -22,6 +27,7 @@
 #include "gisaxs/multilayer.hpp"
 #include "gisaxs/size_distribution.hpp"
 #include "gisaxs/special_functions.hpp"
+#include "gisaxs/ssca.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs.hpp"
 #include "nanoscatter/progress.hpp"
@@ -44,13 +50,19 @@ void GisaxsOptions::validate() const {
 }
 
 void GisaxsResult::reduce(const parallel::Communicator& comm) {
-  if (!comm.distributed()) return;
+  if (!comm.distributed()) {
+    pending_resolution.apply(rows, cols, intensity);
+    pending_resolution = {};
+    return;
+  }
   comm.merge_disjoint(intensity);
   std::vector<double> work{double(computed_pixels)};
   comm.sum_in_rank_order(work);
   comm.broadcast(intensity);
   comm.broadcast(work);
   computed_pixels = std::size_t(work[0]);
+  pending_resolution.apply(rows, cols, intensity);
+  pending_resolution = {};
 }
 
 namespace {
@@ -73,6 +85,7 @@ struct ParticleKind {
   std::size_t layer = 0;
   double depth = 0;
   double weight = 0;  // share of the layout's particles
+  double radial_extension = 0;  // nm, half the x extent (BornAgain's radialExtension for the SSCA)
 };
 
 struct LayoutPlan {
@@ -80,7 +93,56 @@ struct LayoutPlan {
   double density = 0;
   std::unique_ptr<InterferenceFunction> interference;
   MixtureApproximation mixture = MixtureApproximation::decoupling;
+  std::optional<SscaCoupling> ssca;
 };
+
+// One sampled incident beam: its weight, fields and normalisation.
+struct BeamState {
+  Beam beam;
+  double weight = 1;
+  bool nominal = true;  // the sample's own beam: the pixel grid's q apply
+  Multilayer multilayer;
+  std::vector<LayerField> incident;  // fields at α_i
+  double amplitude_prefactor = 0;    // π/λ²
+  double normalisation = 0;          // I_beam / sin α_i
+  BeamState(const Beam& b, double w, bool is_nominal, const std::vector<Layer>& layers)
+      : beam(b), weight(w), nominal(is_nominal), multilayer(layers, b.wavelength) {
+    incident = multilayer.fields(beam.alpha_i);
+    amplitude_prefactor = std::numbers::pi / (beam.wavelength * beam.wavelength);
+    normalisation = beam.intensity / std::sin(beam.alpha_i);
+  }
+};
+
+// Every combination of the sampled α_i, φ_i and λ, weights multiplied.
+std::vector<BeamState> beam_states(const Sample& sample) {
+  struct Point {
+    Beam beam;
+    double weight;
+  };
+  std::vector<Point> points{{sample.beam, 1.0}};
+  auto spread = [&](const std::optional<SampledDistribution>& d, double Beam::*value) {
+    if (!d) return;
+    std::vector<Point> next;
+    for (const Point& p : points)
+      for (const DistributionPoint& s : sample_distribution(*d, sample.beam.*value)) {
+        Point q = p;
+        q.beam.*value = s.value;
+        q.weight *= s.weight;
+        next.push_back(q);
+      }
+    points = std::move(next);
+  };
+  spread(sample.beam.alpha_i_divergence, &Beam::alpha_i);
+  spread(sample.beam.phi_i_divergence, &Beam::phi_i);
+  spread(sample.beam.wavelength_spread, &Beam::wavelength);
+  std::vector<BeamState> states;
+  for (const Point& p : points) {
+    const bool nominal = p.beam.alpha_i == sample.beam.alpha_i && p.beam.phi_i == sample.beam.phi_i &&
+                         p.beam.wavelength == sample.beam.wavelength;
+    states.emplace_back(p.beam, p.weight, nominal, sample.layers);
+  }
+  return states;
+}
 
 // Scratch arrays of one thread, sized for one block.
 struct Workspace {
@@ -88,7 +150,9 @@ struct Workspace {
   std::vector<std::uint8_t> active;
   std::vector<CVec3> q;
   std::vector<Complex> coefficient, form_factor, amplitude, coherent;
-  std::vector<double> incoherent, structure, qx, qy;
+  std::vector<Complex> coherent_conjugate, coupling;  // the SSCA's B and P
+  std::vector<double> incoherent, structure, qx, qy, qz, q_parallel;
+  std::vector<double> beam_image;  // one beam's intensities of the block
 };
 
 // Under a work share of P parts: about kBlocksPerPart blocks per part, so
@@ -115,27 +179,24 @@ bool is_identity(const Mat3& m) {
 
 struct GisaxsPlan::Impl {
   GisaxsOptions options;
-  Beam beam;
   PixelGrid pixels;
-  Multilayer multilayer;
-  std::vector<LayerField> incident;  // fields at α_i
+  std::vector<BeamState> beams;
   std::vector<LayoutPlan> layouts;
   std::size_t kind_count = 0;
-  double amplitude_prefactor = 0;  // π/λ²
-  double normalisation = 0;        // I_beam / sin α_i
-  std::size_t block = 0;           // pixels per block (block_size)
+  std::size_t block = 0;  // pixels per block (block_size)
+  double background = 0;
+  ResolutionConvolution resolution;
 
   Impl(const Sample& sample, GisaxsOptions opts)
-      : options(opts), beam(sample.beam), pixels(make_pixel_grid(sample.detector, sample.beam)),
-        multilayer(sample.layers, sample.beam.wavelength), block(block_size(opts, pixels.size())) {
-    incident = multilayer.fields(beam.alpha_i);
-    amplitude_prefactor = std::numbers::pi / (beam.wavelength * beam.wavelength);
-    normalisation = beam.intensity / std::sin(beam.alpha_i);
+      : options(opts), pixels(make_pixel_grid(sample.detector, sample.beam)), beams(beam_states(sample)),
+        block(block_size(opts, pixels.size())), background(sample.background) {
+    if (sample.resolution) resolution = make_resolution_convolution(sample.detector, pixels, *sample.resolution);
     for (const Layout& layout : sample.layouts) {
       LayoutPlan plan;
       plan.density = layout.density;
       plan.mixture = layout.mixture;
-      plan.interference = make_interference(layout.interference, layout.position_variance);
+      if (layout.mixture != MixtureApproximation::ssca)
+        plan.interference = make_interference(layout.interference, layout.position_variance);
       double total = 0;
       for (const ParticleSpec& p : layout.particles) {
         const Complex host = sample.layers[p.layer].material.n2_minus_1();
@@ -148,6 +209,7 @@ struct GisaxsPlan::Impl {
           kind.to_particle = transpose(p.rotation);
           kind.weight = p.abundance * s.weight;
           total += kind.weight;
+          bool first = true;
           for (const ShapeComponent& c : particle_components(p, s.parameters)) {
             Component comp;
             comp.form_factor = c.form_factor;
@@ -156,12 +218,24 @@ struct GisaxsPlan::Impl {
             comp.contrast = c.role == ComponentRole::body ? body - host : p.core_material->n2_minus_1() - body;
             comp.offset = c.offset;
             comp.has_offset = c.offset.x != 0 || c.offset.y != 0 || c.offset.z != 0;
+            if (first) {  // the outer body (the shell of a core–shell particle)
+              const Extent e = c.form_factor->extent();
+              kind.radial_extension = 0.5 * (e.hi.x - e.lo.x);
+              first = false;
+            }
             kind.components.push_back(std::move(comp));
           }
           plan.kinds.push_back(std::move(kind));
         }
       }
       for (ParticleKind& k : plan.kinds) k.weight /= total;
+      if (layout.mixture == MixtureApproximation::ssca) {
+        SscaCoupling ssca;
+        ssca.paracrystal = std::get<RadialParacrystal>(layout.interference);
+        ssca.position_variance = layout.position_variance;
+        for (const ParticleKind& k : plan.kinds) ssca.mean_radius += k.weight * k.radial_extension;
+        plan.ssca = ssca;
+      }
       kind_count += plan.kinds.size();
       layouts.push_back(std::move(plan));
     }
@@ -171,18 +245,25 @@ struct GisaxsPlan::Impl {
   mutable bool tables_ready = false;
 
   std::size_t terms() const { return options.approximation == Approximation::dwba ? 4 : 1; }
+  // Σ_beams w_b I_b + background for a block of pixels.
   void compute_block(std::size_t first, std::size_t count, double* out, Workspace& ws) const;
-  // Sizes the workspace and computes the outgoing fields of a block.
-  void prepare_block(std::size_t first, std::size_t count, Workspace& ws) const;
+  // One beam's image of a block.
+  void compute_beam_block(const BeamState& beam, std::size_t first, std::size_t count, double* out,
+                          Workspace& ws) const;
+  // Sizes the workspace, sets the pixels' q for the beam and computes the
+  // outgoing fields of a block.
+  void prepare_block(const BeamState& beam, std::size_t first, std::size_t count, Workspace& ws) const;
   // The q vectors (particle frame) and coefficients of a kind's terms.
-  void kind_terms(const ParticleKind& kind, std::size_t first, std::size_t count, Workspace& ws) const;
+  void kind_terms(const BeamState& beam, const ParticleKind& kind, std::size_t count, Workspace& ws) const;
   // GPU or float32 runs: fills the mesh components' tables once (before the
   // pixel loop).
   void ensure_tables() const;
 };
 
-void GisaxsPlan::Impl::prepare_block(std::size_t first, std::size_t count, Workspace& ws) const {
+void GisaxsPlan::Impl::prepare_block(const BeamState& beam, std::size_t first, std::size_t count,
+                                     Workspace& ws) const {
   const bool dwba = options.approximation == Approximation::dwba;
+  const Multilayer& multilayer = beam.multilayer;
   const std::size_t n_layers = multilayer.size();
   const std::size_t terms = this->terms();
   ws.active.assign(count, 0);
@@ -192,14 +273,30 @@ void GisaxsPlan::Impl::prepare_block(std::size_t first, std::size_t count, Works
   ws.form_factor.resize(count * terms);
   ws.amplitude.resize(count);
   ws.coherent.resize(count);
+  ws.coherent_conjugate.resize(count);
+  ws.coupling.resize(count);
   ws.incoherent.resize(count);
   ws.structure.resize(count);
   ws.qx.resize(count);
   ws.qy.resize(count);
+  ws.qz.resize(count);
+  ws.q_parallel.resize(count);
+  const double k = 2 * std::numbers::pi / beam.beam.wavelength;
+  const double ca = std::cos(beam.beam.alpha_i), sa = std::sin(beam.beam.alpha_i);
+  const double cp = std::cos(beam.beam.phi_i), sp = std::sin(beam.beam.phi_i);
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t p = first + i;
-    ws.qx[i] = pixels.qx[p];
-    ws.qy[i] = pixels.qy[p];
+    if (beam.nominal) {
+      ws.qx[i] = pixels.qx[p];
+      ws.qy[i] = pixels.qy[p];
+      ws.qz[i] = pixels.qz[p];
+    } else {  // q = k_i − k_f for this beam, the pixel's direction (α_f, φ_f) fixed
+      const double cf = std::cos(pixels.alpha_f[p]);
+      ws.qx[i] = k * (ca * cp - cf * std::cos(pixels.phi_f[p]));
+      ws.qy[i] = k * (-ca * sp + cf * std::sin(pixels.phi_f[p]));
+      ws.qz[i] = k * (-sa - std::sin(pixels.alpha_f[p]));
+    }
+    ws.q_parallel[i] = std::hypot(ws.qx[i], ws.qy[i]);
     ws.active[i] = pixels.reachable[p];
     if (!dwba || !ws.active[i]) continue;
     // Pixels of one detector row share α_f: reuse the previous pixel's fields.
@@ -210,20 +307,19 @@ void GisaxsPlan::Impl::prepare_block(std::size_t first, std::size_t count, Works
   }
 }
 
-void GisaxsPlan::Impl::kind_terms(const ParticleKind& kind, std::size_t first, std::size_t count,
+void GisaxsPlan::Impl::kind_terms(const BeamState& beam, const ParticleKind& kind, std::size_t count,
                                   Workspace& ws) const {
   const bool dwba = options.approximation == Approximation::dwba;
-  const std::size_t n_layers = multilayer.size();
+  const std::size_t n_layers = beam.multilayer.size();
   const std::size_t terms = this->terms();
   for (std::size_t i = 0; i < count; ++i) {
-    const std::size_t p = first + i;
     ScatteringTerms s;
     if (!ws.active[i]) {
       s.count = static_cast<int>(terms);  // q = 0, coefficient 0: a harmless placeholder
     } else if (dwba) {
-      s = dwba_terms(pixels.qx[p], pixels.qy[p], incident[kind.layer], ws.outgoing[i * n_layers + kind.layer]);
+      s = dwba_terms(ws.qx[i], ws.qy[i], beam.incident[kind.layer], ws.outgoing[i * n_layers + kind.layer]);
     } else {
-      s = born_terms(pixels.qx[p], pixels.qy[p], pixels.qz[p]);
+      s = born_terms(ws.qx[i], ws.qy[i], ws.qz[i]);
     }
     for (std::size_t t = 0; t < terms; ++t) {
       const CVec3& q = s.q[t];
@@ -237,14 +333,32 @@ void GisaxsPlan::Impl::kind_terms(const ParticleKind& kind, std::size_t first, s
 }
 
 void GisaxsPlan::Impl::compute_block(std::size_t first, std::size_t count, double* out, Workspace& ws) const {
+  if (beams.size() == 1) {
+    compute_beam_block(beams.front(), first, count, out, ws);
+  } else {
+    std::fill_n(out, count, 0.0);
+    ws.beam_image.resize(count);
+    for (const BeamState& beam : beams) {
+      compute_beam_block(beam, first, count, ws.beam_image.data(), ws);
+      for (std::size_t i = 0; i < count; ++i) out[i] += beam.weight * ws.beam_image[i];
+    }
+  }
+  if (background != 0)
+    for (std::size_t i = 0; i < count; ++i) out[i] += background;
+}
+
+void GisaxsPlan::Impl::compute_beam_block(const BeamState& beam, std::size_t first, std::size_t count, double* out,
+                                          Workspace& ws) const {
   const std::size_t terms = this->terms();
-  prepare_block(first, count, ws);
+  prepare_block(beam, first, count, ws);
   std::fill_n(out, count, 0.0);
   for (const LayoutPlan& layout : layouts) {
     std::fill(ws.incoherent.begin(), ws.incoherent.end(), 0.0);
     std::fill(ws.coherent.begin(), ws.coherent.end(), Complex(0));
+    std::fill(ws.coherent_conjugate.begin(), ws.coherent_conjugate.end(), Complex(0));
+    std::fill(ws.coupling.begin(), ws.coupling.end(), Complex(0));
     for (const ParticleKind& kind : layout.kinds) {
-      kind_terms(kind, first, count, ws);
+      kind_terms(beam, kind, count, ws);
       std::fill(ws.amplitude.begin(), ws.amplitude.end(), Complex(0));
       for (const Component& c : kind.components) {
         if (c.table && !c.table->empty())
@@ -262,11 +376,31 @@ void GisaxsPlan::Impl::compute_block(std::size_t first, std::size_t count, doubl
           ws.amplitude[i] += c.contrast * a;
         }
       }
+      if (layout.ssca) {
+        for (std::size_t i = 0; i < count; ++i) {
+          const Complex a = beam.amplitude_prefactor * ws.amplitude[i];
+          const Complex c = layout.ssca->phase(ws.q_parallel[i], kind.radial_extension);
+          ws.incoherent[i] += kind.weight * std::norm(a);
+          ws.coherent[i] += kind.weight * c * a;
+          ws.coherent_conjugate[i] += kind.weight * c * std::conj(a);
+          ws.coupling[i] += kind.weight * c * c;
+        }
+        continue;
+      }
       for (std::size_t i = 0; i < count; ++i) {
-        const Complex a = amplitude_prefactor * ws.amplitude[i];
+        const Complex a = beam.amplitude_prefactor * ws.amplitude[i];
         ws.incoherent[i] += kind.weight * std::norm(a);
         ws.coherent[i] += kind.weight * a;
       }
+    }
+    if (layout.ssca) {
+      for (std::size_t i = 0; i < count; ++i) {
+        if (!ws.active[i]) continue;
+        out[i] += layout.density * (ws.incoherent[i] + layout.ssca->interference(ws.q_parallel[i], ws.coherent[i],
+                                                                                  ws.coherent_conjugate[i],
+                                                                                  ws.coupling[i]));
+      }
+      continue;
     }
     if (layout.interference)
       layout.interference->evaluate(ws.qx, ws.qy, ws.structure);
@@ -281,7 +415,7 @@ void GisaxsPlan::Impl::compute_block(std::size_t first, std::size_t count, doubl
       out[i] += layout.density * intensity;
     }
   }
-  for (std::size_t i = 0; i < count; ++i) out[i] *= pixels.solid_angle[first + i] * normalisation;
+  for (std::size_t i = 0; i < count; ++i) out[i] *= pixels.solid_angle[first + i] * beam.normalisation;
 }
 
 void GisaxsPlan::Impl::ensure_tables() const {
@@ -289,6 +423,16 @@ void GisaxsPlan::Impl::ensure_tables() const {
   // CPU runs evaluate meshes block by block like any shape.
   if (options.compute.device != Device::gpu && options.compute.precision != Precision::single) return;
   std::lock_guard<std::mutex> lock(tables_mutex);
+  // Tables hold one beam's q; a sampled beam would need one set per beam.
+  if (beams.size() > 1 && !tables_ready) {
+    bool meshes = false;
+    for (const LayoutPlan& layout : layouts)
+      for (const ParticleKind& kind : layout.kinds)
+        for (const Component& c : kind.components) meshes = meshes || c.mesh;
+    if (meshes)
+      fail_at({"", 0, "beam"}, "beam divergence or wavelength spread with mesh particles needs --device cpu ",
+              "--precision double");
+  }
   if (tables_ready) return;
   const std::size_t n = pixels.size(), terms = this->terms();
   MeshFormFactorOptions mo;
@@ -310,8 +454,8 @@ void GisaxsPlan::Impl::ensure_tables() const {
       for (std::size_t b = 0; b * block < n; ++b) {
         if (!options.share.owns(b)) continue;
         const std::size_t first = b * block, count = std::min(block, n - first);
-        prepare_block(first, count, ws);
-        kind_terms(kind, first, count, ws);
+        prepare_block(beams.front(), first, count, ws);
+        kind_terms(beams.front(), kind, count, ws);
         for (std::size_t j = 0; j < count * terms; ++j) {
           q.push_back(ws.q[j]);
           at.push_back(first * terms + j);
@@ -384,6 +528,12 @@ GisaxsResult GisaxsPlan::execute() const {
   }
   errors.rethrow();
   progress.finish();
+  // The resolution convolves the whole image: now for one part, after the
+  // merge (reduce) for several.
+  if (share.whole())
+    impl_->resolution.apply(result.rows, result.cols, result.intensity);
+  else
+    result.pending_resolution = impl_->resolution;
   result.seconds = start.seconds();
   return result;
 }

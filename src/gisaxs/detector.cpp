@@ -104,20 +104,24 @@ PixelGrid qgrid(const QGridDetector& d, const Beam& beam) {
 
 PixelGrid flat(const FlatDetector& d, const Beam& beam) {
   PixelGrid g;
-  resize(g, d.rows, d.columns);
+  // The image: the region's pixels, or the whole detector.
+  const bool region = d.region_columns > 0;
+  const std::size_t x0 = region ? d.region_x0 : 0, y0 = region ? d.region_y0 : 0;
+  const std::size_t cols = region ? d.region_columns : d.columns, rows = region ? d.region_rows : d.rows;
+  resize(g, rows, cols);
   // Unit vectors: along the direct beam, horizontal (towards +φ_f) and up.
   const Vec3 beam_dir{std::cos(beam.alpha_i) * std::cos(beam.phi_i), -std::cos(beam.alpha_i) * std::sin(beam.phi_i),
                       -std::sin(beam.alpha_i)};
   Vec3 u = cross(beam_dir, Vec3{0, 0, 1});
   u = u / norm(u);
   const Vec3 v = cross(u, beam_dir);
-  for (std::size_t r = 0; r < d.rows; ++r) {
-    const double y = (r + 0.5 - d.beam_y) * d.pixel_height;
-    for (std::size_t c = 0; c < d.columns; ++c) {
-      const double x = (c + 0.5 - d.beam_x) * d.pixel_width;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const double y = (double(y0 + r) + 0.5 - d.beam_y) * d.pixel_height;
+    for (std::size_t c = 0; c < cols; ++c) {
+      const double x = (double(x0 + c) + 0.5 - d.beam_x) * d.pixel_width;
       const Vec3 pos = d.distance * beam_dir + x * u + y * v;
       const double dist = norm(pos);
-      const std::size_t p = r * d.columns + c;
+      const std::size_t p = r * cols + c;
       set_direction(g, p, beam, std::asin(pos.z / dist), std::atan2(-pos.y, pos.x));
       // Pixel area projected on the sphere: A cos θ / r² with cos θ = L / r.
       g.solid_angle[p] = d.pixel_width * d.pixel_height * d.distance / (dist * dist * dist);
@@ -126,8 +130,8 @@ PixelGrid flat(const FlatDetector& d, const Beam& beam) {
   g.horizontal_name = "x";
   g.vertical_name = "y";
   g.horizontal_unit = g.vertical_unit = "mm";
-  for (std::size_t c = 0; c <= d.columns; ++c) g.horizontal_edges.push_back((c - d.beam_x) * d.pixel_width);
-  for (std::size_t r = 0; r <= d.rows; ++r) g.vertical_edges.push_back((r - d.beam_y) * d.pixel_height);
+  for (std::size_t c = 0; c <= cols; ++c) g.horizontal_edges.push_back((double(x0 + c) - d.beam_x) * d.pixel_width);
+  for (std::size_t r = 0; r <= rows; ++r) g.vertical_edges.push_back((double(y0 + r) - d.beam_y) * d.pixel_height);
   g.horizontal = centres(g.horizontal_edges);
   g.vertical = centres(g.vertical_edges);
   return g;

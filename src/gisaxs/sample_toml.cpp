@@ -113,7 +113,8 @@ class SampleReader {
   double energy_kev() const { return kHcKeVNm / sample_.beam.wavelength; }
 
   void read_beam(const ConfigTable& t) {
-    check_keys(t, {"wavelength", "energy", "alpha_i", "phi_i", "intensity"});
+    check_keys(t, {"wavelength", "energy", "alpha_i", "phi_i", "intensity", "alpha_i_divergence",
+                   "phi_i_divergence", "wavelength_spread"});
     Beam& b = sample_.beam;
     if (t.has("wavelength") == t.has("energy"))
       fail_at(t.where(), "give exactly one of wavelength (nm) and energy (keV)");
@@ -133,6 +134,46 @@ class SampleReader {
     note("beam.phi_i", t.where("phi_i"));
     b.intensity = t.get_double_or("intensity", 1.0);
     note("beam.intensity", t.where("intensity"));
+    if (t.has("alpha_i_divergence"))
+      b.alpha_i_divergence = distribution(t.get_table("alpha_i_divergence"), "beam.alpha_i_divergence", kDegree);
+    if (t.has("phi_i_divergence"))
+      b.phi_i_divergence = distribution(t.get_table("phi_i_divergence"), "beam.phi_i_divergence", kDegree);
+    if (t.has("wavelength_spread"))
+      b.wavelength_spread = distribution(t.get_table("wavelength_spread"), "beam.wavelength_spread", 1.0);
+  }
+
+  // { type = "gaussian", sigma, samples, sigma_factor, min, max } or
+  // { type = "lognormal", scale, ... }; sigma, min and max are in the value's
+  // file unit (× unit gives the internal one), scale is dimensionless.
+  SampledDistribution distribution(const ConfigTable& dt, const std::string& df, double unit) {
+    note(df, dt.where());
+    SampledDistribution s;
+    const std::string type = dt.get_string("type");
+    if (type == "gaussian") {
+      s.kind = DistributionKind::gaussian;
+      if (dt.has("scale")) fail_at(dt.where("scale"), "scale belongs to lognormal; a gaussian takes sigma");
+      s.width = dt.get_double("sigma") * unit;
+      note(df + ".sigma", dt.where("sigma"));
+    } else if (type == "lognormal") {
+      s.kind = DistributionKind::lognormal;
+      if (dt.has("sigma")) fail_at(dt.where("sigma"), "a lognormal takes scale (the σ of ln x), not sigma");
+      s.width = dt.get_double("scale");
+      note(df + ".scale", dt.where("scale"));
+    } else {
+      fail_at(dt.where("type"), "unknown distribution '", type, "' (gaussian, lognormal)");
+    }
+    const std::int64_t samples = dt.get_int_or("samples", 11);
+    if (samples < 1 || samples > 10000) fail_at(dt.where("samples"), "must lie in [1, 10000], got ", samples);
+    s.samples = static_cast<int>(samples);
+    note(df + ".samples", dt.where("samples"));
+    s.sigma_factor = dt.get_double_or("sigma_factor", 2.0);
+    note(df + ".sigma_factor", dt.where("sigma_factor"));
+    for (const char* key : {"min", "max"}) {
+      if (!dt.has(key)) continue;
+      (key[1] == 'i' ? s.min : s.max) = dt.get_double(key) * unit;
+      note(df + "." + key, dt.where(key));
+    }
+    return s;
   }
 
   // Named materials: [material.NAME] with delta/beta or formula/density.
@@ -257,19 +298,19 @@ class SampleReader {
     const std::string type = t.get_string_or("type", "angular");
     note("detector", t.where());
     if (type == "angular") {
-      check_keys(t, {"type", "phi_f", "alpha_f", "phi_f_edges", "alpha_f_edges"});
+      check_keys(t, {"type", "phi_f", "alpha_f", "phi_f_edges", "alpha_f_edges", "resolution", "background"});
       AngularDetector d;
       d.phi_edges = axis(t, "phi_f", kDegree, "detector.phi_f");
       d.alpha_edges = axis(t, "alpha_f", kDegree, "detector.alpha_f");
       sample_.detector = d;
     } else if (type == "qgrid") {
-      check_keys(t, {"type", "q_y", "q_z", "q_y_edges", "q_z_edges"});
+      check_keys(t, {"type", "q_y", "q_z", "q_y_edges", "q_z_edges", "resolution", "background"});
       QGridDetector d;
       d.qy_edges = axis(t, "q_y", 1.0, "detector.q_y");
       d.qz_edges = axis(t, "q_z", 1.0, "detector.q_z");
       sample_.detector = d;
     } else if (type == "flat") {
-      check_keys(t, {"type", "distance", "pixel_size", "pixels", "direct_beam"});
+      check_keys(t, {"type", "distance", "pixel_size", "pixels", "direct_beam", "region", "resolution", "background"});
       FlatDetector d;
       d.distance = t.get_double("distance");
       note("detector.distance", t.where("distance"));
@@ -296,10 +337,35 @@ class SampleReader {
       if (beam.size() != 2) fail_at(t.where("direct_beam"), "give [x, y] in pixels from the lower-left corner");
       d.beam_x = beam[0];
       d.beam_y = beam[1];
+      if (t.has("region")) {
+        // [x_first, y_first, x_last, y_last], inclusive pixel indices from the lower-left corner.
+        const auto r = t.get_array_of_doubles("region");
+        note("detector.region", t.where("region"));
+        bool whole = r.size() == 4;
+        for (double v : r) whole = whole && v == std::floor(v) && v >= 0 && v <= 1e5;
+        if (!whole || r[2] < r[0] || r[3] < r[1])
+          fail_at(t.where("region"), "give [x_first, y_first, x_last, y_last] as whole pixel numbers, first ≤ last");
+        d.region_x0 = static_cast<std::size_t>(r[0]);
+        d.region_y0 = static_cast<std::size_t>(r[1]);
+        d.region_columns = static_cast<std::size_t>(r[2] - r[0]) + 1;
+        d.region_rows = static_cast<std::size_t>(r[3] - r[1]) + 1;
+      }
       sample_.detector = d;
     } else {
       fail_at(t.where("type"), "unknown detector type '", type, "' (angular, qgrid, flat)");
     }
+    // The resolution's σ in the detector's units: pixels (flat), degrees
+    // (angular, stored in rad), 1/nm (q grid).
+    if (t.has("resolution")) {
+      const ConfigTable r = t.get_table("resolution");
+      check_keys(r, {"sigma_x", "sigma_y"});
+      const double unit = type == "angular" ? kDegree : 1.0;
+      sample_.resolution = DetectorResolution{r.get_double("sigma_x") * unit, r.get_double("sigma_y") * unit};
+      note("detector.resolution.sigma_x", r.where("sigma_x"));
+      note("detector.resolution.sigma_y", r.where("sigma_y"));
+    }
+    sample_.background = t.get_double_or("background", 0.0);
+    note("detector.background", t.where("background"));
   }
 
   std::size_t layer_index(const ConfigTable& t, const std::string& field) {
@@ -351,41 +417,20 @@ class SampleReader {
       const ConfigTable& dt = tables[d];
       const std::string df = f + ".distribution[" + std::to_string(d) + "]";
       note(df, dt.where());
-      check_keys(dt, {"parameter", "type", "sigma", "scale", "samples", "sigma_factor"});
-      SizeDistribution s;
+      check_keys(dt, {"parameter", "type", "sigma", "scale", "samples", "sigma_factor", "min", "max"});
       const std::string parameter = dt.get_string("parameter");
       std::vector<std::string> names;
-      bool found = false;
+      std::optional<std::size_t> index;
       for (std::size_t i = 0; i < shape.parameters.size(); ++i) {
         names.push_back(shape.parameters[i].name);
-        if (shape.parameters[i].name == parameter) {
-          s.parameter = i;
-          found = true;
-        }
+        if (shape.parameters[i].name == parameter) index = i;
       }
-      if (!found)
+      if (!index)
         fail_at(dt.where("parameter"), "shape ", shape.name, " has no parameter '", parameter, "' (", join(names), ")");
-      const std::string type = dt.get_string("type");
-      const bool angle = shape.parameters[s.parameter].kind == ParameterKind::angle;
-      if (type == "gaussian") {
-        s.kind = DistributionKind::gaussian;
-        if (dt.has("scale")) fail_at(dt.where("scale"), "scale belongs to lognormal; a gaussian takes sigma");
-        s.width = dt.get_double("sigma") * (angle ? kDegree : 1.0);
-        note(df + ".sigma", dt.where("sigma"));
-      } else if (type == "lognormal") {
-        s.kind = DistributionKind::lognormal;
-        if (dt.has("sigma")) fail_at(dt.where("sigma"), "a lognormal takes scale (the σ of ln x), not sigma");
-        s.width = dt.get_double("scale");
-        note(df + ".scale", dt.where("scale"));
-      } else {
-        fail_at(dt.where("type"), "unknown distribution '", type, "' (gaussian, lognormal)");
-      }
-      const std::int64_t samples = dt.get_int_or("samples", 11);
-      if (samples < 1 || samples > 10000) fail_at(dt.where("samples"), "must lie in [1, 10000], got ", samples);
-      s.samples = static_cast<int>(samples);
-      note(df + ".samples", dt.where("samples"));
-      s.sigma_factor = dt.get_double_or("sigma_factor", 2.0);
-      note(df + ".sigma_factor", dt.where("sigma_factor"));
+      const bool angle = shape.parameters[*index].kind == ParameterKind::angle;
+      SizeDistribution s;
+      static_cast<SampledDistribution&>(s) = distribution(dt, df, angle ? kDegree : 1.0);
+      s.parameter = *index;
       p.distributions.push_back(s);
     }
   }
@@ -538,12 +583,14 @@ class SampleReader {
     if (type == "radial_paracrystal" || type == "paracrystal_1d") {
       const bool radial = type == "radial_paracrystal";
       std::vector<std::string> keys{"type", "peak_distance", "damping_length", "domain_size", "pdf"};
-      if (!radial) keys.push_back("xi");
+      keys.push_back(radial ? "size_spacing_coupling" : "xi");
       check_keys(t, keys);
       const double d = t.get_double("peak_distance");
       note(f + ".peak_distance", t.where("peak_distance"));
       const Distribution1D pdf = profile_1d(t, "pdf", f + ".pdf");
-      if (radial) return RadialParacrystal{d, num("damping_length", 0), num("domain_size", 0), pdf};
+      if (radial)
+        return RadialParacrystal{d, num("damping_length", 0), num("domain_size", 0), pdf,
+                                 num("size_spacing_coupling", 0)};
       return Paracrystal1D{d, num("damping_length", 0), num("domain_size", 0), num("xi", 0) * kDegree, pdf};
     }
     if (type == "paracrystal_2d") {
@@ -629,8 +676,11 @@ class SampleReader {
       layout.mixture = MixtureApproximation::decoupling;
     else if (mixture == "lma" || mixture == "local_monodisperse")
       layout.mixture = MixtureApproximation::local_monodisperse;
+    else if (mixture == "ssca")
+      layout.mixture = MixtureApproximation::ssca;
     else
-      fail_at(t.where("mixture"), "unknown mixture approximation '", mixture, "' (decoupling, lma)");
+      fail_at(t.where("mixture"), "unknown mixture approximation '", mixture, "' (decoupling, lma, ssca)");
+    note(f + ".mixture", t.where("mixture"));
     layout.position_variance = t.get_double_or("position_variance", 0.0);
     note(f + ".position_variance", t.where("position_variance"));
     sample_.layouts.push_back(std::move(layout));

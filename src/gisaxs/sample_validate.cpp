@@ -39,6 +39,33 @@ void check_edges(const std::vector<double>& edges, const std::string& field, dou
   }
 }
 
+// A sampled distribution: width, samples, factor, limits that leave a range;
+// `nominal` is the value it spreads (its sampled values must be > 0 where
+// `positive_values`).
+// Messages show values × `shown` (1/kDegree for angles: the file's degrees).
+void check_distribution(const SampledDistribution& s, double nominal, const std::string& df, const char* unit,
+                        bool positive_values, double shown = 1.0) {
+  const bool gaussian = s.kind == DistributionKind::gaussian;
+  non_negative(s.width, df + (gaussian ? ".sigma" : ".scale"), gaussian ? unit : "dimensionless");
+  if (s.samples < 1) fail_at({"", 0, df + ".samples"}, "must be ≥ 1, got ", s.samples);
+  positive(s.sigma_factor, df + ".sigma_factor", "dimensionless");
+  if (s.min && !std::isfinite(*s.min)) fail_at({"", 0, df + ".min"}, "must be finite");
+  if (s.max && !std::isfinite(*s.max)) fail_at({"", 0, df + ".max"}, "must be finite");
+  if (s.min && s.max && !(*s.min < *s.max))
+    fail_at({"", 0, df + ".max"}, "must exceed min (", *s.min * shown, "), got ", *s.max * shown);
+  if (!gaussian && !(nominal > 0))
+    fail_at({"", 0, df}, "a lognormal spreads a positive median, got ", nominal);
+  if (s.samples <= 1 || s.width == 0) return;
+  const double lo = gaussian ? nominal - s.sigma_factor * s.width : nominal * std::exp(-s.sigma_factor * s.width);
+  const double hi = gaussian ? nominal + s.sigma_factor * s.width : nominal * std::exp(s.sigma_factor * s.width);
+  if ((s.min && *s.min > hi) || (s.max && *s.max < lo))
+    fail_at({"", 0, df + (s.min && *s.min > hi ? ".min" : ".max")}, "leaves nothing of the sampled range [",
+            lo * shown, ", ", hi * shown, "]");
+  if (positive_values && std::max(lo, s.min.value_or(lo)) <= 0)
+    fail_at({"", 0, df + (s.min ? ".min" : ".sigma")}, "the sampled range reaches ",
+            std::max(lo, s.min.value_or(lo)) * shown, " ≤ 0: narrow sigma or sigma_factor");
+}
+
 void check_detector(const Detector& detector) {
   if (const auto* a = std::get_if<AngularDetector>(&detector)) {
     check_edges(a->phi_edges, "detector.phi_f", -kPi / 2, kPi / 2, "°", 1 / kDegree);
@@ -54,6 +81,9 @@ void check_detector(const Detector& detector) {
     if (f.columns == 0 || f.rows == 0) fail_at({"", 0, "detector.pixels"}, "empty detector: no pixels");
     if (!std::isfinite(f.beam_x) || !std::isfinite(f.beam_y))
       fail_at({"", 0, "detector.direct_beam"}, "must be finite");
+    if (f.region_columns > 0 &&
+        (f.region_x0 + f.region_columns > f.columns || f.region_rows == 0 || f.region_y0 + f.region_rows > f.rows))
+      fail_at({"", 0, "detector.region"}, "must lie on the detector (", f.columns, " × ", f.rows, " pixels)");
   }
 }
 
@@ -76,6 +106,7 @@ struct InterferenceChecker {
   void operator()(const NoInterference&) const {}
   void operator()(const RadialParacrystal& s) const {
     positive(s.peak_distance, f + ".peak_distance", "nm");
+    non_negative(s.size_spacing_coupling, f + ".size_spacing_coupling", "dimensionless");
     non_negative(s.damping_length, f + ".damping_length", "nm");
     non_negative(s.domain_size, f + ".domain_size", "nm");
     check_profile(s.pdf.omega, s.pdf.eta, s.pdf.kind, f + ".pdf.omega");
@@ -141,14 +172,7 @@ void check_particle(const ParticleSpec& p, const std::string& f, const std::vect
     const SizeDistribution& s = p.distributions[d];
     const std::string df = f + ".distribution[" + std::to_string(d) + "]";
     if (s.parameter >= p.parameters.size()) fail_at({"", 0, df + ".parameter"}, "no such parameter");
-    non_negative(s.width, df + (s.kind == DistributionKind::gaussian ? ".sigma" : ".scale"),
-                 s.kind == DistributionKind::gaussian ? "the parameter's unit" : "dimensionless");
-    if (s.samples < 1) fail_at({"", 0, df + ".samples"}, "must be ≥ 1, got ", s.samples);
-    positive(s.sigma_factor, df + ".sigma_factor", "dimensionless");
-    if (s.kind == DistributionKind::gaussian &&
-        p.parameters[s.parameter] - s.sigma_factor * s.width <= 0 && s.samples > 1 && s.width > 0)
-      fail_at({"", 0, df + ".sigma"}, "the sampled range reaches ", p.parameters[s.parameter] - s.sigma_factor * s.width,
-              " ≤ 0: narrow sigma or sigma_factor");
+    check_distribution(s, p.parameters[s.parameter], df, "the parameter's unit", true);
   }
   // Build every sampled shape so that range errors of the factories surface
   // here, named after this particle.
@@ -182,7 +206,25 @@ void validate_sample(const Sample& sample) {
   if (!std::isfinite(b.phi_i) || std::abs(b.phi_i) >= kPi / 2)
     fail_at({"", 0, "beam.phi_i"}, "must lie in (−90°, 90°), got ", b.phi_i / kDegree, "°");
   positive(b.intensity, "beam.intensity", "relative");
+  if (b.alpha_i_divergence) {
+    check_distribution(*b.alpha_i_divergence, b.alpha_i, "beam.alpha_i_divergence", "rad", true, 1 / kDegree);
+    for (const DistributionPoint& a : sample_distribution(*b.alpha_i_divergence, b.alpha_i))
+      if (!(a.value < kPi / 2))
+        fail_at({"", 0, "beam.alpha_i_divergence"}, "sampled α_i ", a.value / kDegree, "° must stay below 90°");
+  }
+  if (b.phi_i_divergence) {
+    check_distribution(*b.phi_i_divergence, b.phi_i, "beam.phi_i_divergence", "rad", false, 1 / kDegree);
+    for (const DistributionPoint& a : sample_distribution(*b.phi_i_divergence, b.phi_i))
+      if (!(std::abs(a.value) < kPi / 2))
+        fail_at({"", 0, "beam.phi_i_divergence"}, "sampled φ_i ", a.value / kDegree, "° must lie in (−90°, 90°)");
+  }
+  if (b.wavelength_spread) check_distribution(*b.wavelength_spread, b.wavelength, "beam.wavelength_spread", "nm", true);
   check_detector(sample.detector);
+  if (sample.resolution) {
+    positive(sample.resolution->sigma_x, "detector.resolution.sigma_x", "the detector's unit");
+    positive(sample.resolution->sigma_y, "detector.resolution.sigma_y", "the detector's unit");
+  }
+  non_negative(sample.background, "detector.background", "intensity per pixel");
 
   if (sample.layers.empty()) fail_at({"", 0, "layer"}, "the sample needs at least one layer (the ambient)");
   const std::size_t n = sample.layers.size();
@@ -209,6 +251,13 @@ void validate_sample(const Sample& sample) {
     positive(layout.density, f + ".density", "particles/nm²");
     non_negative(layout.position_variance, f + ".position_variance", "nm²");
     std::visit(InterferenceChecker{f + ".interference"}, layout.interference);
+    const auto* radial = std::get_if<RadialParacrystal>(&layout.interference);
+    if (layout.mixture == MixtureApproximation::ssca && !radial)
+      fail_at({"", 0, f + ".mixture"}, "the SSCA needs a radial_paracrystal interference function");
+    // BornAgain switches to the SSCA by itself where κ > 0; here the layout says so.
+    if (radial && radial->size_spacing_coupling > 0 && layout.mixture != MixtureApproximation::ssca)
+      fail_at({"", 0, f + ".interference.size_spacing_coupling"},
+              "takes effect with mixture = \"ssca\" only (BornAgain uses the SSCA wherever κ > 0): set the mixture");
     for (std::size_t p = 0; p < layout.particles.size(); ++p)
       check_particle(layout.particles[p], f + ".particle[" + std::to_string(p) + "]", sample.layers);
   }

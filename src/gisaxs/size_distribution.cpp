@@ -1,11 +1,12 @@
 #include "gisaxs/size_distribution.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
 namespace nanoscatter::gisaxs {
 
-std::vector<DistributionPoint> sample_distribution(const SizeDistribution& d, double nominal) {
+std::vector<DistributionPoint> sample_distribution(const SampledDistribution& d, double nominal) {
   if (d.samples <= 1 || d.width == 0) return {{nominal, 1.0}};
   double lo = 0, hi = 0;
   if (d.kind == DistributionKind::gaussian) {
@@ -15,6 +16,10 @@ std::vector<DistributionPoint> sample_distribution(const SizeDistribution& d, do
     lo = nominal * std::exp(-d.sigma_factor * d.width);
     hi = nominal * std::exp(d.sigma_factor * d.width);
   }
+  // BornAgain's IDistribution1D::adjustMinMaxForLimits: the range is clipped,
+  // the samples stay equidistant over what is left.
+  if (d.min) lo = std::max(lo, *d.min);
+  if (d.max) hi = std::min(hi, *d.max);
   std::vector<DistributionPoint> points(d.samples);
   double total = 0;
   for (int i = 0; i < d.samples; ++i) {

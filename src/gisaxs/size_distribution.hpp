@@ -12,8 +12,9 @@ struct DistributionPoint {
   double weight = 0;  // normalised over the distribution's points
 };
 // `nominal` is the mean (Gaussian) or the median (log-normal). One sample or
-// zero width give the nominal value alone.
-std::vector<DistributionPoint> sample_distribution(const SizeDistribution& d, double nominal);
+// zero width give the nominal value alone. Limits clip the range (validate
+// checks that something is left).
+std::vector<DistributionPoint> sample_distribution(const SampledDistribution& d, double nominal);
 
 // A particle with every distributed parameter fixed, and its share of the
 // particle's abundance (the product of the distributions' weights).

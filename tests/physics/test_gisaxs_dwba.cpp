@@ -190,11 +190,11 @@ TEST(GisaxsDwba, MixturesAndApproximations) {
 TEST(GisaxsDwba, SizeDistributionsSampleAsBornAgain) {
   // BornAgain 1.19.0: ParameterDistribution(DistributionGaussian(5, 0.5), 5,
   // sigma_factor 2) and DistributionLogNormal(5, 0.1) → these values and weights.
-  const auto g = sample_distribution({0, DistributionKind::gaussian, 0.5, 5, 2.0}, 5.0);
+  const auto g = sample_distribution({DistributionKind::gaussian, 0.5, 5, 2.0}, 5.0);
   const double gv[] = {4.0, 4.5, 5.0, 5.5, 6.0};
   const double gw[] = {0.054488684549642945, 0.24420134200323335, 0.40261994689424746, 0.24420134200323335,
                        0.054488684549642945};
-  const auto l = sample_distribution({0, DistributionKind::lognormal, 0.1, 5, 2.0}, 5.0);
+  const auto l = sample_distribution({DistributionKind::lognormal, 0.1, 5, 2.0}, 5.0);
   const double lv[] = {4.093653765389909, 4.596993771742644, 5.100333778095379, 5.603673784448114, 6.107013790800849};
   const double lw[] = {0.06699452171034077, 0.30968300030229673, 0.3895552737565163, 0.18885943335383504,
                        0.04490777087701118};

@@ -34,6 +34,10 @@ double ft_decay(const Decay2D& d, double qX, double qY);
 // infinite chain, used where 1 − p underflows.
 double paracrystal_sum(Complex p, double domain_size, double spacing, double small_q_limit);
 
+// The radial paracrystal's characteristic function of the next-neighbour
+// distance, ω(q) = φ(q) exp(i q D) exp(−D/Λ) (BornAgain's FTPDF; Λ = 0: no damping).
+Complex radial_paracrystal_ftpdf(const RadialParacrystal& spec, double q_parallel);
+
 // The individual kinds (one file each).
 std::unique_ptr<InterferenceFunction> make_radial_paracrystal(const RadialParacrystal& spec);
 std::unique_ptr<InterferenceFunction> make_paracrystal_1d(const Paracrystal1D& spec);

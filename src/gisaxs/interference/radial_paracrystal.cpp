@@ -8,13 +8,17 @@
 
 namespace nanoscatter::gisaxs {
 
+Complex radial_paracrystal_ftpdf(const RadialParacrystal& spec, double q_parallel) {
+  const double damping = spec.damping_length > 0 ? std::exp(-spec.peak_distance / spec.damping_length) : 1.0;
+  return std::polar(ft_distribution(spec.pdf, q_parallel) * damping, q_parallel * spec.peak_distance);
+}
+
 namespace {
 
 class RadialParacrystalFunction final : public InterferenceFunction {
  public:
   explicit RadialParacrystalFunction(const RadialParacrystal& s) : s_(s) {}
   void evaluate(std::span<const double> qx, std::span<const double> qy, std::span<double> out) const override {
-    const double damping = s_.damping_length > 0 ? std::exp(-s_.peak_distance / s_.damping_length) : 1.0;
     // At q → 0 without damping, p = 1 + i q D − q² (D² + c ω²)/2 + … gives
     // S → c ω²/D², c ω² = −φ''(0) (c = 1 gauss, 2 cauchy; BornAgain's
     // qSecondDerivative()/D²).
@@ -24,7 +28,7 @@ class RadialParacrystalFunction final : public InterferenceFunction {
     const double limit = curvature * s_.pdf.omega * s_.pdf.omega / (s_.peak_distance * s_.peak_distance);
     for (std::size_t i = 0; i < out.size(); ++i) {
       const double q = std::hypot(qx[i], qy[i]);
-      const Complex p = std::polar(ft_distribution(s_.pdf, q) * damping, q * s_.peak_distance);
+      const Complex p = radial_paracrystal_ftpdf(s_, q);
       out[i] = paracrystal_sum(p, s_.domain_size, s_.peak_distance, limit);
     }
   }
