@@ -49,6 +49,20 @@ class DetectorImages(unittest.TestCase):
         np.testing.assert_array_equal(nanoscatter.read_image(self.path("a.cbf.gz"))[0], data)
 
     @unittest.skipIf(fabio is None, "needs fabio")
+    def test_cbf_minicbf_header(self):
+        header = {"_array_data.header_convention": "PILATUS_1.2",
+                  "_array_data.header_contents": "# Pixel_size 172e-6 m x 172e-6 m\r\n# Wavelength 1.0332 A\r\n"
+                                                 "# Detector_distance 0.5 m\r\n# Exposure_time 0.1 s\r\n"}
+        data = np.arange(12, dtype=np.int32).reshape(3, 4)
+        fabio.cbfimage.CbfImage(data=data, header=header).write(self.path("p.cbf"))
+        _, meta = nanoscatter.read_image(self.path("p.cbf"))
+        self.assertAlmostEqual(meta["pixel_size_x_m"], 172e-6)
+        self.assertAlmostEqual(meta["pixel_size_y_m"], 172e-6)
+        self.assertAlmostEqual(meta["wavelength_a"], 1.0332)
+        self.assertAlmostEqual(meta["distance_m"], 0.5)
+        self.assertAlmostEqual(meta["exposure_s"], 0.1)
+
+    @unittest.skipIf(fabio is None, "needs fabio")
     def test_edf_from_fabio(self):
         for dtype in (np.uint16, np.int32, np.uint32, np.float32, np.float64):
             with self.subTest(dtype=dtype):

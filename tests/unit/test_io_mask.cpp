@@ -32,7 +32,7 @@ bool winding_inside(const std::vector<std::array<double, 2>>& v, double x, doubl
 MaskShape random_polygon(std::mt19937_64& rng, double cx, double cy, double scale) {
   std::uniform_real_distribution<double> angle(0, 2 * std::numbers::pi), radius(0.2 * scale, scale);
   const int n = std::uniform_int_distribution<int>(3, 9)(rng);
-  std::vector<double> angles(std::size_t(n));
+  std::vector<double> angles(static_cast<std::size_t>(n));
   for (auto& a : angles) a = angle(rng);
   std::sort(angles.begin(), angles.end());
   MaskShape s;

@@ -1,7 +1,7 @@
 // CBF detector images through CBFlib (Pilatus: byte-offset compressed
 // integers, a miniCBF header in _array_data.header_contents). CBFlib reads
 // from a FILE*, which fmemopen gives over the (possibly gunzipped) bytes.
-// The fastest dimension is a row (columns), the slowest the rows.
+// The fastest dimension runs along a row (columns), the second gives the rows.
 #include <cbflib/cbf.h>
 
 #include <cstdint>
@@ -36,10 +36,12 @@ DetectorImage read_cbf(const std::string& file, std::vector<unsigned char>& byte
   cbf_handle raw = nullptr;
   check(cbf_make_handle(&raw), file, "", "cannot start CBFlib");
   std::unique_ptr<cbf_handle_struct, HandleDeleter> h(raw);
+  // CBFlib logs parse problems to stderr; the Error carries the reason.
+  cbf_set_cbf_logfile(h.get(), nullptr);
   FILE* stream = fmemopen(bytes.data(), bytes.size(), "rb");
   if (!stream) fail_at({file, 0, ""}, "cannot open the bytes as a stream");
   // CBFlib owns the stream from here and closes it with the handle.
-  check(cbf_read_file(h.get(), stream, MSG_NODIGEST), file, "", "cannot read as CBF");
+  check(cbf_read_file(h.get(), stream, MSG_NODIGEST), file, "header", "cannot read as CBF");
   check(cbf_find_category(h.get(), "array_data"), file, "_array_data", "no array_data category");
   check(cbf_find_column(h.get(), "data"), file, "_array_data.data", "no data column");
 
@@ -50,12 +52,14 @@ DetectorImage read_cbf(const std::string& file, std::vector<unsigned char>& byte
   check(cbf_get_arrayparameters_wdims(h.get(), &compression, &id, &elsize, &elsigned, &elunsigned, &nelem, &minel,
                                       &maxel, &real, &byteorder, &fast, &mid, &slow, &padding),
         file, "_array_data.data", "cannot read the array parameters");
-  if (mid > 1) fail_at({file, 0, "X-Binary-Size-Second-Dimension"}, "3D arrays are not detector images");
-  if (slow == 0) slow = 1;
-  check_size({file, 0, "X-Binary-Size-Fastest-Dimension"}, slow, fast, options);
-  if (nelem != fast * slow)
-    fail_at({file, 0, "X-Binary-Number-of-Elements"}, nelem, " elements for ", slow, " × ", fast, " pixels");
-  img.rows = slow;
+  // A 2D image has Fastest (columns) and Second (rows) dimensions; a Third
+  // of more than 1 would be a 3D array.
+  if (slow > 1) fail_at({file, 0, "X-Binary-Size-Third-Dimension"}, "3D arrays are not detector images");
+  const std::size_t rows = mid > 0 ? mid : 1;
+  check_size({file, 0, "X-Binary-Size-Fastest-Dimension"}, rows, fast, options);
+  if (nelem != fast * rows)
+    fail_at({file, 0, "X-Binary-Number-of-Elements"}, nelem, " elements for ", rows, " × ", fast, " pixels");
+  img.rows = rows;
   img.cols = fast;
   img.values.resize(nelem);
   std::size_t read = 0;
