@@ -11,7 +11,7 @@ packages=(
   python3-periodictable python3-ase python3-numpy python3-h5py
   python3-dev pybind11-dev python3-matplotlib
   libceres-dev libnlopt-cxx-dev libmuparser-dev libcairo2-dev
-  libcbf-dev hdf5-filter-plugin bitshuffle python3-fabio
+  libcbf-dev zlib1g-dev hdf5-filter-plugin bitshuffle python3-fabio
 )
 missing=()
 for p in "${packages[@]}"; do

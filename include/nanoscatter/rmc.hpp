@@ -39,15 +39,12 @@ struct Image2D {
   double at(std::size_t r, std::size_t c) const { return data[r * cols + c]; }
 };
 
-// Reads a 2D image by the file's extension:
-//   .h5 .hdf5 .nxs  HDF5: "file.h5:/path/to/dataset", or "file.h5" for the
-//                   first 2D numeric dataset (read_dataset_2d)
-//   .tif .tiff      TIFF, one-channel 8/16/32-bit integers or 32/64-bit
-//                   floats (libtiff; first page)
-//   anything else   a whitespace-separated text matrix (read_text_matrix)
-// Errors name the file (and dataset).
+// Reads a 2D image: any detector format read_detector_image knows (TIFF,
+// CBF, EDF, HDF5/NeXus "file.h5:/path/to/dataset" or "file.h5", frame 0;
+// detector_image.hpp), anything else as a whitespace-separated text matrix
+// (read_text_matrix). Errors name the file (and dataset).
 Image2D read_image(const std::string& spec);
-// Whether this build reads TIFF (libtiff found at configure time).
+// Whether this build reads TIFF (always: libtiff is required).
 bool tiff_supported();
 
 enum class TargetLayout { centred, fft };  // where q = 0 sits in the image

@@ -1,15 +1,15 @@
-// Target images: reading (HDF5, TIFF, text), the mask, layout, square crop
-// and crop/rebin to the model size (rmc.hpp).
+// Target images: reading (the detector formats of read_detector_image, or a
+// text matrix), the mask, layout, square crop and crop/rebin to the model
+// size (rmc.hpp).
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
 
+#include "nanoscatter/detector_image.hpp"
 #include "nanoscatter/error.hpp"
-#include "nanoscatter/io_hdf5.hpp"
 #include "nanoscatter/io_text.hpp"
 #include "nanoscatter/rmc.hpp"
-#include "rmc/image_readers.hpp"
 
 namespace nanoscatter {
 namespace {
@@ -73,15 +73,17 @@ std::size_t RmcTarget::used_pixels() const {
   return std::size_t(std::count_if(intensity.begin(), intensity.end(), [](double v) { return !std::isnan(v); }));
 }
 
+// libtiff is a required dependency now (detector images).
+bool tiff_supported() { return true; }
+
 Image2D read_image(const std::string& spec) {
   const std::string file = file_part(spec);
-  const std::string ext = lower_extension(file);
   if (!std::filesystem::exists(file)) fail_at({file, 0, ""}, "no such file");
-  if (is_hdf5_extension(ext)) {
-    Dataset2D d = read_dataset_2d(spec);
-    return Image2D{d.rows, d.cols, std::move(d.data)};
+  // Anything read_detector_image does not recognise is a text matrix.
+  if (detector_format_of(spec) != DetectorFormat::unknown) {
+    DetectorImage d = read_detector_image(spec);
+    return Image2D{d.rows, d.cols, std::move(d.values)};
   }
-  if (ext == ".tif" || ext == ".tiff") return rmc::read_tiff(file);
   TextMatrix m = read_text_matrix(file);
   if (m.rows == 0 || m.cols == 0) fail_at({file, 0, ""}, "no numbers in the file");
   return Image2D{m.rows, m.cols, std::move(m.data)};
