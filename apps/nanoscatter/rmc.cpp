@@ -2,6 +2,7 @@
 // (tiles) to a small-angle image. Binds the flags to the library's options,
 // runs the plan, reduces the ranks' tiles and writes the output directory
 // (rank 0); every check is the library's.
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@ struct RmcCliOptions {
   std::string schedule = "exponential";
   std::string temperature = "auto";
   std::string layout = "centred", resample = "crop";
+  std::string chi2_scale = "free";
+  std::string loading_scan, initial_model;
   int ranks_per_gpu = 1;
 };
 
@@ -37,6 +40,11 @@ void run(const RmcCliOptions& o, const RunContext& context) {
   RmcOptions options = o.engine;
   options.schedule = parse_cooling_schedule(o.schedule);
   options.temperature = parse_rmc_temperature(o.temperature);
+  options.chi2_scale = parse_chi2_scale(o.chi2_scale);
+  if (!o.loading_scan.empty()) options.loading_scan = parse_loading_scan(o.loading_scan);
+  // An initial model may set the loading: checked with the target's size below.
+  const bool loading_from_model = options.loading.empty() && options.loading_scan.empty() && !o.initial_model.empty();
+  if (loading_from_model) options.loading = {0.5};
   const parallel::Communicator& comm = context.comm;
   options.compute.quiet = o.quiet || !comm.root();  // one progress bar: rank 0's
   options.share = comm.share();
@@ -47,8 +55,14 @@ void run(const RmcCliOptions& o, const RunContext& context) {
   check_rmc_output_dir(o.output_dir);
 
   RmcTarget target = load_rmc_target(o.target, o.mask, target_options);
+  std::vector<std::uint8_t> initial;
+  if (!o.initial_model.empty()) {
+    if (loading_from_model) options.loading.clear();
+    initial = rmc_initial_model(read_image(o.initial_model), target.size, options, o.initial_model);
+  }
   options.compute.device = select_rank_device(request, o.quiet, o.ranks_per_gpu, context);
-  const RmcPlan plan(std::move(target), options);
+  RmcPlan plan(std::move(target), options);
+  if (!initial.empty()) plan.set_initial_occupancy(std::vector<std::vector<std::uint8_t>>(options.tiles, initial));
   RmcResult result = plan.execute();
   parallel::report_load(comm, "rmc", result.seconds, double(result.tiles.size()), o.quiet, options.compute.device);
   // Under mpirun each rank holds its run of tiles: every rank gets all of
@@ -56,9 +70,15 @@ void run(const RmcCliOptions& o, const RunContext& context) {
   result.reduce(comm);
   if (!comm.root()) return;
 
-  options.share = WorkShare{};
-  const RunRecord record{"rmc", context.command_line, rmc_run_lines(plan.target(), options, result)};
-  write_rmc_outputs(o.output_dir, result, plan.target(), options, record);
+  RmcOptions whole = plan.options();  // a scan's tiles expanded
+  whole.share = WorkShare{};
+  const RunRecord record{"rmc", context.command_line, rmc_run_lines(plan.target(), whole, result)};
+  write_rmc_outputs(o.output_dir, result, plan.target(), whole, record);
+  if (!whole.loading_scan.empty() && !o.quiet) {
+    const RmcLoadingScan scan = rmc_loading_scan(result, whole);
+    std::fprintf(stderr, "rmc: loading scan minimum at %.4g (chi2 %.4g), refined %.4g\n", scan.best_loading,
+                 scan.best_chi2, scan.refined_loading);
+  }
 }
 
 }  // namespace
@@ -71,8 +91,21 @@ void add_rmc_command(CLI::App& app, const RunContext& context) {
                   "q = 0 at the centre pixel (rows/2, cols/2)")
       ->required();
   sub->add_option("--mask", opts->mask, "mask image of the target's shape (same formats); nonzero = use the pixel");
-  sub->add_option("--loading", opts->engine.loading, "fraction of occupied sites, in (0, 1): one value or one per tile")
-      ->required();
+  sub->add_option("--loading", opts->engine.loading,
+                  "fraction of occupied sites, in (0, 1): one value or one per tile (required unless --loading-scan "
+                  "or --initial-model gives it)");
+  sub->add_option("--loading-scan", opts->loading_scan,
+                  "fit every loading start:stop:step (e.g. 0.05:0.45:0.05) with --tiles tiles each; writes "
+                  "loading_scan.dat with chi2 per loading and its (parabola-refined) minimum");
+  sub->add_option("--chi2-scale", opts->chi2_scale,
+                  "scale s of chi2 = sum (P - s|F|^2)^2: free (best s), absolute (s = 1) or fixed (s = --scale)")
+      ->capture_default_str();
+  sub->add_option("--scale", opts->engine.scale, "s for --chi2-scale fixed (the data's calibration)")
+      ->capture_default_str();
+  sub->add_flag("--keep-zero-q", opts->engine.keep_zero_q, "use the q = 0 pixel (masked by default)");
+  sub->add_option("--initial-model", opts->initial_model,
+                  "start every tile from this N x N 0/1 occupancy image (same formats as --target); sets the "
+                  "loading when --loading is not given");
   sub->add_option("--tile", opts->target_options.model_size, "model size N (N×N sites); default: the target's size");
   sub->add_option("--tiles", opts->engine.tiles, "independent replicas fitted at once")->capture_default_str();
   sub->add_option("--steps", opts->engine.steps, "trial moves per tile")->capture_default_str();

@@ -7,9 +7,20 @@
 // (row index x ↔ k, column index y ↔ l). A move takes one particle from an
 // occupied site to an empty one; F changes by two rank-1 terms, so a trial
 // costs O(N²) instead of an FFT. The fit minimises, over unmasked pixels,
-//   χ²(s) = Σ (P − s·I)²,   with the best scale s = Σ P I / Σ I²,
-// and reports the relative value χ²_rel = χ²(s)/Σ P² ∈ [0, 1] (1 − cos² of
-// the angle between P and I). Temperatures are in units of χ²_rel.
+//   χ²(s) = Σ (P − s·I)²,
+// and reports the relative value χ²_rel = χ²(s)/Σ P². The scale s
+// (RmcOptions::chi2_scale) is
+//   free:     the best s = Σ P I / Σ I² for each state, so χ²_rel ∈ [0, 1]
+//             (1 − cos² of the angle between P and I): the pattern's shape only;
+//   absolute: s = 1, the target on the model's own absolute scale, I = |F|²
+//             with F the plain (unnormalised) FFT of the 0/1 occupancy, so
+//             I(0) = (c N²)² and Σ_q I(q) = c N⁴ (Parseval) for loading c;
+//             a target made by rmc_model_intensity(A_true) matches with s = 1;
+//   fixed:    s = RmcOptions::scale, the data's calibration into those units.
+// With the absolute or a fixed scale the intensity level depends on the
+// loading (Σ_{q≠0} I = N⁴ c(1 − c)), so a loading scan finds the loading;
+// with the free scale χ² falls monotonically with loading. Temperatures are
+// in units of χ²_rel. The q = 0 pixel is masked unless keep_zero_q.
 //
 // Image convention ("centred"): the zero-q pixel of an M×M image sits at
 // row M/2, column M/2 (integer division; numpy.fft.fftshift's convention),
@@ -84,14 +95,35 @@ RmcTarget load_rmc_target(const std::string& target_spec, const std::string& mas
                           const TargetOptions& options);
 
 enum class CoolingSchedule { fixed, exponential, linear };
+// How the scale s of χ²(s) = Σ (P − s·I)² is set (see the top of this file).
+enum class Chi2Scale { free, absolute, fixed };
+Chi2Scale parse_chi2_scale(const std::string& name);  // "free", "absolute", "fixed"
+const char* to_string(Chi2Scale scale);
+// A loading scan from text "start:stop:step" (stop included when it lies on
+// the grid, to 1e-9 of a step): the loadings start, start + step, … ≤ stop.
+// Errors name "loading_scan"; RmcOptions::validate checks the values.
+std::vector<double> parse_loading_scan(const std::string& text);
 CoolingSchedule parse_cooling_schedule(const std::string& name);  // "fixed", "exponential", "linear"
 // RmcOptions::temperature from text: a number, or "auto" (unset).
 std::optional<double> parse_rmc_temperature(const std::string& text);
 const char* to_string(CoolingSchedule schedule);
 
 struct RmcOptions {
-  std::size_t tiles = 1;                 // independent replicas
-  std::vector<double> loading{0.3};      // fraction of occupied sites: one value, or one per tile
+  std::size_t tiles = 1;                 // independent replicas (per loading of a scan)
+  // Fraction of occupied sites: one value, or one per tile. Required unless
+  // loading_scan is given (then it must be empty).
+  std::vector<double> loading;
+  // Loading scan: every loading in this list (at least 3, each in (0, 1))
+  // is fitted by `tiles` independent tiles of one plan, so the plan runs
+  // tiles·loading_scan.size() tiles (tile t has loading
+  // loading_scan[t / tiles]); rmc_loading_scan summarises the result.
+  std::vector<double> loading_scan;
+  Chi2Scale chi2_scale = Chi2Scale::free;
+  double scale = 1;                      // s for chi2_scale = fixed (> 0)
+  // The q = 0 pixel (the image's centre) is masked unless this is set: it
+  // holds the forward beam in data, and (c N²)² in the model, which would
+  // dominate an absolute χ².
+  bool keep_zero_q = false;
   std::uint64_t steps = 100000;          // trial moves per tile
   std::uint64_t seed = 1;
   // Moves go to an empty site within this Euclidean distance (lattice
@@ -140,16 +172,22 @@ struct RmcOptions {
   // Python as its keyword. The checks that need the model size (particle
   // counts, multi-resolution levels) are the plan's.
   void validate() const;
+  // The fixed scale of χ² (absolute: 1, fixed: scale), 0 for the free scale.
+  double fixed_scale() const;
 };
 
 struct RmcTileResult {
   double loading = 0;                    // requested
   std::size_t particles = 0;             // n = round(loading·N²)
   std::vector<std::uint8_t> occupancy;   // N×N, [x * N + y]
-  double temperature = 0;                // T0 used
+  double temperature = 0;                // T0 used (final level)
+  // Acceptance over the last tenth of the final level's moves (the
+  // multi-resolution rule starts each level from its predecessor's).
+  double final_acceptance = 0;
   double chi2_initial = 0;               // χ²_rel of the start (after any multi-resolution stage)
   double chi2_final = 0;                 // χ²_rel at the end (recomputed exactly)
-  double scale = 0;                      // fitted s at the end
+  double scale = 0;                      // s at the end (fitted, or the fixed one)
+  double chi2_free = 0;                  // free-scale χ²_rel of the final occupancy (for comparison)
   std::uint64_t tried = 0;               // trial moves
   std::uint64_t accepted = 0;
   std::uint64_t blocked = 0;             // trials whose target site was occupied (max_distance)
@@ -177,7 +215,10 @@ struct RmcResult {
 class RmcPlan {
  public:
   // Checks the options (RmcOptions::validate) and them against the
-  // target's size; errors name the option's field (e.g. "loading").
+  // target's size; errors name the option's field (e.g. "loading"). Masks
+  // the target's q = 0 pixel unless options.keep_zero_q (noted once on
+  // stderr unless quiet). A loading scan is expanded here: options() then
+  // has tiles·L tiles with one loading each.
   RmcPlan(RmcTarget target, RmcOptions options);
   ~RmcPlan();
   RmcPlan(RmcPlan&&) noexcept;
@@ -196,14 +237,43 @@ class RmcPlan {
   std::unique_ptr<Impl> impl_;
 };
 
+// Summary of a loading scan (RmcOptions::loading_scan) from the whole
+// result (after RmcResult::reduce): per loading the lowest final χ² of its
+// tiles (in the run's chi2_scale), the grid minimum, and the minimum of the
+// parabola through that point and its two grid neighbours (the three lowest
+// points of a unimodal scan); at an end of the grid, or when the three
+// points do not open upwards, the refined loading is the grid minimum and
+// `refined` is false.
+struct RmcLoadingScan {
+  std::vector<double> loading;
+  std::vector<double> chi2;       // lowest χ²_rel of the loading's tiles (chi2_scale)
+  std::vector<double> chi2_free;  // the same tiles' free-scale χ²_rel
+  double best_loading = 0;        // grid minimum
+  double best_chi2 = 0;
+  double refined_loading = 0;     // parabola minimum (or best_loading)
+  bool refined = false;
+};
+RmcLoadingScan rmc_loading_scan(const RmcResult& result, const RmcOptions& options);
+
+// An occupancy image (read_image, or an array) as the start of every tile:
+// it must be N×N (N = `size`, the model's), hold only 0 and 1, and have
+// both kinds of site. When options.loading is empty it becomes the image's
+// loading; otherwise round(loading·N²) must equal the image's count.
+// Errors name the file and the option field "initial_model"; a loading
+// scan cannot start from one model.
+std::vector<std::uint8_t> rmc_initial_model(const Image2D& image, std::size_t size, RmcOptions& options,
+                                            const std::string& name = "");
+
 // ---- analysis of a fitted structure (float64, FFTW) -------------------------
 
 // s·|FFT2(A)|² of an N×N occupancy, in the centred layout.
 std::vector<double> rmc_model_intensity(const std::vector<std::uint8_t>& occupancy, std::size_t n,
                                         double scale = 1.0);
 // χ²_rel of a model intensity (centred) against a target (NaN = masked),
-// with the best scale; brute force over the full image.
-double rmc_relative_chi2(const RmcTarget& target, const std::vector<double>& model_intensity);
+// with the best scale (fixed_scale ≤ 0) or the given one; brute force over
+// the full image.
+double rmc_relative_chi2(const RmcTarget& target, const std::vector<double>& model_intensity,
+                         double fixed_scale = 0);
 
 // Radial average of a centred N×N image over rings |q| ∈ [b − ½, b + ½)
 // (pixel units, b = 0 … N/2); NaN pixels are left out, empty rings are NaN.

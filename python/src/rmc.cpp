@@ -44,7 +44,8 @@ std::vector<std::uint8_t> occupancy_from(const py::handle& obj, std::size_t& n) 
 const std::vector<std::string> kRmcKeywords = {
     "loading", "tile", "crop", "layout", "resample", "tiles", "steps", "seed", "max_distance", "schedule",
     "temperature", "final_ratio", "target_acceptance", "probe_moves", "multires", "multires_steps",
-    "refresh_interval", "trace_interval", "cluster"};
+    "refresh_interval", "trace_interval", "cluster", "loading_scan", "chi2_scale", "scale", "keep_zero_q",
+    "initial_model"};
 
 std::vector<std::string> rmc_keywords() {
   std::vector<std::string> names = with_device_keywords(kRmcKeywords);
@@ -55,9 +56,30 @@ std::vector<std::string> rmc_keywords() {
 
 RmcOptions rmc_options(const Keywords& kw, const py::kwargs& kwargs) {
   RmcOptions o;
-  // Required, as the CLI's --loading is (the library's default is for C++).
-  if (!kw.has("loading")) fail_option("loading", "required: the fraction of occupied sites, one value or one per tile");
-  kw.get("loading", o.loading);
+  // A number or a list; required unless loading_scan or initial_model gives
+  // it (RmcOptions::validate and rmc_initial_model say so).
+  if (kw.has("loading") && !kw.is_none("loading")) {
+    if (py::isinstance<py::sequence>(kwargs["loading"])) {
+      kw.get("loading", o.loading);
+    } else {
+      double l = 0;
+      kw.get("loading", l);
+      o.loading = {l};
+    }
+  }
+  // "start:stop:step" as the CLI takes it, or a list of loadings.
+  if (kw.has("loading_scan") && !kw.is_none("loading_scan")) {
+    if (py::isinstance<py::str>(kwargs["loading_scan"])) {
+      std::string text;
+      kw.get("loading_scan", text);
+      o.loading_scan = parse_loading_scan(text);
+    } else {
+      kw.get("loading_scan", o.loading_scan);
+    }
+  }
+  kw.get_parsed("chi2_scale", o.chi2_scale, parse_chi2_scale);
+  kw.get("scale", o.scale);
+  kw.get("keep_zero_q", o.keep_zero_q);
   kw.get("tiles", o.tiles);
   kw.get("steps", o.steps);
   kw.get("seed", o.seed);
@@ -138,6 +160,8 @@ struct PyRmcPlan {
       td["chi2_initial"] = t.chi2_initial;
       td["chi2_final"] = t.chi2_final;
       td["scale"] = t.scale;
+      td["chi2_free"] = t.chi2_free;
+      td["final_acceptance"] = t.final_acceptance;
       td["tried"] = t.tried;
       td["accepted"] = t.accepted;
       td["blocked"] = t.blocked;
@@ -151,6 +175,18 @@ struct PyRmcPlan {
     d["trace"] = to_numpy(std::move(trace), {py::ssize_t(r.trace.size()), points});
     d["seconds"] = r.seconds;
     d["move_seconds"] = r.move_seconds;
+    if (!plan.options().loading_scan.empty()) {
+      RmcLoadingScan scan = rmc_loading_scan(*last, plan.options());
+      py::dict sd;
+      sd["loading"] = to_numpy(std::move(scan.loading));
+      sd["chi2"] = to_numpy(std::move(scan.chi2));
+      sd["chi2_free"] = to_numpy(std::move(scan.chi2_free));
+      sd["best_loading"] = scan.best_loading;
+      sd["best_chi2"] = scan.best_chi2;
+      sd["refined_loading"] = scan.refined_loading;
+      sd["refined"] = scan.refined;
+      d["loading_scan"] = sd;
+    }
     return d;
   }
 };
@@ -162,7 +198,8 @@ void bind_rmc(py::module_& m) {
                         "RmcPlan(target, mask=None, *, loading, tile=0, crop=False, layout='centred', "
                         "resample='crop', tiles=1, steps=100000, seed=1, max_distance=0, schedule='exponential', "
                         "temperature='auto', final_ratio=1e-3, target_acceptance=0.8, probe_moves=256, multires=0, "
-                        "multires_steps=0, refresh_interval=20000, trace_interval=0, device='auto', threads=0, "
+                        "multires_steps=0, refresh_interval=20000, trace_interval=0, loading_scan=None, "
+                        "chi2_scale='free', scale=1, keep_zero_q=False, initial_model=None, device='auto', threads=0, "
                         "cluster=0, max_device_memory=0, quiet=True, comm=None): comm=nanoscatter.world() shares "
                         "the tiles over the MPI ranks")
       .def(py::init([](const py::object& target, const py::object& mask, const py::kwargs& kwargs) {
@@ -171,7 +208,12 @@ void bind_rmc(py::module_& m) {
              if (!kw.is_none("comm")) kw.get("comm", comm);
              RmcOptions o = rmc_options(kw, kwargs);
              o.share = comm.share();
+             // An initial model may give the loading (checked with the target's size below).
+             const bool has_model = kw.has("initial_model") && !kw.is_none("initial_model");
+             const bool loading_from_model = has_model && o.loading.empty() && o.loading_scan.empty();
+             if (loading_from_model) o.loading = {0.5};
              o.validate();  // before reading the images: bad options cost no work
+             if (loading_from_model) o.loading.clear();
              const TargetOptions t = target_options(kw);
              const std::string image_name = py::isinstance<py::str>(target) ? target.cast<std::string>() : "";
              const std::string mask_name = py::isinstance<py::str>(mask) ? mask.cast<std::string>() : "";
@@ -180,7 +222,16 @@ void bind_rmc(py::module_& m) {
              if (!mask.is_none()) mask_image = image_from(mask, "mask");
              RmcTarget rt = make_rmc_target(std::move(image), mask_image ? &*mask_image : nullptr, t, image_name, mask_name);
              if (rt.source.empty()) rt.source = "array";
-             return new PyRmcPlan(RmcPlan(std::move(rt), o), comm);
+             std::vector<std::uint8_t> initial;
+             if (has_model) {
+               const py::object model = kwargs["initial_model"];
+               const std::string model_name = py::isinstance<py::str>(model) ? model.cast<std::string>() : "";
+               initial = rmc_initial_model(image_from(model, "initial_model"), rt.size, o, model_name);
+             }
+             auto* plan = new PyRmcPlan(RmcPlan(std::move(rt), o), comm);
+             if (!initial.empty())
+               plan->plan.set_initial_occupancy(std::vector<std::vector<std::uint8_t>>(o.tiles, initial));
+             return plan;
            }),
            py::arg("target"), py::arg("mask") = py::none())
       .def("set_initial_occupancy",

@@ -42,7 +42,9 @@ class RmcBinding(ScratchTestCase):
         self.assertEqual(int(occ.sum()), 80)
         model = np.fft.fftshift(np.abs(np.fft.fft2(occ.astype(float))) ** 2)
         np.testing.assert_allclose(ns.rmc_model_intensity(occ), model, rtol=1e-9, atol=1e-9 * model.max())
-        p, i = self.image.ravel(), model.ravel()
+        keep = np.ones(self.image.shape, bool)
+        keep[16, 16] = False  # the q = 0 pixel, masked by default
+        p, i = self.image[keep], model[keep]
         chi2 = 1 - (p @ i) ** 2 / ((p @ p) * (i @ i))
         self.assertAlmostEqual(r.tiles[0]["chi2_final"], chi2, delta=1e-9)
 
@@ -79,6 +81,48 @@ class RmcBinding(ScratchTestCase):
                                      *flags, "--output-dir", self.path("x"))
                 self.assertEqual(str(e.exception), expected)
                 self.assertTrue(expected.startswith(list(keywords)[0] + ": "), expected)
+
+    def test_loading_scan_and_absolute_scale(self):
+        # Same scan from Python (string or list) and the CLI: same chi2 per loading.
+        r = ns.rmc(self.image, loading_scan="0.04:0.12:0.02", chi2_scale="absolute", steps=2000, seed=3,
+                   device="cpu")
+        scan = r.loading_scan
+        np.testing.assert_allclose(scan["loading"], [0.04, 0.06, 0.08, 0.1, 0.12])
+        r2 = ns.rmc(self.image, loading_scan=[0.04, 0.06, 0.08, 0.1, 0.12], chi2_scale="absolute", steps=2000,
+                    seed=3, device="cpu")
+        np.testing.assert_array_equal(scan["chi2"], r2.loading_scan["chi2"])
+        cli("rmc", "--target", self.path("t.txt"), "--loading-scan", "0.04:0.12:0.02", "--chi2-scale", "absolute",
+            "--steps", 2000, "--seed", 3, "--device", "cpu", "--output-dir", self.path("scan"), "-q")
+        table = read_table(self.path("scan/loading_scan.dat"))
+        np.testing.assert_allclose(table[1], scan["chi2"], rtol=1e-12)
+        self.assertEqual(len(r.tiles), 5)
+
+    def test_initial_model_and_q0(self):
+        plan = ns.RmcPlan(self.image, initial_model=self.truth, chi2_scale="absolute", temperature=0, steps=100,
+                          device="cpu")
+        self.assertTrue(np.isnan(plan.target[16, 16]))
+        r = plan.execute()
+        self.assertEqual(r.tiles[0]["particles"], 80)
+        self.assertLess(r.tiles[0]["chi2_final"], 1e-12)
+        kept = ns.RmcPlan(self.image, loading=0.1, keep_zero_q=True, device="cpu")
+        self.assertFalse(np.isnan(kept.target).any())
+
+    def test_new_bad_values_give_the_cli_message(self):
+        np.savetxt(self.path("half.txt"), np.full((32, 32), 0.5))
+        cases = [
+            ({"initial_model": self.path("half.txt")}, ["--initial-model", self.path("half.txt")]),
+            ({"loading_scan": "0.1:1.2:0.1"}, ["--loading-scan", "0.1:1.2:0.1"]),
+            ({"chi2_scale": "fixed", "scale": 0, "loading": 0.1}, ["--chi2-scale", "fixed", "--scale", 0,
+                                                                     "--loading", 0.1]),
+        ]
+        for keywords, flags in cases:
+            with self.subTest(flags=flags):
+                with self.assertRaises(ns.Error) as e:
+                    ns.RmcPlan(self.path("t.txt"), device="cpu", **keywords)
+                expected = cli_error("rmc", "--target", self.path("t.txt"), "--device", "cpu", *flags,
+                                     "--output-dir", self.path("x"))
+                # After a file name the CLI names the flag, Python the keyword.
+                self.assertEqual(str(e.exception), expected.replace("--initial-model", "initial_model"))
 
     def test_unknown_keyword_lists_the_valid_ones(self):
         with self.assertRaises(ns.Error) as e:

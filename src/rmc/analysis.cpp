@@ -29,7 +29,7 @@ std::vector<double> rmc_model_intensity(const std::vector<std::uint8_t>& occupan
   return image;
 }
 
-double rmc_relative_chi2(const RmcTarget& target, const std::vector<double>& model_intensity) {
+double rmc_relative_chi2(const RmcTarget& target, const std::vector<double>& model_intensity, double fixed_scale) {
   if (model_intensity.size() != target.intensity.size()) fail("rmc_relative_chi2: image sizes differ");
   double s_pi = 0, s_ii = 0, s_pp = 0;
   for (std::size_t p = 0; p < model_intensity.size(); ++p) {
@@ -39,7 +39,7 @@ double rmc_relative_chi2(const RmcTarget& target, const std::vector<double>& mod
     s_ii += model_intensity[p] * model_intensity[p];
     s_pp += t * t;
   }
-  return rmc::relative_chi2(s_pi, s_ii, s_pp);
+  return rmc::relative_chi2(s_pi, s_ii, s_pp, fixed_scale);
 }
 
 std::vector<double> radial_average(const std::vector<double>& image, std::size_t n) {

@@ -3,6 +3,7 @@
 // backend (CPU or CUDA) with periodic exact refreshes of F.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "core/omp_errors.hpp"
 #include "nanoscatter/error.hpp"
@@ -34,6 +35,8 @@ constexpr std::size_t kMaxModelSize = 32768;
 // More levels than any model size allows (2^20 > kMaxModelSize), checked
 // before the shift 1 << levels.
 constexpr int kMaxMultiresLevels = 20;
+// A stage's final acceptance is measured over its last 1/kFinalWindow of moves.
+constexpr std::uint64_t kFinalWindow = 10;
 
 int schedule_code(CoolingSchedule s) {
   switch (s) {
@@ -79,6 +82,7 @@ RmcTarget central_crop(const RmcTarget& t, std::size_t n) {
 struct StageResult {
   std::vector<TileStatus> status;
   std::vector<double> temperature;
+  std::vector<double> final_acceptance;  // per tile, over the last 1/kFinalWindow of the moves
   std::vector<double> chi2_initial;
   std::vector<std::vector<double>> trace;
   std::uint64_t trace_interval = 1;
@@ -86,14 +90,38 @@ struct StageResult {
   int cluster_size = 1;
 };
 
+// Per-tile initial temperatures. A given T0 is every tile's. Otherwise each
+// tile's own probe sets it: at the first (coarsest) stage so that the
+// expected acceptance is target_acceptance, which melts the random start;
+// at a later multi-resolution stage so that it is the acceptance that tile
+// had at the end of the previous stage (`previous_acceptance`), capped at
+// target_acceptance. The grown structure is thus annealed on from the
+// temperature the coarse fit had reached instead of being melted again,
+// and a tile that was still hot stays hot.
+std::vector<double> stage_temperatures(RmcBackend& backend, const RmcOptions& o,
+                                       const std::vector<double>& previous_acceptance) {
+  const std::size_t tiles = backend.status().size();
+  if (o.temperature) return std::vector<double>(tiles, *o.temperature);
+  const auto deltas = backend.probe(o.probe_moves);
+  std::vector<double> t0;
+  for (std::size_t t = 0; t < deltas.size(); ++t) {
+    const double acceptance =
+        previous_acceptance.empty() ? o.target_acceptance : std::min(previous_acceptance[t], o.target_acceptance);
+    t0.push_back(initial_temperature(deltas[t], acceptance));
+  }
+  return t0;
+}
+
 StageResult run_stage(const RmcTarget& target, std::vector<TileSites> tiles, std::uint64_t steps,
-                      const RmcOptions& o, std::size_t first_tile, const std::string& label) {
+                      const RmcOptions& o, std::size_t first_tile, const std::string& label,
+                      const std::vector<double>& previous_acceptance) {
   const FoldedTarget folded = fold_target(target);
   RunSettings s;
   s.seed = o.seed;
   s.first_tile = std::uint32_t(first_tile);
   s.schedule = schedule_code(o.schedule);
   s.final_ratio = o.final_ratio;
+  s.fixed_scale = o.fixed_scale();
   s.total_moves = steps;
   s.trace_interval = o.trace_interval ? o.trace_interval : std::max<std::uint64_t>(1, (steps + kDefaultTracePoints - 1) / kDefaultTracePoints);
   s.trace_points = std::size_t(steps / s.trace_interval);
@@ -116,15 +144,13 @@ StageResult run_stage(const RmcTarget& target, std::vector<TileSites> tiles, std
   r.trace_interval = s.trace_interval;
   r.cluster_size = backend->cluster_size();
   const auto start = backend->status();
-  for (const TileStatus& t : start) r.chi2_initial.push_back(relative_chi2(t.sums.s_pi, t.sums.s_ii, folded.s_pp));
-
-  if (o.temperature) {
-    r.temperature.assign(start.size(), *o.temperature);
-  } else {
-    const auto deltas = backend->probe(o.probe_moves);
-    for (const auto& d : deltas) r.temperature.push_back(initial_temperature(d, o.target_acceptance));
-  }
+  for (const TileStatus& t : start)
+    r.chi2_initial.push_back(relative_chi2(t.sums.s_pi, t.sums.s_ii, folded.s_pp, s.fixed_scale));
+  r.temperature = stage_temperatures(*backend, o, previous_acceptance);
   backend->set_temperatures(r.temperature);
+  // The last window's counts start from the status at this move.
+  const std::uint64_t window_start = steps - std::max<std::uint64_t>(1, steps / kFinalWindow);
+  std::vector<TileStatus> at_window = start;
 
   ProgressOptions po;
   po.quiet = o.compute.quiet;
@@ -132,7 +158,8 @@ StageResult run_stage(const RmcTarget& target, std::vector<TileSites> tiles, std
   std::uint64_t chunk = 1;  // grows to about kSecondsPerCall of work per call
   for (std::uint64_t m = 0; m < steps;) {
     const std::uint64_t next_refresh = o.refresh_interval ? (m / o.refresh_interval + 1) * o.refresh_interval : steps;
-    const std::uint64_t count = std::min({chunk, steps - m, next_refresh - m});
+    const std::uint64_t to_window = m < window_start ? window_start - m : steps - m;
+    const std::uint64_t count = std::min({chunk, steps - m, next_refresh - m, to_window});
     const Stopwatch t0;
     backend->run(m, count);
     const double dt = t0.seconds();
@@ -140,12 +167,17 @@ StageResult run_stage(const RmcTarget& target, std::vector<TileSites> tiles, std
     m += count;
     progress.advance(count * start.size());
     if (o.refresh_interval && m % o.refresh_interval == 0 && m < steps) backend->refresh();
+    if (m == window_start && m > 0) at_window = backend->status();
     const double grow = dt > 0 ? kSecondsPerCall / dt : 4.0;
     chunk = std::max<std::uint64_t>(1, std::uint64_t(double(count) * std::clamp(grow, 0.5, 4.0)));
   }
   progress.finish();
   r.status = backend->status();
   r.trace = backend->trace();
+  for (std::size_t t = 0; t < r.status.size(); ++t) {
+    const double tried = double(r.status[t].tried - at_window[t].tried);
+    r.final_acceptance.push_back(tried > 0 ? double(r.status[t].accepted - at_window[t].accepted) / tried : 0.0);
+  }
   return r;
 }
 
@@ -159,7 +191,17 @@ struct RmcPlan::Impl {
 
 RmcPlan::RmcPlan(RmcTarget target, RmcOptions options) : impl_(std::make_unique<Impl>()) {
   options.validate();
+  if (!options.loading_scan.empty()) {  // one plan for all loadings: tiles per loading side by side
+    options.loading.clear();
+    for (double l : options.loading_scan) options.loading.insert(options.loading.end(), options.tiles, l);
+    options.tiles *= options.loading_scan.size();
+  }
   check_for_target(target, options);
+  if (!options.keep_zero_q) {
+    target.intensity[(target.size / 2) * target.size + target.size / 2] = std::nan("");
+    if (!options.compute.quiet)
+      std::fprintf(stderr, "rmc: the q = 0 pixel (image centre) is masked; --keep-zero-q (keep_zero_q=True) keeps it\n");
+  }
   impl_->target = std::move(target);
   impl_->options = std::move(options);
 }
@@ -205,12 +247,15 @@ RmcResult RmcPlan::execute() const {
       tiles[i] = random_tile(first, particle_count(tile_loading(o, t0 + i), first), o.seed, std::uint32_t(t0 + i));
   }
   // Coarse stages: same field of view with 2^L-times larger sites, fitted
-  // to the central low-q crop, then grown to the next size.
+  // to the central low-q crop, then grown to the next size. Each stage's
+  // final acceptance per tile sets the next stage's T0 (stage_temperatures).
+  std::vector<double> acceptance;
   for (int level = levels; level >= 1; --level) {
     const int size = n >> level;
     const std::uint64_t steps = o.multires_steps ? o.multires_steps : std::max<std::uint64_t>(1, o.steps / 4);
     const StageResult stage = run_stage(central_crop(impl_->target, std::size_t(size)), std::move(tiles), steps, o,
-                                        t0, "rmc " + std::to_string(size) + "²");
+                                        t0, "rmc " + std::to_string(size) + "²", acceptance);
+    acceptance = stage.final_acceptance;
     tiles.assign(local, TileSites{});
     for (std::size_t i = 0; i < local; ++i) {
       const std::uint32_t particles = particle_count(tile_loading(o, t0 + i), 2 * size);
@@ -218,7 +263,7 @@ RmcResult RmcPlan::execute() const {
                                                                 std::uint32_t(t0 + i)));
     }
   }
-  const StageResult stage = run_stage(impl_->target, std::move(tiles), o.steps, o, t0, "rmc");
+  const StageResult stage = run_stage(impl_->target, std::move(tiles), o.steps, o, t0, "rmc", acceptance);
 
   RmcResult result;
   result.size = std::size_t(n);
@@ -245,8 +290,10 @@ RmcResult RmcPlan::execute() const {
     tr.occupancy = s.occupancy;
     tr.temperature = stage.temperature[t];
     tr.chi2_initial = stage.chi2_initial[t];
-    tr.chi2_final = relative_chi2(exact[t].s_pi, exact[t].s_ii, folded.s_pp);
-    tr.scale = fitted_scale(exact[t].s_pi, exact[t].s_ii);
+    tr.final_acceptance = stage.final_acceptance[t];
+    tr.chi2_final = relative_chi2(exact[t].s_pi, exact[t].s_ii, folded.s_pp, o.fixed_scale());
+    tr.chi2_free = relative_chi2(exact[t].s_pi, exact[t].s_ii, folded.s_pp);
+    tr.scale = chi2_scale_used(exact[t].s_pi, exact[t].s_ii, o.fixed_scale());
     tr.tried = s.tried;
     tr.accepted = s.accepted;
     tr.blocked = s.blocked;

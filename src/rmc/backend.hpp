@@ -17,6 +17,7 @@ struct RunSettings {
   std::uint64_t seed = 1;
   int schedule = 0;                  // kSchedule*
   double final_ratio = 1;
+  double fixed_scale = 0;            // s₀ of χ² (chi2.hpp); 0: free scale
   std::uint64_t total_moves = 0;     // per tile, for the schedule
   std::uint64_t trace_interval = 1;  // a trace point after move m when (m + 1) % interval == 0
   std::size_t trace_points = 0;      // points after the start

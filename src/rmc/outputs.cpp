@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -21,8 +22,17 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kTitle = "nanoscatter rmc: reverse Monte Carlo fit of 2D particle arrangements to a small-angle image";
-constexpr const char* kChi2Line =
-    "chi2 is relative: sum over unmasked pixels of (P - s I)^2 / sum P^2 with the best scale s";
+// What chi2 means in the files, per RmcOptions::chi2_scale.
+std::string chi2_line(const RmcOptions& o) {
+  std::ostringstream os;
+  os << "chi2 is relative: sum over unmasked pixels of (P - s I)^2 / sum P^2, I = |FFT2(occupancy)|^2, ";
+  switch (o.chi2_scale) {
+    case Chi2Scale::free: os << "with the best scale s (chi2_scale free)"; break;
+    case Chi2Scale::absolute: os << "with s = 1 (chi2_scale absolute)"; break;
+    case Chi2Scale::fixed: os << "with s = " << o.scale << " (chi2_scale fixed)"; break;
+  }
+  return os.str();
+}
 
 // Errors about the output directory name it as the option (output_dir).
 Where at_output(const fs::path& path) { return {path.string(), 0, "output_dir", true}; }
@@ -85,6 +95,14 @@ std::vector<std::string> rmc_run_lines(const RmcTarget& target, const RmcOptions
   if (options.max_distance > 0) os << ", at most " << options.max_distance << " sites far";
   lines.push_back(os.str());
   os.str("");
+  os << "chi2 scale: " << to_string(options.chi2_scale);
+  if (options.chi2_scale == Chi2Scale::fixed) os << " (s = " << options.scale << ")";
+  os << (options.keep_zero_q ? ", q = 0 pixel kept" : ", q = 0 pixel masked");
+  if (!options.loading_scan.empty())
+    os << ", loading scan " << options.loading_scan.front() << " ... " << options.loading_scan.back() << " ("
+       << options.loading_scan.size() << " loadings)";
+  lines.push_back(os.str());
+  os.str("");
   os << "time: " << result.seconds << " s";
   lines.push_back(os.str());
   return lines;
@@ -101,7 +119,9 @@ void write_rmc_outputs(const fs::path& dir, const RmcResult& result, const RmcTa
   StagingDir staging(dir);
   const fs::path s = staging.path();
   std::vector<std::string> lines = record.header_lines(kTitle);
-  lines.push_back(kChi2Line);
+  lines.push_back(chi2_line(options));
+  std::optional<RmcLoadingScan> scan;
+  if (!options.loading_scan.empty()) scan = rmc_loading_scan(result, options);
 
   std::vector<std::vector<double>> models(tiles);
   std::vector<PairCorrelation> g(tiles);
@@ -147,6 +167,8 @@ void write_rmc_outputs(const fs::path& dir, const RmcResult& result, const RmcTa
         {"chi2_initial", column([](const RmcTileResult& r) { return r.chi2_initial; })},
         {"chi2_final", column([](const RmcTileResult& r) { return r.chi2_final; })},
         {"scale", column([](const RmcTileResult& r) { return r.scale; })},
+        {"chi2_free", column([](const RmcTileResult& r) { return r.chi2_free; })},
+        {"final_acceptance", column([](const RmcTileResult& r) { return r.final_acceptance; })},
         {"tried", column([](const RmcTileResult& r) { return r.tried; })},
         {"accepted", column([](const RmcTileResult& r) { return r.accepted; })},
         {"blocked", column([](const RmcTileResult& r) { return r.blocked; })}};
@@ -158,6 +180,18 @@ void write_rmc_outputs(const fs::path& dir, const RmcResult& result, const RmcTa
     h5.set_attribute("/", "seed", std::int64_t(options.seed));
     h5.set_attribute("/", "steps", std::int64_t(options.steps));
     h5.set_attribute("/", "schedule", to_string(options.schedule));
+    h5.set_attribute("/", "chi2_scale", to_string(options.chi2_scale));
+    h5.set_attribute("/", "scale", options.fixed_scale());
+    h5.set_attribute("/", "keep_zero_q", std::int64_t(options.keep_zero_q));
+    if (scan) {
+      h5.write("/loading_scan/loading", scan->loading.data(), {scan->loading.size()});
+      h5.write("/loading_scan/chi2", scan->chi2.data(), {scan->chi2.size()});
+      h5.write("/loading_scan/chi2_free", scan->chi2_free.data(), {scan->chi2_free.size()});
+      h5.set_attribute("/loading_scan", "best_loading", scan->best_loading);
+      h5.set_attribute("/loading_scan", "best_chi2", scan->best_chi2);
+      h5.set_attribute("/loading_scan", "refined_loading", scan->refined_loading);
+      h5.set_attribute("/loading_scan", "refined", std::int64_t(scan->refined));
+    }
     h5.set_attribute("/", "max_distance", options.max_distance);
     h5.set_attribute("/", "device", to_string(result.device));
     h5.set_attribute("/", "seconds", result.seconds);
@@ -179,18 +213,32 @@ void write_rmc_outputs(const fs::path& dir, const RmcResult& result, const RmcTa
     TextTable table;
     table.header_lines = lines;
     table.header_lines.push_back("acceptance = accepted / tried; reduction = 1 - chi2_final / chi2_initial");
+    table.header_lines.push_back("chi2_free: the final occupancy's chi2 with the best scale; final_acceptance: over the last tenth of the moves");
     table.column_names = {"tile", "loading", "particles", "temperature", "tried", "accepted", "blocked",
-                          "acceptance", "chi2_initial", "chi2_final", "reduction", "scale"};
+                          "acceptance", "chi2_initial", "chi2_final", "reduction", "scale", "chi2_free",
+                          "final_acceptance"};
     table.columns.resize(table.column_names.size());
     for (std::size_t t = 0; t < tiles; ++t) {
       const RmcTileResult& r = result.tiles[t];
       const double row[] = {double(t), r.loading, double(r.particles), r.temperature, double(r.tried),
                             double(r.accepted), double(r.blocked), r.tried ? double(r.accepted) / double(r.tried) : 0.0,
                             r.chi2_initial, r.chi2_final, r.chi2_initial > 0 ? 1 - r.chi2_final / r.chi2_initial : 0.0,
-                            r.scale};
+                            r.scale, r.chi2_free, r.final_acceptance};
       for (std::size_t c = 0; c < table.columns.size(); ++c) table.columns[c].push_back(row[c]);
     }
     write_text_table(s / "acceptance.dat", table);
+  }
+  if (scan) {  // loading scan
+    TextTable table;
+    table.header_lines = lines;
+    table.header_lines.push_back("loading scan: per loading the lowest final chi2 of its tiles (chi2_free: the same tile's, best scale)");
+    std::ostringstream os;
+    os << "minimum: loading " << scan->best_loading << " (chi2 " << scan->best_chi2 << "); refined by a parabola: "
+       << scan->refined_loading << (scan->refined ? "" : " (not refined: minimum at an end, or no upward parabola)");
+    table.header_lines.push_back(os.str());
+    table.column_names = {"loading", "chi2", "chi2_free"};
+    table.columns = {scan->loading, scan->chi2, scan->chi2_free};
+    write_text_table(s / "loading_scan.dat", table);
   }
   {  // pair correlation
     TextTable table;

@@ -19,6 +19,8 @@ void put_tiles(parallel::ByteWriter& w, const RmcResult& result) {
     w.put(r.chi2_initial);
     w.put(r.chi2_final);
     w.put(r.scale);
+    w.put(r.chi2_free);
+    w.put(r.final_acceptance);
     w.put(r.tried);
     w.put(r.accepted);
     w.put(r.blocked);
@@ -37,6 +39,8 @@ void get_tiles(parallel::ByteReader& r, RmcResult& result) {
     tile.chi2_initial = r.get<double>();
     tile.chi2_final = r.get<double>();
     tile.scale = r.get<double>();
+    tile.chi2_free = r.get<double>();
+    tile.final_acceptance = r.get<double>();
     tile.tried = r.get<std::uint64_t>();
     tile.accepted = r.get<std::uint64_t>();
     tile.blocked = r.get<std::uint64_t>();

@@ -41,7 +41,7 @@ class CpuBackend final : public RmcBackend {
     for_each_tile([&](std::size_t t) {
       CpuTile& tile = tiles_[t];
       MoveFactors factors;
-      const double chi = relative_chi2(tile.sums.s_pi, tile.sums.s_ii, target_.s_pp);
+      const double chi = chi2(tile.sums);
       for (std::uint64_t m = 0; m < count; ++m) {
         const MoveProposal p = propose(tile, t, RngStream::probe, m);
         if (!p.valid) {
@@ -50,7 +50,7 @@ class CpuBackend final : public RmcBackend {
         }
         factors.prepare(twiddles_, target_.plane.size, p.from, p.to);
         const ChiSums d = delta_sums_cpu(tile.spectrum, target_, twiddles_, factors);
-        deltas[t][m] = relative_chi2(tile.sums.s_pi + d.s_pi, tile.sums.s_ii + d.s_ii, target_.s_pp) - chi;
+        deltas[t][m] = chi2({tile.sums.s_pi + d.s_pi, tile.sums.s_ii + d.s_ii}) - chi;
       }
     });
     return deltas;
@@ -64,7 +64,7 @@ class CpuBackend final : public RmcBackend {
     for_each_tile([&](std::size_t t) {
       CpuTile& tile = tiles_[t];
       MoveFactors factors;
-      double chi = relative_chi2(tile.sums.s_pi, tile.sums.s_ii, target_.s_pp);
+      double chi = chi2(tile.sums);
       for (std::uint64_t m = first; m < first + count; ++m) {
         const MoveProposal p = propose(tile, t, RngStream::moves, m);
         ++tile.tried;
@@ -74,7 +74,7 @@ class CpuBackend final : public RmcBackend {
           factors.prepare(twiddles_, target_.plane.size, p.from, p.to);
           const ChiSums d = delta_sums_cpu(tile.spectrum, target_, twiddles_, factors);
           const ChiSums trial{tile.sums.s_pi + d.s_pi, tile.sums.s_ii + d.s_ii};
-          const double chi_trial = relative_chi2(trial.s_pi, trial.s_ii, target_.s_pp);
+          const double chi_trial = chi2(trial);
           const double temperature =
               temperature_at(settings_.schedule, tile.temperature, settings_.final_ratio, m, settings_.total_moves);
           const Philox4 r = rmc_random(settings_.seed, settings_.first_tile + std::uint32_t(t), RngStream::moves, m);
@@ -119,6 +119,8 @@ class CpuBackend final : public RmcBackend {
   }
 
  private:
+  double chi2(const ChiSums& s) const { return relative_chi2(s.s_pi, s.s_ii, target_.s_pp, settings_.fixed_scale); }
+
   MoveProposal propose(const CpuTile& tile, std::size_t t, RngStream stream, std::uint64_t m) const {
     const Philox4 r = rmc_random(settings_.seed, settings_.first_tile + std::uint32_t(t), stream, m);
     return propose_move(tile.sites.sites.data(), tile.sites.slot.data(), tile.sites.particles,

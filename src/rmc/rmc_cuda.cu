@@ -77,6 +77,7 @@ struct DeviceView {
   unsigned n_offsets;
   TileScalars* scalars;
   double s_pp;
+  double fixed_scale;   // s₀ of χ² (chi2.hpp); 0: free scale
   unsigned long long seed;
   unsigned first_tile;  // global index of tile 0 (RunSettings::first_tile)
   int schedule;
@@ -144,7 +145,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const TileScalars start = v.scalars[tile];
   // Thread 0's running state (identical in every block of the cluster).
   double s_pi = start.s_pi, s_ii = start.s_ii;
-  double chi = relative_chi2(s_pi, s_ii, v.s_pp);
+  double chi = relative_chi2(s_pi, s_ii, v.s_pp, v.fixed_scale);
   unsigned long long tried = start.tried, accepted = start.accepted, blocked = start.blocked;
   const float inv_width = 1.0f / float(width);
   const RngStream stream = probe_mode ? RngStream::probe : RngStream::moves;
@@ -222,7 +223,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           d_ii += remote[1];
         }
         const double trial_pi = s_pi + d_pi, trial_ii = s_ii + d_ii;
-        const double chi_trial = relative_chi2(trial_pi, trial_ii, v.s_pp);
+        const double chi_trial = relative_chi2(trial_pi, trial_ii, v.s_pp, v.fixed_scale);
         bool accept = false;
         if (probe_mode) {
           if (rank == 0) v.probe[std::size_t(tile) * count + (m - first)] = chi_trial - chi;
@@ -442,6 +443,7 @@ class CudaBackend final : public RmcBackend {
     v.n_offsets = unsigned(settings_.offsets.size() / 2);
     v.scalars = scalars_.data();
     v.s_pp = target_.s_pp;
+    v.fixed_scale = settings_.fixed_scale;
     v.seed = settings_.seed;
     v.first_tile = settings_.first_tile;
     v.schedule = settings_.schedule;

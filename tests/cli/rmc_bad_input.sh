@@ -12,6 +12,9 @@ printf '1 2 3 4\n5 6 7 8\n9 8 7 6\n5 4 3 2\n' > square.txt
 printf '0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n' > zero.txt
 printf '1 1 1\n1 1 1\n1 1 1\n' > mask3.txt
 printf '1 2\n3 x\n' > bad.txt
+printf '0 1 0\n1 0 0\n0 0 1\n' > model3.txt
+printf '0 1 0 0\n1 0 0.5 0\n0 0 1 0\n0 0 0 1\n' > halfmodel.txt
+printf '0 1 0 0\n1 0 0 0\n0 0 1 0\n0 0 0 1\n' > model4.txt
 inputs=$(ls | sort)
 
 expect_error() {
@@ -32,4 +35,17 @@ expect_error "--tile: model size 8 is larger than the 4×4 target" --target squa
 expect_error "--schedule: unknown schedule 'fast' (expected fixed, exponential or linear)" \
   --target square.txt --loading 0.5 --schedule fast --device cpu
 expect_error "--temperature: expected a number or 'auto', got 'hot'" --target square.txt --loading 0.5 --temperature hot
+expect_error "model3.txt: --initial-model: initial model is 3×3, the model is 4×4" \
+  --target square.txt --initial-model model3.txt --device cpu
+expect_error "halfmodel.txt: --initial-model: initial model must hold only 0 and 1, got 0.5 at row 1, column 2" \
+  --target square.txt --initial-model halfmodel.txt --device cpu
+expect_error "model4.txt: --initial-model: initial model has 4 occupied sites (loading 0.25), loading 0.5 needs 8" \
+  --target square.txt --initial-model model4.txt --loading 0.5 --device cpu
+expect_error "--loading-scan: start and stop must lie in (0, 1), got 0.1 and 1.2" \
+  --target square.txt --loading-scan 0.1:1.2:0.1 --device cpu
+expect_error "--loading-scan: start and stop must lie in (0, 1), got 0 and 0.5" \
+  --target square.txt --loading-scan 0:0.5:0.1 --device cpu
+expect_error "--loading: required: the fraction of occupied sites (or a loading scan)" --target square.txt --device cpu
+expect_error "--chi2-scale: unknown scale 'auto' (expected free, absolute or fixed)" \
+  --target square.txt --loading 0.5 --chi2-scale auto --device cpu
 echo "ok: all bad inputs rejected with one line and no output"

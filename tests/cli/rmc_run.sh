@@ -57,6 +57,6 @@ with h5py.File("out/rmc.h5") as f, h5py.File("out2/rmc.h5") as g:
 t = np.loadtxt("out/chi2_trace.dat")
 assert t.shape[1] == 4 and t[0, 0] == 0 and t[-1, 0] == 4000, t.shape
 a = np.loadtxt("out/acceptance.dat")
-assert a.shape == (3, 12) and (a[:, 4] == 4000).all() and (a[:, 2] == 256).all()
+assert a.shape == (3, 14) and (a[:, 4] == 4000).all() and (a[:, 2] == 256).all()
 PY
 echo "ok: rmc run wrote all outputs, reproducible for a seed"

@@ -35,7 +35,7 @@ RmcTarget small_target(std::size_t n) {
 }  // namespace
 
 TEST(RmcOptions, ValidateNamesTheField) {
-  EXPECT_EQ(failing_field([] { RmcOptions{}.validate(); }), "");
+  EXPECT_EQ(failing_field([] { RmcOptions{}.validate(); }), "loading");  // required (or a loading_scan)
   const std::pair<std::function<void(RmcOptions&)>, std::string> cases[] = {
       {[](RmcOptions& o) { o.tiles = 0; }, "tiles"},
       {[](RmcOptions& o) { o.loading = {1.5}; }, "loading"},
@@ -52,6 +52,7 @@ TEST(RmcOptions, ValidateNamesTheField) {
   };
   for (const auto& [spoil, field] : cases) {
     RmcOptions o;
+    o.loading = {0.3};
     spoil(o);
     EXPECT_EQ(failing_field([&] { o.validate(); }), field);
     EXPECT_EQ(failing_field([&] { RmcPlan(small_target(16), o); }), field) << "the plan validates too";
@@ -60,6 +61,7 @@ TEST(RmcOptions, ValidateNamesTheField) {
 
 TEST(RmcOptions, PlanChecksAgainstTheModelSize) {
   RmcOptions o;
+  o.loading = {0.3};
   o.multires_levels = 3;  // 16 / 2³ = 2 sites < 4
   EXPECT_EQ(failing_field([&] { RmcPlan(small_target(16), o); }), "multires");
   o.multires_levels = 0;
@@ -80,6 +82,7 @@ TEST(RmcOptions, TemperatureFromText) {
 
 TEST(RmcOptions, ReduceOnOneProcessKeepsTheResult) {
   RmcOptions o;
+  o.loading = {0.3};
   o.tiles = 2;
   o.steps = 200;
   o.compute.threads = 1;
