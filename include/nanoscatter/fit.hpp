@@ -25,7 +25,7 @@
 // fixed point is the Poisson maximum-likelihood (s, b) exactly; for
 // poisson_model it is that too, which differs from the minimum of its χ²
 // by O(1/counts). For log, only the scale is linear (ln s = mean of
-// ln d − ln μ₀); a linear background is refused.
+// ln d − ln μ₀), and only with background = none.
 //
 // Uncertainties: C = (Jᵀ J)⁻¹ · χ²_red, J = ∂r/∂p at the minimum over the
 // free parameters and the closed-form scale/background (whose columns are
@@ -107,7 +107,7 @@ struct MinimizerOptions {
   // or "nlopt:<ALGORITHM>" with an NLopt algorithm name without its "NLOPT_"
   // prefix (GN_CRS2_LM, GN_DIRECT_L, LN_BOBYQA, LN_NELDERMEAD, ...).
   std::string name = "lm";
-  int max_evaluations = 2000;  // model evaluations (images), all stages
+  int max_evaluations = 2000;  // model evaluations (images) per stage (search, polish)
   int max_iterations = 200;    // Ceres iterations
   double function_tolerance = 1e-10;   // relative change of χ² (Ceres, NLopt ftol_rel)
   double parameter_tolerance = 1e-10;  // relative change of the parameters (Ceres, NLopt xtol_rel)

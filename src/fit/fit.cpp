@@ -42,7 +42,8 @@ std::vector<Parameter> completed(std::vector<Parameter> parameters, const Object
     ObjectiveOptions closed = objective;
     closed.scale = add_scale ? LinearMode::linear : LinearMode::fit;
     closed.background = add_background ? LinearMode::linear : LinearMode::fit;
-    if (closed.kind == ObjectiveKind::log && closed.background == LinearMode::linear) closed.background = LinearMode::none;
+    // Only a start: the weighted least squares of Poisson weights serves every objective.
+    closed.kind = ObjectiveKind::poisson_data;
     for (const auto& p : parameters)
       if (p.name != "scale" && p.name != "background") model.set(p.name, p.start);
     std::vector<double> image(model.size());
@@ -92,7 +93,8 @@ FitResult run_fit(FitModel& model, const std::vector<Parameter>& given, const Fi
     outcome = minimize_ceres(problem, start, minimizer.name == "dogleg");
   } else {
     outcome = minimize_nlopt(problem, start, minimizer.name.substr(std::string("nlopt:").size()));
-    if (minimizer.polish && problem.evaluations_left()) {
+    if (minimizer.polish) {
+      problem.new_stage();
       const Outcome polished = minimize_ceres(problem, outcome.x, false);
       outcome = {polished.x, polished.converged, outcome.message + "; polished: " + polished.message};
     }

@@ -64,10 +64,10 @@ Outcome minimize_nlopt(Problem& problem, const std::vector<double>& start, const
   opt.set_lower_bounds(lower);
   opt.set_upper_bounds(upper);
   const MinimizerOptions& o = problem.options();
-  opt.set_maxeval(std::max(1, o.max_evaluations - problem.evaluations()));
+  opt.set_maxeval(std::max(1, o.max_evaluations - problem.stage_evaluations()));
   opt.set_ftol_rel(o.function_tolerance);
   opt.set_xtol_rel(o.parameter_tolerance);
-  Context context{&problem, &opt};
+  Context context{&problem, &opt, std::numeric_limits<double>::infinity(), nullptr};
   opt.set_min_objective(objective, &context);
   std::vector<double> x = start;
   double best = 0;

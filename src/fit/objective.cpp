@@ -68,12 +68,12 @@ void Objective::solve_linear(const double* model, double& scale, double& backgro
   const bool solve_b = options_.background == LinearMode::linear;
   if (!solve_s && !solve_b) return;
   if (options_.kind == ObjectiveKind::log) {
-    // ln s = mean(ln d − ln μ₀) over pixels where μ₀ > 0 (background is not
-    // linear here: ObjectiveOptions::validate refuses it).
+    // ln s = mean(ln d − ln μ₀) over pixels where μ₀ > 0 (exact for b = 0,
+    // which ObjectiveOptions::validate requires here).
     double sum = 0;
     std::size_t n = 0;
     for (std::size_t p : used_)
-      if (model[p] > 0) sum += std::log(data_.values[p]) - std::log(model[p] + background), ++n;
+      if (model[p] > 0) sum += std::log(data_.values[p]) - std::log(model[p]), ++n;
     if (n) scale = std::exp(sum / double(n));
     return;
   }

@@ -49,6 +49,8 @@ void ObjectiveOptions::validate() const {
   if (scale == LinearMode::none) fail_option("scale", "the scale is fit or linear, not none");
   if (kind == ObjectiveKind::log && background == LinearMode::linear)
     fail_option("background", "the log objective has no closed-form background: use fit or none");
+  if (kind == ObjectiveKind::log && scale == LinearMode::linear && background != LinearMode::none)
+    fail_option("scale", "the log objective's closed-form scale needs background = none: set scale = fit");
   if (reweight_iterations < 1 || reweight_iterations > max_reweight_iterations)
     fail_option("reweight_iterations", "must lie in [1, ", max_reweight_iterations, "], got ", reweight_iterations);
 }

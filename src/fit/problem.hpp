@@ -48,7 +48,10 @@ class Problem {
   void hold_linear(double scale, double background) { held_ = true, held_scale_ = scale, held_background_ = background; }
 
   int evaluations() const { return evaluations_; }
-  bool evaluations_left() const { return evaluations_ < options_.max_evaluations; }
+  // max_evaluations holds per stage (a global search, then its polish).
+  bool evaluations_left() const { return stage_evaluations() < options_.max_evaluations; }
+  int stage_evaluations() const { return evaluations_ - stage_start_; }
+  void new_stage() { stage_start_ = evaluations_; }
 
   // Records (history) and prints (unless quiet) one iteration.
   void iteration(const std::vector<double>& x, double chi2);
@@ -67,7 +70,7 @@ class Problem {
   int scale_index_ = -1, background_index_ = -1;
   bool held_ = false;
   double held_scale_ = 1, held_background_ = 0;
-  int evaluations_ = 0, iterations_ = 0;
+  int evaluations_ = 0, iterations_ = 0, stage_start_ = 0;
   std::vector<double> history_chi2_;
   std::vector<std::vector<double>> history_values_;
 };

@@ -291,8 +291,8 @@ std::vector<double> nice_ticks(double lo, double hi, int target) {
       step = f * decade;
       break;
     }
-  for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9; v += step)
-    out.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
+  // Integer multiples of the step (no accumulated round-off).
+  for (double k = std::ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; k += 1) out.push_back(k * step);
   return out;
 }
 
