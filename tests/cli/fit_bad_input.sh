@@ -68,13 +68,13 @@ expect_error() {
 }
 expect_error "path.toml:10: parameter[0].path: unknown model path 'particle[0].radiuss' (the model has: scale, background, *" path.toml
 expect_error "bounds.toml:12: parameter[0].min: the bounds [4.8, 10] exclude the start 4.6" bounds.toml
-expect_error "shape.toml:2: data.file: the data are 10 × 12 pixels (rows × columns), the detector of ./sample.toml has 40 × 48" shape.toml
-expect_error "nan.toml:2: data.file: NaN at row 36, column 4 (mask it instead: [mask] file)" nan.toml
-expect_error "masked.toml:29: mask: every pixel of the region is masked: nothing to fit" masked.toml
-expect_error "tie.toml:19: parameter[1].tie: tie names 'particle[0].size', which is not a parameter (parameters: particle[0].radius, interference.peak_distance)" tie.toml
-expect_error "objective.toml:25: objective.kind: unknown objective 'poisson' (chi2, poisson_data, poisson_model, deviance, log)" objective.toml
+expect_error "shape.toml:2: data.file: the data are 10 × 12 pixels (rows × columns), the detector of sample.toml has 40 × 48" shape.toml
+expect_error "nan.toml:2: data.file: NaN at row 3, column 4 (mask it instead: [mask] file)" nan.toml
+expect_error "masked.toml:27: mask: every pixel of the region is masked: nothing to fit" masked.toml
+expect_error "tie.toml:17: parameter[1].tie: tie names 'particle[0].size', which is not a parameter (parameters: particle[0].radius, interference.peak_distance)" tie.toml
+expect_error "objective.toml:22: objective.kind: unknown objective 'poisson' (chi2, poisson_data, poisson_model, deviance, log)" objective.toml
 expect_error "missing.toml: cannot open configuration file" missing.toml
-expect_error "out.xyz: --output: fit writes HDF5 (.h5, .hdf5)*" fit.toml --output out.xyz
+expect_cli_error "out.xyz: --output: *" "$bin" fit fit.toml --output out.xyz --quiet
 
 # The good description runs and writes both files.
 "$bin" fit fit.toml --output out.h5 --png out.png --quiet 2> stderr.txt || fail "good fit failed: $(cat stderr.txt)"
