@@ -19,4 +19,5 @@ PYBIND11_MODULE(_core, m) {
   bind_dda(m);
   bind_mie(m);
   bind_rmc(m);
+  bind_fit(m);
 }
