@@ -48,5 +48,6 @@ void add_rmc_command(CLI::App& app, const RunContext& context);
 void add_dda_command(CLI::App& app, const RunContext& context);
 void add_mie_command(CLI::App& app, const RunContext& context);
 void add_gisaxs_command(CLI::App& app, const RunContext& context);
+void add_fit_command(CLI::App& app, const RunContext& context);
 
 }  // namespace nanoscatter::cli

@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   cli::add_dda_command(app, context);
   cli::add_mie_command(app, context);
   cli::add_gisaxs_command(app, context);
+  cli::add_fit_command(app, context);
   cli::add_info_command(app, context);
 
   // Every rank ends here, through one agreement (parallel.hpp), so that a

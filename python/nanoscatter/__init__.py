@@ -36,6 +36,7 @@ from ._core import (
     write_structure,
 )
 from .structures import as_structure, build, from_ase, to_ase
+from .fit import FitResult, GisaxsModel, fit
 from .engines import (
     DdaPlan,
     DdaResult,

@@ -20,4 +20,5 @@ PYBIND11_MODULE(_core, m) {
   bind_mie(m);
   bind_rmc(m);
   bind_detector(m);
+  bind_fit(m);
 }

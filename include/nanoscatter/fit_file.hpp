@@ -1,0 +1,85 @@
+// Fit files (docs/fitting.md): a TOML description of data, model, region,
+// mask, parameters, objective and minimiser, read with every problem an
+// Error naming file:line and key. Paths inside are relative to the fit
+// file's folder. The same description runs from the CLI (`nanoscatter fit`)
+// and from Python (ns.fit), which may hand the data as arrays instead.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nanoscatter/fit.hpp"
+#include "nanoscatter/fit_gisaxs.hpp"
+#include "nanoscatter/gisaxs.hpp"
+#include "nanoscatter/run_record.hpp"
+
+namespace nanoscatter::fit {
+
+// A range [first, last] of pixels ("rows", "cols": [first, end) in
+// pixels), of mm from the direct beam ("x_mm", "y_mm", flat detectors) or of
+// the model's axis ("horizontal", "vertical", e.g. degrees of φ_f, α_f).
+struct RangeSpec {
+  std::string key;  // "" = the whole axis
+  double first = 0, last = 0;
+  Where where;
+};
+
+struct FitDescription {
+  std::string source;              // the fit file, for messages
+  std::filesystem::path base;      // its folder: other paths are relative to it
+  // [data]
+  std::string data_file;  Where data_where;       // "file.h5:/dataset"
+  bool top_row_first = true;  Where orientation_where;  // "top" (detectors' storage) or "bottom"
+  std::string sigma = "poisson";  Where sigma_where;    // "poisson" or a dataset spec
+  // [model]
+  std::string engine = "gisaxs";
+  std::string sample;  Where sample_where;
+  // [region]
+  RangeSpec horizontal, vertical;  Where region_where;
+  // [mask]
+  std::string mask_file;  Where mask_where;  // nonzero = masked
+  bool mask_negative = false;
+  // [[parameter]], [objective], [minimizer]
+  std::vector<Parameter> parameters;
+  ObjectiveOptions objective;
+  MinimizerOptions minimizer;
+  // [output]
+  std::string output, png;
+};
+
+FitDescription read_fit_file(const std::filesystem::path& path);
+FitDescription parse_fit_description(std::string_view text, const std::string& source_name,
+                                     const std::filesystem::path& base);
+
+// Detector images in the data file's orientation, as read.
+struct LoadedData {
+  std::size_t rows = 0, cols = 0;
+  std::vector<double> values, sigma;   // sigma empty for "poisson"
+  std::vector<std::uint8_t> masked;    // 1 = masked (empty: none)
+};
+
+// THE place where data are read (HDF5 datasets through io_hdf5 for now;
+// detector formats plug in here).
+LoadedData load_fit_data(const FitDescription& description);
+
+struct FitRun {
+  FitResult result;
+  FitData data;               // on the model grid (row 0 = lowest)
+  PixelRect region;           // of the whole detector, model orientation
+  gisaxs::PixelGrid pixels;   // of the region (axes)
+  std::vector<std::string> run_lines;  // what the run record says about the fit
+};
+
+// Runs a description on data (the file's, or `given` in its place).
+FitRun run_fit_description(const FitDescription& description, const std::optional<LoadedData>& given,
+                           const gisaxs::GisaxsOptions& engine);
+
+// Outputs (through H5Writer / AtomicOutput: whole or not at all).
+void write_fit_hdf5(const std::filesystem::path& path, const FitRun& run, const RunRecord& record);
+void write_fit_png(const std::filesystem::path& path, const FitRun& run);
+// One summary table as text (stderr of the CLI, repr in Python).
+std::string fit_summary(const FitResult& result);
+
+}  // namespace nanoscatter::fit

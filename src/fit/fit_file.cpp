@@ -1,0 +1,160 @@
+// Reading fit files (fit_file.hpp, docs/fitting.md).
+#include "nanoscatter/fit_file.hpp"
+
+#include "nanoscatter/config.hpp"
+
+namespace nanoscatter::fit {
+
+namespace {
+
+std::string relative_to(const std::filesystem::path& base, const std::string& path) {
+  if (path.empty()) return path;
+  // "file.h5:/dataset": only the file part is a path.
+  const std::size_t colon = path.find(":/");
+  const std::string file = colon == std::string::npos ? path : path.substr(0, colon);
+  const std::string rest = colon == std::string::npos ? "" : path.substr(colon);
+  const std::filesystem::path p(file);
+  return (p.is_absolute() || base.empty() ? p : base / p).string() + rest;
+}
+
+RangeSpec range_of(const ConfigTable& t, std::initializer_list<const char*> keys, const char* axis) {
+  RangeSpec r;
+  for (const char* key : keys) {
+    if (!t.has(key)) continue;
+    if (!r.key.empty()) fail_at(t.where(key), "give one of ", r.key, " and ", key, " for the ", axis, " range");
+    const std::vector<double> v = t.get_array_of_doubles(key);
+    if (v.size() != 2 || !(v[0] < v[1]))
+      fail_at(t.where(key), "expected [first, last] with first < last");
+    r = {key, v[0], v[1], t.where(key)};
+  }
+  return r;
+}
+
+ObjectiveOptions read_objective(const ConfigTable& t) {
+  t.check_keys({"kind", "scale", "background", "reweight_iterations"});
+  ObjectiveOptions o;
+  // Option errors (fail_option) are rethrown at the key's line.
+  auto at = [&](const char* key, auto&& read) {
+    try {
+      read();
+    } catch (const Error& e) {
+      fail_at(t.where(key), e.reason());
+    }
+  };
+  at("kind", [&] { o.kind = parse_objective_kind(t.get_string_or("kind", to_string(o.kind))); });
+  at("scale", [&] { o.scale = parse_linear_mode(t.get_string_or("scale", "linear"), "scale"); });
+  at("background", [&] { o.background = parse_linear_mode(t.get_string_or("background", "linear"), "background"); });
+  o.reweight_iterations = int(t.get_int_or("reweight_iterations", o.reweight_iterations));
+  try {
+    o.validate();
+  } catch (const Error& e) {
+    fail_at(t.where(e.where().field), e.reason());
+  }
+  return o;
+}
+
+MinimizerOptions read_minimizer(const ConfigTable& t) {
+  t.check_keys({"name", "max_evaluations", "max_iterations", "function_tolerance", "parameter_tolerance",
+                "gradient_tolerance", "difference", "step", "polish"});
+  MinimizerOptions o;
+  o.name = t.get_string_or("name", o.name);
+  o.max_evaluations = int(t.get_int_or("max_evaluations", o.max_evaluations));
+  o.max_iterations = int(t.get_int_or("max_iterations", o.max_iterations));
+  o.function_tolerance = t.get_double_or("function_tolerance", o.function_tolerance);
+  o.parameter_tolerance = t.get_double_or("parameter_tolerance", o.parameter_tolerance);
+  o.gradient_tolerance = t.get_double_or("gradient_tolerance", o.gradient_tolerance);
+  o.step = t.get_double_or("step", o.step);
+  o.polish = t.get_bool_or("polish", o.polish);
+  const std::string difference = t.get_string_or("difference", "forward");
+  if (difference == "central") o.difference = DifferenceScheme::central;
+  else if (difference != "forward") fail_at(t.where("difference"), "unknown scheme '", difference, "' (forward, central)");
+  try {
+    o.validate();
+  } catch (const Error& e) {
+    fail_at(t.where(e.where().field), e.reason());
+  }
+  return o;
+}
+
+FitDescription read_description(const ConfigTable& root, const std::filesystem::path& base) {
+  root.check_keys({"data", "model", "region", "mask", "parameter", "objective", "minimizer", "output"});
+  FitDescription d;
+  d.source = root.file();
+  d.base = base;
+  if (!root.has("data")) fail_at(root.where(), "missing [data]");
+  const ConfigTable data = root.get_table("data");
+  data.check_keys({"file", "orientation", "sigma"});
+  d.data_file = relative_to(base, data.get_string("file"));
+  d.data_where = data.where("file");
+  const std::string orientation = data.get_string_or("orientation", "top");
+  d.orientation_where = data.where("orientation");
+  if (orientation != "top" && orientation != "bottom")
+    fail_at(d.orientation_where, "expected \"top\" (row 0 is the top row, as detectors store images) or \"bottom\", got '",
+            orientation, "'");
+  d.top_row_first = orientation == "top";
+  d.sigma = data.get_string_or("sigma", "poisson");
+  d.sigma_where = data.where("sigma");
+  if (d.sigma != "poisson") d.sigma = relative_to(base, d.sigma);
+
+  if (!root.has("model")) fail_at(root.where(), "missing [model]");
+  const ConfigTable model = root.get_table("model");
+  model.check_keys({"engine", "sample"});
+  d.engine = model.get_string_or("engine", "gisaxs");
+  if (d.engine != "gisaxs") fail_at(model.where("engine"), "unknown engine '", d.engine, "' (gisaxs)");
+  d.sample = relative_to(base, model.get_string("sample"));
+  d.sample_where = model.where("sample");
+
+  if (root.has("region")) {
+    const ConfigTable region = root.get_table("region");
+    region.check_keys({"rows", "cols", "x_mm", "y_mm", "horizontal", "vertical"});
+    d.horizontal = range_of(region, {"cols", "x_mm", "horizontal"}, "horizontal");
+    d.vertical = range_of(region, {"rows", "y_mm", "vertical"}, "vertical");
+    d.region_where = region.where();
+  }
+  if (root.has("mask")) {
+    const ConfigTable mask = root.get_table("mask");
+    mask.check_keys({"file", "negative"});
+    d.mask_file = relative_to(base, mask.get_string_or("file", ""));
+    d.mask_negative = mask.get_bool_or("negative", false);
+    d.mask_where = mask.where();
+  }
+  if (root.has("parameter")) {
+    for (const ConfigTable& t : root.get_array_of_tables("parameter")) {
+      t.check_keys({"path", "start", "min", "max", "fixed", "tie"});
+      Parameter p;
+      p.name = t.get_string("path");
+      p.tie = t.get_string_or("tie", "");
+      p.start = p.tie.empty() ? t.get_double("start") : t.get_double_or("start", 0);
+      p.min = t.get_double_or("min", -unbounded);
+      p.max = t.get_double_or("max", unbounded);
+      p.fixed = t.get_bool_or("fixed", false);
+      p.where = t.where("path");
+      p.bounds_where = t.has("min") ? t.where("min") : t.has("max") ? t.where("max") : t.where("start");
+      p.tie_where = t.has("tie") ? t.where("tie") : t.where("path");
+      d.parameters.push_back(p);
+    }
+  }
+  if (root.has("objective")) d.objective = read_objective(root.get_table("objective"));
+  if (root.has("minimizer")) d.minimizer = read_minimizer(root.get_table("minimizer"));
+  if (root.has("output")) {
+    const ConfigTable out = root.get_table("output");
+    out.check_keys({"file", "png", "quiet"});
+    d.output = relative_to(base, out.get_string_or("file", ""));
+    d.png = relative_to(base, out.get_string_or("png", ""));
+    d.minimizer.quiet = out.get_bool_or("quiet", false);
+  }
+  return d;
+}
+
+}  // namespace
+
+FitDescription read_fit_file(const std::filesystem::path& path) {
+  return read_description(load_config(path), path.parent_path());
+}
+
+FitDescription parse_fit_description(std::string_view text, const std::string& source_name,
+                                     const std::filesystem::path& base) {
+  return read_description(parse_config(text, source_name), base);
+}
+
+}  // namespace nanoscatter::fit

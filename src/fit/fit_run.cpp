@@ -1,0 +1,177 @@
+// Data loading, region and mask, and the run of a fit description
+// (fit_file.hpp).
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "nanoscatter/fit_file.hpp"
+#include "nanoscatter/gisaxs_sample_document.hpp"
+#include "nanoscatter/io_hdf5.hpp"
+
+namespace nanoscatter::fit {
+
+namespace {
+
+Dataset2D read_at(const std::string& spec, const Where& where) {
+  try {
+    return read_dataset_2d(spec);
+  } catch (const Error& e) {
+    fail_at(where, e.what());
+  }
+}
+
+// Values must be numbers; shapes of σ and mask must match the data.
+void check_data(const FitDescription& d, const LoadedData& data) {
+  const std::size_t n = data.rows * data.cols;
+  if (data.values.size() != n) fail_at(d.data_where, "the data hold ", data.values.size(), " values, not ", n);
+  for (std::size_t p = 0; p < n; ++p)
+    if (std::isnan(data.values[p]))
+      fail_at(d.data_where, "NaN at row ", p / data.cols, ", column ", p % data.cols,
+              " (mask it instead: [mask] file)");
+  if (!data.sigma.empty() && data.sigma.size() != n)
+    fail_at(d.sigma_where, "sigma holds ", data.sigma.size(), " values, the data ", n);
+  if (!data.masked.empty() && data.masked.size() != n)
+    fail_at(d.mask_where, "the mask holds ", data.masked.size(), " values, the data ", n);
+}
+
+// Half-open index range [first, end) of the pixel centres inside [lo, hi].
+std::pair<std::size_t, std::size_t> centres_inside(const std::vector<double>& centres, double lo, double hi,
+                                                   const Where& where) {
+  std::size_t first = centres.size(), end = 0;
+  for (std::size_t i = 0; i < centres.size(); ++i)
+    if (centres[i] >= lo && centres[i] <= hi) first = std::min(first, i), end = std::max(end, i + 1);
+  if (first >= end)
+    fail_at(where, "no pixel centre lies in [", lo, ", ", hi, "] (the axis spans ", centres.front(), " to ",
+            centres.back(), ")");
+  return {first, end};
+}
+
+// A range of the region in the model's orientation (row 0 = lowest).
+std::pair<std::size_t, std::size_t> model_range(const FitDescription& d, const RangeSpec& r, bool vertical,
+                                                const gisaxs::Sample& sample, std::size_t pixels) {
+  if (r.key.empty()) return {0, pixels};
+  if (r.key == "rows" || r.key == "cols") {
+    if (r.first < 0 || r.last > double(pixels) || r.first != std::floor(r.first) || r.last != std::floor(r.last))
+      fail_at(r.where, "expected whole pixel numbers [first, end) within [0, ", pixels, "], got [", r.first, ", ",
+              r.last, "]");
+    auto first = std::size_t(r.first), end = std::size_t(r.last);
+    // Pixel rows count as the data file stores them.
+    if (vertical && d.top_row_first) return {pixels - end, pixels - first};
+    return {first, end};
+  }
+  if (r.key == "x_mm" || r.key == "y_mm") {
+    const auto* flat = std::get_if<gisaxs::FlatDetector>(&sample.detector);
+    if (!flat) fail_at(r.where, r.key, " needs a flat detector (use horizontal/vertical in the axis units)");
+    const double size = vertical ? flat->pixel_height : flat->pixel_width;
+    const double beam = vertical ? flat->beam_y : flat->beam_x;
+    std::vector<double> mm(pixels);
+    for (std::size_t i = 0; i < pixels; ++i) mm[i] = (double(i) + 0.5 - beam) * size;
+    return centres_inside(mm, r.first, r.last, r.where);
+  }
+  // The model's axis units (degrees for angles, as in the sample file).
+  const gisaxs::PixelGrid grid = gisaxs::make_pixel_grid(sample.detector, sample.beam);
+  const std::vector<double>& centres = vertical ? grid.vertical : grid.horizontal;
+  return centres_inside(centres, r.first, r.last, r.where);
+}
+
+}  // namespace
+
+LoadedData load_fit_data(const FitDescription& d) {
+  LoadedData out;
+  const Dataset2D data = read_at(d.data_file, d.data_where);
+  out.rows = data.rows, out.cols = data.cols, out.values = data.data;
+  if (d.sigma != "poisson") out.sigma = read_at(d.sigma, d.sigma_where).data;
+  if (!d.mask_file.empty()) {
+    const Dataset2D mask = read_at(d.mask_file, d.mask_where);
+    out.masked.resize(mask.data.size());
+    for (std::size_t p = 0; p < mask.data.size(); ++p) out.masked[p] = mask.data[p] != 0;
+  }
+  return out;
+}
+
+FitRun run_fit_description(const FitDescription& d, const std::optional<LoadedData>& given,
+                           const gisaxs::GisaxsOptions& engine) {
+  // Options and files first, so bad input costs no model evaluation.
+  if (d.objective.kind == ObjectiveKind::chi2 && d.sigma == "poisson" && !(given && !given->sigma.empty()))
+    fail_at(d.sigma_where, "the chi2 objective needs sigma = \"file.h5:/dataset\" (or a poisson_* objective)");
+  gisaxs::SampleDocument document = [&] {
+    try {
+      return gisaxs::SampleDocument::read(d.sample);
+    } catch (const Error& e) {
+      if (!e.where().file.empty()) throw;
+      fail_at(d.sample_where, e.what());
+    }
+  }();
+  const LoadedData data = given ? *given : load_fit_data(d);
+  check_data(d, data);
+  const gisaxs::Sample& sample = document.sample();
+  const PixelRect whole = detector_rect(sample.detector);
+  if (data.rows != whole.rows || data.cols != whole.cols)
+    fail_at(d.data_where, "the data are ", data.rows, " × ", data.cols, " pixels (rows × columns), the detector of ",
+            d.sample, " has ", whole.rows, " × ", whole.cols);
+
+  PixelRect rect;
+  std::tie(rect.row0, rect.rows) = model_range(d, d.vertical, true, sample, whole.rows);
+  std::tie(rect.col0, rect.cols) = model_range(d, d.horizontal, false, sample, whole.cols);
+  rect.rows -= rect.row0, rect.cols -= rect.col0;
+
+  FitRun run;
+  run.region = rect;
+  FitData& fd = run.data;
+  fd.rows = rect.rows, fd.cols = rect.cols;
+  const std::size_t n = rect.rows * rect.cols;
+  fd.values.resize(n);
+  fd.use.resize(n);
+  if (!data.sigma.empty()) fd.sigma.resize(n);
+  std::size_t used = 0;
+  for (std::size_t r = 0; r < rect.rows; ++r) {
+    const std::size_t model_row = rect.row0 + r;
+    const std::size_t file_row = d.top_row_first ? whole.rows - 1 - model_row : model_row;
+    for (std::size_t c = 0; c < rect.cols; ++c) {
+      const std::size_t src = file_row * whole.cols + rect.col0 + c, dst = r * rect.cols + c;
+      fd.values[dst] = data.values[src];
+      if (!data.sigma.empty()) fd.sigma[dst] = data.sigma[src];
+      const bool masked = (!data.masked.empty() && data.masked[src]) || (d.mask_negative && data.values[src] < 0) ||
+                          std::isinf(data.values[src]);
+      fd.use[dst] = !masked;
+      used += !masked;
+    }
+  }
+  if (!used) {
+    const Where& w = !d.mask_file.empty() || d.mask_negative ? d.mask_where
+                     : d.region_where.line ? d.region_where : d.data_where;
+    fail_at(w, "every pixel of the region is masked: nothing to fit");
+  }
+
+  GisaxsFitModel model(std::move(document), rect, engine);
+  run.pixels = model.region_pixels();
+  run.result = run_fit(model, d.parameters, fd, d.objective, d.minimizer);
+  std::ostringstream os;
+  os << "fit: " << d.source << ", model gisaxs " << d.sample << ", data " << d.data_file;
+  run.run_lines.push_back(os.str());
+  os.str("");
+  os << "region: rows [" << rect.row0 << ", " << rect.row0 + rect.rows << ") columns [" << rect.col0 << ", "
+     << rect.col0 + rect.cols << ") of " << whole.rows << " x " << whole.cols << " (model orientation, row 0 lowest)";
+  run.run_lines.push_back(os.str());
+  run.run_lines.push_back(std::string("objective: ") + to_string(d.objective.kind) + ", scale " +
+                          to_string(d.objective.scale) + ", background " + to_string(d.objective.background) +
+                          "; minimizer: " + d.minimizer.name);
+  return run;
+}
+
+std::string fit_summary(const FitResult& r) {
+  std::ostringstream os;
+  char line[256];
+  std::snprintf(line, sizeof line, "fit: chi2 = %.8g, chi2_red = %.6g, dof = %ld, %d iterations, %d evaluations, %.3f s, %s\n",
+                r.chi2, r.chi2_reduced, r.degrees_of_freedom, r.iterations, r.evaluations, r.seconds,
+                r.converged ? "converged" : "NOT CONVERGED");
+  os << line << "fit: " << r.message << "\n";
+  for (const auto& p : r.parameters) {
+    const char* kind = p.fixed ? " (fixed)" : p.tied ? " (tied)" : p.linear ? " (closed form)" : "";
+    std::snprintf(line, sizeof line, "  %-32s %16.8g +- %-12.4g%s\n", p.name.c_str(), p.value, p.sigma, kind);
+    os << line;
+  }
+  return os.str();
+}
+
+}  // namespace nanoscatter::fit

@@ -1,0 +1,90 @@
+// GISAXS as a FitModel (fit_gisaxs.hpp).
+#include <algorithm>
+
+#include "nanoscatter/fit_gisaxs.hpp"
+
+namespace nanoscatter::fit {
+
+namespace {
+std::vector<double> edges_slice(const std::vector<double>& edges, std::size_t first, std::size_t bins) {
+  return std::vector<double>(edges.begin() + long(first), edges.begin() + long(first + bins + 1));
+}
+}  // namespace
+
+PixelRect detector_rect(const gisaxs::Detector& detector) {
+  PixelRect r;
+  if (const auto* a = std::get_if<gisaxs::AngularDetector>(&detector)) {
+    r.rows = a->alpha_edges.size() - 1, r.cols = a->phi_edges.size() - 1;
+  } else if (const auto* q = std::get_if<gisaxs::QGridDetector>(&detector)) {
+    r.rows = q->qz_edges.size() - 1, r.cols = q->qy_edges.size() - 1;
+  } else {
+    const auto& f = std::get<gisaxs::FlatDetector>(detector);
+    r.rows = f.rows, r.cols = f.columns;
+  }
+  return r;
+}
+
+gisaxs::Detector cropped_detector(const gisaxs::Detector& detector, const PixelRect& rect) {
+  const PixelRect whole = detector_rect(detector);
+  if (rect.row0 + rect.rows > whole.rows || rect.col0 + rect.cols > whole.cols || !rect.rows || !rect.cols)
+    fail("region rows [", rect.row0, ", ", rect.row0 + rect.rows, ") × columns [", rect.col0, ", ",
+         rect.col0 + rect.cols, ") is empty or leaves the ", whole.rows, " × ", whole.cols, " detector");
+  if (const auto* a = std::get_if<gisaxs::AngularDetector>(&detector))
+    return gisaxs::AngularDetector{edges_slice(a->phi_edges, rect.col0, rect.cols),
+                                   edges_slice(a->alpha_edges, rect.row0, rect.rows)};
+  if (const auto* q = std::get_if<gisaxs::QGridDetector>(&detector))
+    return gisaxs::QGridDetector{edges_slice(q->qy_edges, rect.col0, rect.cols),
+                                 edges_slice(q->qz_edges, rect.row0, rect.rows)};
+  gisaxs::FlatDetector f = std::get<gisaxs::FlatDetector>(detector);
+  // The same pixels: the direct beam keeps its place relative to them.
+  f.columns = rect.cols, f.rows = rect.rows;
+  f.beam_x -= double(rect.col0), f.beam_y -= double(rect.row0);
+  return f;
+}
+
+GisaxsFitModel::GisaxsFitModel(gisaxs::SampleDocument document, PixelRect region, gisaxs::GisaxsOptions options)
+    : document_(std::move(document)), region_(region), options_(std::move(options)) {
+  options_.validate();
+  if (!region_.rows || !region_.cols) region_ = detector_rect(document_.sample().detector);
+  cropped_detector(document_.sample().detector, region_);  // checks the region
+}
+
+std::vector<std::string> GisaxsFitModel::paths() const {
+  std::vector<std::string> out;
+  for (const std::string& p : document_.paths()) {
+    const ConfigValue v = document_.get(p);
+    if (std::holds_alternative<double>(v) || std::holds_alternative<std::int64_t>(v)) out.push_back(p);
+  }
+  return out;
+}
+
+void GisaxsFitModel::set(const std::string& path, double value) {
+  // Each edit re-reads the sample: skip values that did not change (the
+  // Jacobian's batches change one parameter per image).
+  const auto it = current_.find(path);
+  if (it != current_.end() && it->second == value) return;
+  document_.set(path, value);
+  current_[path] = value;
+}
+
+gisaxs::Sample GisaxsFitModel::cropped_sample() const {
+  gisaxs::Sample sample = document_.sample();
+  sample.detector = cropped_detector(sample.detector, region_);
+  sample.validated = false;  // a changed field: the plan checks again (gisaxs.hpp)
+  return sample;
+}
+
+void GisaxsFitModel::evaluate(std::span<double> out) {
+  if (out.size() != size()) fail("GisaxsFitModel::evaluate: output of ", out.size(), " values for ", size(), " pixels");
+  gisaxs::GisaxsOptions options = options_;
+  options.compute.quiet = true;  // one line per fit iteration, not a bar per image
+  const gisaxs::GisaxsResult result = gisaxs::GisaxsPlan(cropped_sample(), options).execute();
+  std::copy(result.intensity.begin(), result.intensity.end(), out.begin());
+}
+
+gisaxs::PixelGrid GisaxsFitModel::region_pixels() const {
+  const gisaxs::Sample sample = cropped_sample();
+  return gisaxs::make_pixel_grid(sample.detector, sample.beam);
+}
+
+}  // namespace nanoscatter::fit

@@ -1,0 +1,48 @@
+// Shared check of fit tests: fitted values over noise realisations against
+// the truth and the reported σ.
+//  * each parameter within 2σ of the truth in ≥ 80% of the realisations
+//    (95% expected);
+//  * the reported σ (mean over realisations) against the spread of the
+//    fitted values (sample standard deviation): within 30% pooled over the
+//    parameters (Σ spread² / Σ σ²), and within 50% for each parameter. A
+//    single parameter's spread from 20 realisations has 19 degrees of
+//    freedom, a relative scatter of 1/√38 ≈ 16%: a 30% test per parameter
+//    would fail ~8% of correct runs by chance, the pooled one < 0.1%.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nanoscatter::test {
+
+inline void check_sigma_against_spread(const std::vector<std::pair<std::string, double>>& truth,
+                                       const std::vector<std::vector<double>>& values,
+                                       const std::vector<std::vector<double>>& sigmas) {
+  double pooled_spread2 = 0, pooled_sigma2 = 0;
+  for (std::size_t j = 0; j < truth.size(); ++j) {
+    const std::size_t n = values[j].size();
+    int inside = 0;
+    double mean = 0, mean_sigma = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      inside += std::abs(values[j][k] - truth[j].second) <= 2 * sigmas[j][k];
+      mean += values[j][k] / double(n), mean_sigma += sigmas[j][k] / double(n);
+    }
+    double spread = 0;
+    for (double v : values[j]) spread += (v - mean) * (v - mean);
+    spread = std::sqrt(spread / double(n - 1));
+    std::fprintf(stderr, "[fit] %-28s truth %-10.6g mean %-10.6g reported σ %-10.4g spread %-10.4g ratio %.3f, %d/%zu within 2σ\n",
+                 truth[j].first.c_str(), truth[j].second, mean, mean_sigma, spread, mean_sigma / spread, inside, n);
+    EXPECT_GE(inside, int(0.8 * double(n))) << truth[j].first;
+    EXPECT_NEAR(mean_sigma / spread, 1.0, 0.5) << truth[j].first;
+    pooled_spread2 += spread * spread / (mean_sigma * mean_sigma), pooled_sigma2 += 1;
+  }
+  const double pooled = std::sqrt(pooled_sigma2 / pooled_spread2);
+  std::fprintf(stderr, "[fit] pooled reported σ / spread = %.3f\n", pooled);
+  EXPECT_NEAR(pooled, 1.0, 0.3);
+}
+
+}  // namespace nanoscatter::test
