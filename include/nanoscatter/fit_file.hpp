@@ -13,6 +13,7 @@
 #include "nanoscatter/fit.hpp"
 #include "nanoscatter/fit_gisaxs.hpp"
 #include "nanoscatter/gisaxs.hpp"
+#include "nanoscatter/mask.hpp"
 #include "nanoscatter/run_record.hpp"
 
 namespace nanoscatter::fit {
@@ -30,7 +31,8 @@ struct FitDescription {
   std::string source;              // the fit file, for messages
   std::filesystem::path base;      // its folder: other paths are relative to it
   // [data]
-  std::string data_file;  Where data_where;       // "file.h5:/dataset"
+  std::string data_file;  Where data_where;       // any detector_image.hpp spec ("f.tif", "f.h5:/data")
+  std::size_t frame = 0;                          // of a frame stack
   bool top_row_first = true;  Where orientation_where;  // "top" (detectors' storage) or "bottom"
   std::string sigma = "poisson";  Where sigma_where;    // "poisson" or a dataset spec
   // [model]
@@ -39,8 +41,12 @@ struct FitDescription {
   // [region]
   RangeSpec horizontal, vertical;  Where region_where;
   // [mask]
-  std::string mask_file;  Where mask_where;  // nonzero = masked
-  bool mask_negative = false;
+  std::string mask_file;  Where mask_where;  // any detector image
+  MaskFileMeaning mask_meaning = MaskFileMeaning::nonzero_masked;
+  bool mask_negative = false;              // values < 0: module gaps, dead pixels
+  std::optional<double> mask_saturation;   // values ≥ it are masked
+  std::vector<MaskShape> mask_shapes;      // [[mask.shape]] (mask.hpp)
+  MaskOrigin mask_origin = MaskOrigin::image;  // of the shapes' coordinates
   // [[parameter]], [objective], [minimizer]
   std::vector<Parameter> parameters;
   ObjectiveOptions objective;
@@ -60,8 +66,9 @@ struct LoadedData {
   std::vector<std::uint8_t> masked;    // 1 = masked (empty: none)
 };
 
-// THE place where data are read (HDF5 datasets through io_hdf5 for now;
-// detector formats plug in here).
+// THE place where data are read: every format of read_detector_image
+// (TIFF, CBF, EDF, HDF5/NeXus; detector_image.hpp), in the file's own
+// orientation; the mask file's pixels become `masked` by its meaning.
 LoadedData load_fit_data(const FitDescription& description);
 
 struct FitRun {

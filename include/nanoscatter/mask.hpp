@@ -3,10 +3,12 @@
 // gaps, saturation, NaN) and from shapes (rectangles, polygons, circles such
 // as a beamstop; or the inverse, a region of interest).
 //
-// Shape coordinates: x along a row (column index), y down the columns (row
-// index, row 0 = top as in detector_image.hpp). In pixels, pixel (r, c)
-// has its centre at (x, y) = (c, r); in millimetres, (x, y) = (c·px, r·py)
-// with the pixel sizes of MaskGeometry, the same origin. A pixel is inside
+// Shape coordinates (MaskGeometry::origin): by default x along a row
+// (column index), y down the columns (row index, row 0 = top as in
+// detector_image.hpp); in pixels, pixel (r, c) has its centre at (x, y) =
+// (c, r); in millimetres, (x, y) = (c·px, r·py) with the pixel sizes of
+// MaskGeometry, the same origin. With origin lower_left, coordinates are the
+// detector's from its lower-left corner (see MaskOrigin). A pixel is inside
 // a shape when its centre is (boundary included).
 #pragma once
 #include <array>
@@ -71,10 +73,21 @@ struct MaskShape {
   void validate() const;
 };
 
-// Pixel sizes for shapes given in millimetres.
+// Where shape coordinates start.
+//  - image: x = column, y = row of the image as stored (row 0 = top), pixel
+//    centres on whole numbers (as NumPy/pyFAI index an array);
+//  - lower_left: x, y from the detector's lower-left corner, y upwards,
+//    pixel edges on whole numbers, so pixel column c spans [c, c + 1) and
+//    its centre is c + 0.5 (BornAgain's and GALAXI's detector coordinates,
+//    also in mm: [c·px, (c + 1)·px)).
+enum class MaskOrigin { image, lower_left };
+MaskOrigin parse_mask_origin(const std::string& name);  // "image" | "lower_left"
+
+// Pixel sizes for shapes given in millimetres, and the coordinates' origin.
 struct MaskGeometry {
   double pixel_size_x_mm = 0;
   double pixel_size_y_mm = 0;
+  MaskOrigin origin = MaskOrigin::image;
 };
 
 // Whether the point (x, y), in the shape's own unit, lies inside it.

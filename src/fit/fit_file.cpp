@@ -1,6 +1,8 @@
 // Reading fit files (fit_file.hpp, docs/fitting.md).
 #include "nanoscatter/fit_file.hpp"
 
+#include <cmath>
+
 #include "nanoscatter/config.hpp"
 
 namespace nanoscatter::fit {
@@ -83,9 +85,12 @@ FitDescription read_description(const ConfigTable& root, const std::filesystem::
   d.base = base;
   if (!root.has("data")) fail_at(root.where(), "missing [data]");
   const ConfigTable data = root.get_table("data");
-  data.check_keys({"file", "orientation", "sigma"});
+  data.check_keys({"file", "frame", "orientation", "sigma"});
   d.data_file = relative_to(base, data.get_string("file"));
   d.data_where = data.where("file");
+  const std::int64_t frame = data.get_int_or("frame", 0);
+  if (frame < 0) fail_at(data.where("frame"), "must be ≥ 0, got ", frame);
+  d.frame = std::size_t(frame);
   const std::string orientation = data.get_string_or("orientation", "top");
   d.orientation_where = data.where("orientation");
   if (orientation != "top" && orientation != "bottom")
@@ -113,10 +118,25 @@ FitDescription read_description(const ConfigTable& root, const std::filesystem::
   }
   if (root.has("mask")) {
     const ConfigTable mask = root.get_table("mask");
-    mask.check_keys({"file", "negative"});
+    mask.check_keys({"file", "meaning", "negative", "saturation", "origin", "shape"});
     d.mask_file = relative_to(base, mask.get_string_or("file", ""));
     d.mask_negative = mask.get_bool_or("negative", false);
     d.mask_where = mask.where();
+    const auto option = [&](const char* key, auto parse) {
+      try {
+        return parse(mask.get_string(key));
+      } catch (const Error& e) {
+        if (!e.where().file.empty()) throw;
+        fail_at(mask.where(key), e.reason());
+      }
+    };
+    if (mask.has("meaning")) d.mask_meaning = option("meaning", parse_mask_file_meaning);
+    if (mask.has("origin")) d.mask_origin = option("origin", parse_mask_origin);
+    if (mask.has("saturation")) {
+      d.mask_saturation = mask.get_double("saturation");
+      if (!std::isfinite(*d.mask_saturation)) fail_at(mask.where("saturation"), "must be a finite number");
+    }
+    if (mask.has("shape")) d.mask_shapes = mask_shapes_from_config(mask, "shape");
   }
   if (root.has("parameter")) {
     for (const ConfigTable& t : root.get_array_of_tables("parameter")) {

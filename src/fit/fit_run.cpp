@@ -6,18 +6,51 @@
 
 #include "nanoscatter/fit_file.hpp"
 #include "nanoscatter/gisaxs_sample_document.hpp"
-#include "nanoscatter/io_hdf5.hpp"
+#include "nanoscatter/detector_image.hpp"
+#include "nanoscatter/mask.hpp"
 
 namespace nanoscatter::fit {
 
 namespace {
 
-Dataset2D read_at(const std::string& spec, const Where& where) {
+DetectorImage read_at(const std::string& spec, std::size_t frame, const Where& where) {
   try {
-    return read_dataset_2d(spec);
+    DetectorReadOptions options;
+    options.frame = frame;
+    return read_detector_image(spec, options);
   } catch (const Error& e) {
     fail_at(where, e.what());
   }
+}
+
+// The value masks ([mask] negative, saturation) and shapes, in the data
+// file's orientation (rows reversed first when the file's row 0 is the
+// lowest, since shapes count from the image's top or the detector's
+// lower-left corner); pixel sizes from a flat detector for shapes in mm.
+void apply_mask_options(const FitDescription& d, const gisaxs::Sample& sample, LoadedData& data) {
+  DetectorMask mask = full_mask(data.rows, data.cols);
+  const auto row = [&](std::size_t r) { return d.top_row_first ? r : data.rows - 1 - r; };
+  for (std::size_t r = 0; r < data.rows; ++r)
+    for (std::size_t c = 0; c < data.cols; ++c) {
+      const std::size_t p = row(r) * data.cols + c;
+      const double v = data.values[p];
+      const bool masked = (!data.masked.empty() && data.masked[p]) || (d.mask_negative && v < 0) ||
+                          (d.mask_saturation && v >= *d.mask_saturation) || std::isinf(v);
+      mask.use[r * data.cols + c] = !masked;
+    }
+  MaskGeometry geometry;
+  geometry.origin = d.mask_origin;
+  if (const auto* flat = std::get_if<gisaxs::FlatDetector>(&sample.detector))
+    geometry.pixel_size_x_mm = flat->pixel_width, geometry.pixel_size_y_mm = flat->pixel_height;
+  try {
+    apply(mask, d.mask_shapes, geometry);
+  } catch (const Error& e) {
+    if (!e.where().file.empty()) throw;
+    fail_at(d.mask_where, e.reason());
+  }
+  data.masked.assign(data.rows * data.cols, 0);
+  for (std::size_t r = 0; r < data.rows; ++r)
+    for (std::size_t c = 0; c < data.cols; ++c) data.masked[row(r) * data.cols + c] = !mask.use[r * data.cols + c];
 }
 
 // Values must be numbers; shapes of σ and mask must match the data.
@@ -78,13 +111,13 @@ std::pair<std::size_t, std::size_t> model_range(const FitDescription& d, const R
 
 LoadedData load_fit_data(const FitDescription& d) {
   LoadedData out;
-  const Dataset2D data = read_at(d.data_file, d.data_where);
-  out.rows = data.rows, out.cols = data.cols, out.values = data.data;
-  if (d.sigma != "poisson") out.sigma = read_at(d.sigma, d.sigma_where).data;
+  DetectorImage data = read_at(d.data_file, d.frame, d.data_where);
+  out.rows = data.rows, out.cols = data.cols, out.values = std::move(data.values);
+  if (d.sigma != "poisson") out.sigma = read_at(d.sigma, d.frame, d.sigma_where).values;
   if (!d.mask_file.empty()) {
-    const Dataset2D mask = read_at(d.mask_file, d.mask_where);
-    out.masked.resize(mask.data.size());
-    for (std::size_t p = 0; p < mask.data.size(); ++p) out.masked[p] = mask.data[p] != 0;
+    const DetectorMask mask = mask_from_image(read_at(d.mask_file, 0, d.mask_where), d.mask_meaning);
+    out.masked.resize(mask.use.size());
+    for (std::size_t p = 0; p < mask.use.size(); ++p) out.masked[p] = !mask.use[p];
   }
   return out;
 }
@@ -102,13 +135,14 @@ FitRun run_fit_description(const FitDescription& d, const std::optional<LoadedDa
       fail_at(d.sample_where, e.what());
     }
   }();
-  const LoadedData data = given ? *given : load_fit_data(d);
+  LoadedData data = given ? *given : load_fit_data(d);
   check_data(d, data);
   const gisaxs::Sample& sample = document.sample();
   const PixelRect whole = detector_rect(sample.detector);
   if (data.rows != whole.rows || data.cols != whole.cols)
     fail_at(d.data_where, "the data are ", data.rows, " × ", data.cols, " pixels (rows × columns), the detector of ",
             d.sample, " has ", whole.rows, " × ", whole.cols);
+  apply_mask_options(d, sample, data);
 
   PixelRect rect;
   std::tie(rect.row0, rect.rows) = model_range(d, d.vertical, true, sample, whole.rows);
@@ -131,14 +165,14 @@ FitRun run_fit_description(const FitDescription& d, const std::optional<LoadedDa
       const std::size_t src = file_row * whole.cols + rect.col0 + c, dst = r * rect.cols + c;
       fd.values[dst] = data.values[src];
       if (!data.sigma.empty()) fd.sigma[dst] = data.sigma[src];
-      const bool masked = (!data.masked.empty() && data.masked[src]) || (d.mask_negative && data.values[src] < 0) ||
-                          std::isinf(data.values[src]);
+      const bool masked = data.masked[src];  // apply_mask_options
       fd.use[dst] = !masked;
       used += !masked;
     }
   }
   if (!used) {
-    const Where& w = !d.mask_file.empty() || d.mask_negative ? d.mask_where
+    const Where& w = !d.mask_file.empty() || d.mask_negative || d.mask_saturation || !d.mask_shapes.empty()
+                         ? d.mask_where
                      : d.region_where.line ? d.region_where : d.data_where;
     fail_at(w, "every pixel of the region is masked: nothing to fit");
   }

@@ -80,8 +80,10 @@ TEST(DetectorMask, PropertyShapesInPixelsAndMillimetres) {
     std::mt19937_64 rng(seed);
     const std::size_t rows = std::uniform_int_distribution<std::size_t>(5, 60)(rng);
     const std::size_t cols = std::uniform_int_distribution<std::size_t>(5, 60)(rng);
+    const bool lower_left = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
     const MaskGeometry g{std::uniform_real_distribution<double>(0.05, 0.2)(rng),
-                         std::uniform_real_distribution<double>(0.05, 0.2)(rng)};
+                         std::uniform_real_distribution<double>(0.05, 0.2)(rng),
+                         lower_left ? MaskOrigin::lower_left : MaskOrigin::image};
     const bool mm = k % 2 == 1;
     const double sx = mm ? g.pixel_size_x_mm : 1, sy = mm ? g.pixel_size_y_mm : 1;
     std::vector<MaskShape> shapes;
@@ -97,7 +99,10 @@ TEST(DetectorMask, PropertyShapesInPixelsAndMillimetres) {
     const bool any_roi = std::any_of(shapes.begin(), shapes.end(), [](const MaskShape& s) { return s.keep_inside; });
     for (std::size_t r = 0; r < rows; ++r)
       for (std::size_t c = 0; c < cols; ++c) {
-        const double x = double(c) * sx, y = double(r) * sy;
+        // Pixel centres: on whole numbers from the top-left (image), or
+        // half-way between edges counted from the lower-left corner.
+        const double x = (lower_left ? double(c) + 0.5 : double(c)) * sx;
+        const double y = (lower_left ? double(rows - 1 - r) + 0.5 : double(r)) * sy;
         bool in_roi = !any_roi, masked = false;
         for (const MaskShape& s : shapes) {
           const bool inside = brute_inside(s, x, y);

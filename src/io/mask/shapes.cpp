@@ -87,10 +87,12 @@ void apply(DetectorMask& mask, const std::vector<MaskShape>& shapes, const MaskG
           std::isfinite(geometry.pixel_size_x_mm) && std::isfinite(geometry.pixel_size_y_mm)))
       fail_at(shape_where(s, "unit"), "a shape in mm needs the pixel size (> 0 mm along x and y)");
   }
-  // The centre of pixel (r, c) in a shape's unit.
+  // The centre of pixel (r, c) in a shape's unit and the geometry's origin.
   auto point = [&](const MaskShape& s, std::size_t r, std::size_t c) {
-    if (s.unit == MaskUnit::pixel) return std::array<double, 2>{double(c), double(r)};
-    return std::array<double, 2>{double(c) * geometry.pixel_size_x_mm, double(r) * geometry.pixel_size_y_mm};
+    std::array<double, 2> p{double(c), double(r)};
+    if (geometry.origin == MaskOrigin::lower_left) p = {double(c) + 0.5, double(mask.rows - 1 - r) + 0.5};
+    if (s.unit == MaskUnit::millimetre) p = {p[0] * geometry.pixel_size_x_mm, p[1] * geometry.pixel_size_y_mm};
+    return p;
   };
   const bool any_roi = std::any_of(shapes.begin(), shapes.end(), [](const MaskShape& s) { return s.keep_inside; });
   for (std::size_t r = 0; r < mask.rows; ++r)
@@ -106,6 +108,12 @@ void apply(DetectorMask& mask, const std::vector<MaskShape>& shapes, const MaskG
       }
       if (!in_roi) use = 0;
     }
+}
+
+MaskOrigin parse_mask_origin(const std::string& name) {
+  if (name == "image") return MaskOrigin::image;
+  if (name == "lower_left") return MaskOrigin::lower_left;
+  fail_option("origin", "unknown origin '", name, "' (image, lower_left)");
 }
 
 }  // namespace nanoscatter
