@@ -6,6 +6,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "memory_size.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/fit_file.hpp"
 #include "nanoscatter/output_format.hpp"
@@ -14,21 +15,21 @@ namespace nanoscatter::cli {
 namespace {
 
 struct FitCliOptions {
-  std::string fit_file, output, png, device = "auto";
+  std::string fit_file, data, output, png, device = "auto";
   bool quiet = false;
-  int threads = 0;
+  gisaxs::GisaxsOptions engine;  // --threads, --max-device-memory
 };
 
 void run(const FitCliOptions& o, const RunContext& context) {
   fit::FitDescription d = fit::read_fit_file(o.fit_file);
+  if (!o.data.empty()) d.data_file = o.data, d.data_where = Where{"", 0, "data", true};
   if (!o.output.empty()) d.output = o.output;
   if (!o.png.empty()) d.png = o.png;
   if (o.quiet) d.minimizer.quiet = true;
   // Output names first, so that bad input costs no work and leaves no file.
   if (!d.output.empty()) checked_output_path(d.output, "output", {OutputFormat::hdf5}, "fit");
   if (!d.png.empty()) checked_output_path(d.png, "png", {OutputFormat::png}, "fit");
-  gisaxs::GisaxsOptions engine;
-  engine.compute.threads = o.threads;
+  gisaxs::GisaxsOptions engine = o.engine;
   engine.compute.device = select_device(parse_device(o.device), d.minimizer.quiet || o.device == "auto");
   engine.validate();
 
@@ -55,7 +56,8 @@ void add_fit_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--png", o.png, "figure of data / fit / residual (.png; default: [output] png)");
   sub->add_flag("--quiet,-q", o.quiet, "no line per iteration nor summary on stderr");
   sub->add_option("--device", o.device, "auto|cpu|gpu (auto: the GPU when one is present)")->capture_default_str();
-  sub->add_option("--threads", o.threads, "CPU threads (0: all)")->capture_default_str();
+  add_compute_options(*sub, o.engine.compute);
+  sub->add_option("--data", o.data, "data image in place of the fit file's [data] file (any detector format)");
   sub->callback([options, context] { run(*options, context); });
 }
 

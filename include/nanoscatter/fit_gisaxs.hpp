@@ -25,14 +25,19 @@ struct PixelRect {
   std::size_t row0 = 0, rows = 0, col0 = 0, cols = 0;
 };
 
-// rows × cols of a sample's detector.
+// rows × cols of a sample's detector (the whole detector: a flat
+// detector's `region` is not applied).
 PixelRect detector_rect(const gisaxs::Detector& detector);
+// The rectangle a fit uses when it is given none: a flat detector's
+// `region` (docs/gisaxs.md) where the sample sets one, else the whole
+// detector.
+PixelRect default_region(const gisaxs::Detector& detector);
 // The detector restricted to a rectangle of its pixels (same pixel geometry).
 gisaxs::Detector cropped_detector(const gisaxs::Detector& detector, const PixelRect& rect);
 
 class GisaxsFitModel : public FitModel {
  public:
-  // region.rows == 0 or region.cols == 0: the whole detector.
+  // region.rows == 0 or region.cols == 0: default_region of the sample.
   GisaxsFitModel(gisaxs::SampleDocument document, PixelRect region, gisaxs::GisaxsOptions options);
 
   std::vector<std::string> paths() const override;  // the numeric values of the sample file

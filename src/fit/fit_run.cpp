@@ -144,9 +144,16 @@ FitRun run_fit_description(const FitDescription& d, const std::optional<LoadedDa
             d.sample, " has ", whole.rows, " × ", whole.cols);
   apply_mask_options(d, sample, data);
 
+  // The fit file's [region], axis by axis; an axis it leaves out takes the
+  // sample's own region (default_region).
+  const PixelRect fallback = default_region(sample.detector);
   PixelRect rect;
-  std::tie(rect.row0, rect.rows) = model_range(d, d.vertical, true, sample, whole.rows);
-  std::tie(rect.col0, rect.cols) = model_range(d, d.horizontal, false, sample, whole.cols);
+  std::tie(rect.row0, rect.rows) = d.vertical.key.empty()
+                                       ? std::pair{fallback.row0, fallback.row0 + fallback.rows}
+                                       : model_range(d, d.vertical, true, sample, whole.rows);
+  std::tie(rect.col0, rect.cols) = d.horizontal.key.empty()
+                                       ? std::pair{fallback.col0, fallback.col0 + fallback.cols}
+                                       : model_range(d, d.horizontal, false, sample, whole.cols);
   rect.rows -= rect.row0, rect.cols -= rect.col0;
 
   FitRun run;

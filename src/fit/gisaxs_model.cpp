@@ -24,6 +24,13 @@ PixelRect detector_rect(const gisaxs::Detector& detector) {
   return r;
 }
 
+PixelRect default_region(const gisaxs::Detector& detector) {
+  const auto* f = std::get_if<gisaxs::FlatDetector>(&detector);
+  if (!f || f->region_columns == 0) return detector_rect(detector);
+  // The sample's region counts from the lower-left corner, as the model's rows do.
+  return PixelRect{f->region_y0, f->region_rows, f->region_x0, f->region_columns};
+}
+
 gisaxs::Detector cropped_detector(const gisaxs::Detector& detector, const PixelRect& rect) {
   const PixelRect whole = detector_rect(detector);
   if (rect.row0 + rect.rows > whole.rows || rect.col0 + rect.cols > whole.cols || !rect.rows || !rect.cols)
@@ -38,6 +45,7 @@ gisaxs::Detector cropped_detector(const gisaxs::Detector& detector, const PixelR
   gisaxs::FlatDetector f = std::get<gisaxs::FlatDetector>(detector);
   // The same pixels: the direct beam keeps its place relative to them.
   f.columns = rect.cols, f.rows = rect.rows;
+  f.region_x0 = f.region_y0 = f.region_columns = f.region_rows = 0;  // the crop replaces the sample's region
   f.beam_x -= double(rect.col0), f.beam_y -= double(rect.row0);
   return f;
 }
@@ -45,7 +53,7 @@ gisaxs::Detector cropped_detector(const gisaxs::Detector& detector, const PixelR
 GisaxsFitModel::GisaxsFitModel(gisaxs::SampleDocument document, PixelRect region, gisaxs::GisaxsOptions options)
     : document_(std::move(document)), region_(region), options_(std::move(options)) {
   options_.validate();
-  if (!region_.rows || !region_.cols) region_ = detector_rect(document_.sample().detector);
+  if (!region_.rows || !region_.cols) region_ = default_region(document_.sample().detector);
   cropped_detector(document_.sample().detector, region_);  // checks the region
 }
 
