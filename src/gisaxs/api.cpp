@@ -11,14 +11,18 @@
 //   BeamState per sampled (α_i, φ_i, λ), the pixels' directions fixed, the
 //   images summed with the weights; then + background, then the detector
 //   resolution (a convolution of the whole image, in execute()).
+// With device gpu and only analytic shapes the per-pixel work above runs on
+// the GPU instead (analytic_tables.hpp, analytic_cuda.cu); choose_path()
+// decides and device_summary() reports it.
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <mutex>
 #include <numbers>
 #include <optional>
-#include <cstdio>
+#include <string>
 
 #include "core/omp_errors.hpp"
 #include "gisaxs/analytic_backend.hpp"

@@ -131,7 +131,8 @@ TEST(GisaxsAnalyticMath, FormFactorsMatchTheCpuShapesOnDrawnQ) {
     const ParticleSpec spec = test::drawn_gisaxs::particle(rng, what);
     SCOPED_TRACE(what);
     Sample sample;  // a one-kind layout, to get the plan's kind
-    sample.beam = {0.1, 0.01};
+    sample.beam.wavelength = 0.1;
+    sample.beam.alpha_i = 0.01;
     sample.detector = AngularDetector{{0, 0.01}, {0, 0.01}};
     sample.layers = {Layer{"ambient", {}, 0, 0}, Layer{"substrate", {"s", 5e-6, 1e-7}, 0, 0}};
     Layout layout;
