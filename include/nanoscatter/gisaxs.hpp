@@ -283,9 +283,15 @@ const char* to_string(Approximation a);
 
 struct GisaxsOptions {
   Approximation approximation = Approximation::dwba;
-  // device gpu: mesh form factors on the GPU (hyperblocks within
-  // max_device_memory, docs/gisaxs.md), the rest on the CPU; precision
-  // single: the float32 mesh kernels (CPU or GPU); threads: the pixel loop's.
+  // device gpu: samples whose particles are all analytic shapes the GPU
+  // evaluates (sphere, spheroid, cylinder, box, truncated sphere, cone;
+  // unrotated, one body) with one beam run the whole per-pixel work on the
+  // GPU — form factors, DWBA sums, mixture sums, S(q∥) — with the geometry
+  // resident between executes; otherwise mesh form factors on the GPU
+  // (hyperblocks within max_device_memory) and the rest on the CPU
+  // (GisaxsPlan::device_summary says which; docs/gisaxs.md). precision
+  // single: float32 form factors with float64 sums on the GPU path, the
+  // float32 mesh kernels (CPU or GPU) otherwise; threads: the pixel loop's.
   DeviceOptions compute;
   // Pixels per block of work. Under a work share of P parts the plan uses
   // blocks of about pixels/(8P) (never below 64 nor above block_pixels), so
@@ -375,6 +381,18 @@ class GisaxsPlan {
   void compute_pixels(std::size_t first, std::size_t count, double* out) const;
   const PixelGrid& pixels() const;
   std::size_t particle_kinds() const;
+  // Where the pixel work runs: "CPU", "GPU (…)", or "CPU pixel loop (why
+  // not the GPU)" when device gpu was asked for a sample the GPU path does
+  // not cover.
+  const std::string& device_summary() const;
+
+  // Replaces the sample's layouts (particles, size distributions,
+  // interference, densities, mixtures) as a fit does between evaluations,
+  // checked as validate_sample checks them. The pixel grid, the Parratt
+  // fields of the layers and, on the GPU path, their device copies stay;
+  // only the particle tables are rebuilt (and S(q∥) where the CPU computes
+  // it). Not thread-safe against concurrent execute().
+  void set_layouts(std::vector<Layout> layouts);
 
   struct Impl;
 

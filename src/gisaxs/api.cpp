@@ -11,18 +11,26 @@
 //   BeamState per sampled (α_i, φ_i, λ), the pixels' directions fixed, the
 //   images summed with the weights; then + background, then the detector
 //   resolution (a convolution of the whole image, in execute()).
+// With device gpu and only analytic shapes the per-pixel work above runs on
+// the GPU instead (analytic_tables.hpp, analytic_cuda.cu); choose_path()
+// decides and device_summary() reports it.
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <mutex>
 #include <numbers>
 #include <optional>
+#include <string>
 
 #include "core/omp_errors.hpp"
+#include "gisaxs/analytic_backend.hpp"
+#include "gisaxs/analytic_tables.hpp"
 #include "gisaxs/dwba.hpp"
 #include "gisaxs/mesh/mesh_evaluate.hpp"
 #include "gisaxs/particle_components.hpp"
+#include "gisaxs/plan_state.hpp"
 #include "gisaxs/interference/interference.hpp"
 #include "gisaxs/multilayer.hpp"
 #include "gisaxs/size_distribution.hpp"
@@ -67,83 +75,6 @@ void GisaxsResult::reduce(const parallel::Communicator& comm) {
 
 namespace {
 
-struct Component {
-  std::shared_ptr<const FormFactor> form_factor;
-  Complex contrast;  // n_c² − n_host²
-  Vec3 offset;
-  bool has_offset = false;
-  // GPU runs: a mesh's F at every pixel's q (index pixel·terms + term),
-  // computed once for the whole detector by the CUDA path (gpu_tables.cpp).
-  std::shared_ptr<const MeshFormFactor> mesh;
-  std::shared_ptr<std::vector<Complex>> table;
-};
-
-struct ParticleKind {
-  std::vector<Component> components;
-  Mat3 to_particle;  // transpose of the rotation: q in the particle frame
-  bool rotated = false;
-  std::size_t layer = 0;
-  double depth = 0;
-  double weight = 0;  // share of the layout's particles
-  double radial_extension = 0;  // nm, half the x extent (BornAgain's radialExtension for the SSCA)
-};
-
-struct LayoutPlan {
-  std::vector<ParticleKind> kinds;
-  double density = 0;
-  std::unique_ptr<InterferenceFunction> interference;
-  MixtureApproximation mixture = MixtureApproximation::decoupling;
-  std::optional<SscaCoupling> ssca;
-};
-
-// One sampled incident beam: its weight, fields and normalisation.
-struct BeamState {
-  Beam beam;
-  double weight = 1;
-  bool nominal = true;  // the sample's own beam: the pixel grid's q apply
-  Multilayer multilayer;
-  std::vector<LayerField> incident;  // fields at α_i
-  double amplitude_prefactor = 0;    // π/λ²
-  double normalisation = 0;          // I_beam / sin α_i
-  BeamState(const Beam& b, double w, bool is_nominal, const std::vector<Layer>& layers)
-      : beam(b), weight(w), nominal(is_nominal), multilayer(layers, b.wavelength) {
-    incident = multilayer.fields(beam.alpha_i);
-    amplitude_prefactor = std::numbers::pi / (beam.wavelength * beam.wavelength);
-    normalisation = beam.intensity / std::sin(beam.alpha_i);
-  }
-};
-
-// Every combination of the sampled α_i, φ_i and λ, weights multiplied.
-std::vector<BeamState> beam_states(const Sample& sample) {
-  struct Point {
-    Beam beam;
-    double weight;
-  };
-  std::vector<Point> points{{sample.beam, 1.0}};
-  auto spread = [&](const std::optional<SampledDistribution>& d, double Beam::*value) {
-    if (!d) return;
-    std::vector<Point> next;
-    for (const Point& p : points)
-      for (const DistributionPoint& s : sample_distribution(*d, sample.beam.*value)) {
-        Point q = p;
-        q.beam.*value = s.value;
-        q.weight *= s.weight;
-        next.push_back(q);
-      }
-    points = std::move(next);
-  };
-  spread(sample.beam.alpha_i_divergence, &Beam::alpha_i);
-  spread(sample.beam.phi_i_divergence, &Beam::phi_i);
-  spread(sample.beam.wavelength_spread, &Beam::wavelength);
-  std::vector<BeamState> states;
-  for (const Point& p : points) {
-    const bool nominal = p.beam.alpha_i == sample.beam.alpha_i && p.beam.phi_i == sample.beam.phi_i &&
-                         p.beam.wavelength == sample.beam.wavelength;
-    states.emplace_back(p.beam, p.weight, nominal, sample.layers);
-  }
-  return states;
-}
-
 // Scratch arrays of one thread, sized for one block.
 struct Workspace {
   std::vector<LayerField> outgoing;  // pixels × layers
@@ -168,13 +99,6 @@ std::size_t block_size(const GisaxsOptions& o, std::size_t pixels) {
                                  o.block_pixels);
 }
 
-bool is_identity(const Mat3& m) {
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      if (m.row[i][j] != (i == j ? 1.0 : 0.0)) return false;
-  return true;
-}
-
 }  // namespace
 
 struct GisaxsPlan::Impl {
@@ -187,59 +111,41 @@ struct GisaxsPlan::Impl {
   double background = 0;
   ResolutionConvolution resolution;
 
+  // The sample without its layouts: set_layouts checks new layouts against it.
+  Sample frame;
+  // The analytic GPU path (analytic_tables.hpp): taken when device is gpu
+  // and every kind is a shape it evaluates; `summary` says where the pixel
+  // work runs and, on the CPU, why.
+  bool analytic_gpu = false;
+  std::string summary = "CPU";
+  std::optional<AnalyticGeometry> geometry;  // kept across set_layouts
+  AnalyticParticles particles;
+#if NANOSCATTER_HAVE_CUDA
+  AnalyticCudaStatePtr cuda;
+  mutable std::mutex cuda_mutex;  // one output buffer per plan
+#endif
+
   Impl(const Sample& sample, GisaxsOptions opts)
       : options(opts), pixels(make_pixel_grid(sample.detector, sample.beam)), beams(beam_states(sample)),
-        block(block_size(opts, pixels.size())), background(sample.background) {
+        block(block_size(opts, pixels.size())), background(sample.background), frame(sample) {
+    frame.layouts.clear();
     if (sample.resolution) resolution = make_resolution_convolution(sample.detector, pixels, *sample.resolution);
-    for (const Layout& layout : sample.layouts) {
-      LayoutPlan plan;
-      plan.density = layout.density;
-      plan.mixture = layout.mixture;
-      if (layout.mixture != MixtureApproximation::ssca)
-        plan.interference = make_interference(layout.interference, layout.position_variance);
-      double total = 0;
-      for (const ParticleSpec& p : layout.particles) {
-        const Complex host = sample.layers[p.layer].material.n2_minus_1();
-        const Complex body = p.material.n2_minus_1();
-        for (const SampledShape& s : sample_shapes(p)) {
-          ParticleKind kind;
-          kind.layer = p.layer;
-          kind.depth = p.depth;
-          kind.rotated = !is_identity(p.rotation);
-          kind.to_particle = transpose(p.rotation);
-          kind.weight = p.abundance * s.weight;
-          total += kind.weight;
-          bool first = true;
-          for (const ShapeComponent& c : particle_components(p, s.parameters)) {
-            Component comp;
-            comp.form_factor = c.form_factor;
-            comp.mesh = std::dynamic_pointer_cast<const MeshFormFactor>(c.form_factor);
-            if (comp.mesh) comp.table = std::make_shared<std::vector<Complex>>();
-            comp.contrast = c.role == ComponentRole::body ? body - host : p.core_material->n2_minus_1() - body;
-            comp.offset = c.offset;
-            comp.has_offset = c.offset.x != 0 || c.offset.y != 0 || c.offset.z != 0;
-            if (first) {  // the outer body (the shell of a core–shell particle)
-              const Extent e = c.form_factor->extent();
-              kind.radial_extension = 0.5 * (e.hi.x - e.lo.x);
-              first = false;
-            }
-            kind.components.push_back(std::move(comp));
-          }
-          plan.kinds.push_back(std::move(kind));
-        }
-      }
-      for (ParticleKind& k : plan.kinds) k.weight /= total;
-      if (layout.mixture == MixtureApproximation::ssca) {
-        SscaCoupling ssca;
-        ssca.paracrystal = std::get<RadialParacrystal>(layout.interference);
-        ssca.position_variance = layout.position_variance;
-        for (const ParticleKind& k : plan.kinds) ssca.mean_radius += k.weight * k.radial_extension;
-        plan.ssca = ssca;
-      }
-      kind_count += plan.kinds.size();
-      layouts.push_back(std::move(plan));
-    }
+    set_layouts(sample);
   }
+
+  // New particle kinds; the pixel grid, the Parratt fields and their GPU
+  // copies stay.
+  void set_layouts(const Sample& sample) {
+    layouts = layout_plans(sample);
+    kind_count = 0;
+    for (const LayoutPlan& l : layouts) kind_count += l.kinds.size();
+    tables_ready = false;
+    choose_path();
+  }
+  // Picks the analytic GPU path or the CPU pixel loop and says why.
+  void choose_path();
+  // Pixels [first, first + count) on the analytic GPU path.
+  void compute_gpu(std::size_t first, std::size_t count, double* out) const;
 
   mutable std::mutex tables_mutex;
   mutable bool tables_ready = false;
@@ -259,6 +165,48 @@ struct GisaxsPlan::Impl {
   // pixel loop).
   void ensure_tables() const;
 };
+
+void GisaxsPlan::Impl::choose_path() {
+  analytic_gpu = false;
+  summary = "CPU";
+  if (options.compute.device != Device::gpu) return;
+  std::string reason = analytic_unsupported(layouts, beams);
+#if NANOSCATTER_HAVE_CUDA
+  if (reason.empty()) {
+    if (!geometry) geometry = make_analytic_geometry(pixels, beams.front(), options.approximation, background);
+    particles = make_analytic_particles(layouts, pixels);
+    const std::size_t bytes = analytic_device_bytes(*geometry, particles);
+    const std::size_t budget = analytic_device_budget(options.compute.max_device_memory);
+    if (bytes > budget) {
+      reason = "its tables (" + std::to_string(bytes >> 20) + " MiB) exceed the device memory budget (" +
+               std::to_string(budget >> 20) + " MiB)";
+    } else {
+      if (!cuda) {
+        cuda = make_analytic_cuda_state();
+        upload_geometry(*cuda, *geometry);
+      }
+      upload_particles(*cuda, particles);
+      analytic_gpu = true;
+      summary = std::string("GPU (analytic form factors, DWBA sums and interference; ") +
+                (options.compute.precision == Precision::single ? "float32 form factors, float64 sums)" : "float64)");
+      return;
+    }
+  }
+#endif
+  summary = "CPU pixel loop (" + reason + " not on the GPU path" +
+            (reason.find("mesh") == std::string::npos ? "" : "; mesh form factors on the GPU") + ")";
+  if (!options.compute.quiet) std::fprintf(stderr, "gisaxs: --device gpu: %s\n", summary.c_str());
+}
+
+void GisaxsPlan::Impl::compute_gpu(std::size_t first, std::size_t count, double* out) const {
+#if NANOSCATTER_HAVE_CUDA
+  const std::lock_guard<std::mutex> lock(cuda_mutex);
+  analytic_pixels_cuda(*cuda, options.compute.precision, first, count, out);
+#else
+  (void)first, (void)count, (void)out;
+  fail("gisaxs: the analytic GPU path needs a CUDA build");
+#endif
+}
 
 void GisaxsPlan::Impl::prepare_block(const BeamState& beam, std::size_t first, std::size_t count,
                                      Workspace& ws) const {
@@ -483,10 +431,20 @@ GisaxsPlan::GisaxsPlan(GisaxsPlan&&) noexcept = default;
 GisaxsPlan& GisaxsPlan::operator=(GisaxsPlan&&) noexcept = default;
 
 const PixelGrid& GisaxsPlan::pixels() const { return impl_->pixels; }
+const std::string& GisaxsPlan::device_summary() const { return impl_->summary; }
+
+void GisaxsPlan::set_layouts(std::vector<Layout> layouts) {
+  Sample sample = impl_->frame;
+  sample.layouts = std::move(layouts);
+  sample.validated = false;
+  validate_sample(sample);
+  impl_->set_layouts(sample);
+}
 std::size_t GisaxsPlan::particle_kinds() const { return impl_->kind_count; }
 
 void GisaxsPlan::compute_pixels(std::size_t first, std::size_t count, double* out) const {
   if (first + count > impl_->pixels.size()) fail("GisaxsPlan::compute_pixels: pixel range beyond the detector");
+  if (impl_->analytic_gpu) return impl_->compute_gpu(first, count, out);
   impl_->ensure_tables();
   Workspace ws;
   const std::size_t block = impl_->block;
@@ -512,6 +470,21 @@ GisaxsResult GisaxsPlan::execute() const {
   for (std::size_t b = 0; b < n_blocks; ++b)
     if (share.owns(b)) mine += std::min(block, n - b * block);
   result.computed_pixels = mine;
+  if (impl_->analytic_gpu) {
+    // One launch for the whole image, or one per owned block of a share.
+    if (share.whole())
+      impl_->compute_gpu(0, n, result.intensity.data());
+    else
+      for (std::size_t b = 0; b < n_blocks; ++b)
+        if (share.owns(b))
+          impl_->compute_gpu(b * block, std::min(block, n - b * block), result.intensity.data() + b * block);
+    if (share.whole())
+      impl_->resolution.apply(result.rows, result.cols, result.intensity);
+    else
+      result.pending_resolution = impl_->resolution;
+    result.seconds = start.seconds();
+    return result;
+  }
   Progress progress("gisaxs", mine, ProgressOptions{impl_->options.compute.quiet});
   OmpErrors errors;
 #pragma omp parallel num_threads(threads)

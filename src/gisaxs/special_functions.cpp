@@ -139,6 +139,15 @@ double bessel_j1c(double x) {
   return c[0] + t * b1 - b2;
 }
 
+const std::vector<double>& bessel_j1c_chebyshev() {
+  static const std::vector<double> flat = [] {
+    std::vector<double> f;
+    for (const auto& interval : j1c_table()) f.insert(f.end(), interval.begin(), interval.end());
+    return f;
+  }();
+  return flat;
+}
+
 Complex sinc_exp_i(Complex z) {
   // (e^w − 1)/w with w = 2iz is Σ_{n≥0} w^n/(n+1)!; 18 terms below
   // |w| = 1/2 (the first omitted is below 2^-18/19! ≈ 3e-23), by Horner's scheme.

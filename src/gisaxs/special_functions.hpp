@@ -25,6 +25,10 @@ double sinc(double x);
 // integrand) for 8 < |z| ≤ 25, Hankel's expansion (DLMF 10.17.3) beyond.
 double bessel_j1c(double x);
 Complex bessel_j1c(Complex z);
+// The Chebyshev coefficients behind bessel_j1c(double) on [1, 25]: interval
+// m = ⌊x⌋ (0 … 24) holds 16 coefficients from index 16 m, for t = 2(x − m) − 1
+// (the GPU path evaluates the same interpolants: analytic_math.hpp).
+const std::vector<double>& bessel_j1c_chebyshev();
 
 // sinc(z) exp(i z) = (exp(2iz) − 1)/(2iz): the height factor of every
 // prism-like shape, with one complex exponential instead of sin and exp

@@ -1,0 +1,33 @@
+// CUDA backend of the analytic GPU path (analytic_cuda.cu): keeps the
+// tables of analytic_tables.hpp on the device and runs the pixel function
+// (analytic_pixel.hpp) one thread per pixel.
+#pragma once
+#include <cstddef>
+#include <memory>
+
+#include "gisaxs/analytic_tables.hpp"
+#include "nanoscatter/device.hpp"
+
+namespace nanoscatter::gisaxs {
+
+#if NANOSCATTER_HAVE_CUDA
+// The device copies of one plan's tables and its output buffer.
+struct AnalyticCudaState;
+struct AnalyticCudaStateDeleter {
+  void operator()(AnalyticCudaState* s) const;
+};
+using AnalyticCudaStatePtr = std::unique_ptr<AnalyticCudaState, AnalyticCudaStateDeleter>;
+AnalyticCudaStatePtr make_analytic_cuda_state();
+
+// Bytes of device memory the path may use (max_device_memory; 0: half the free memory).
+std::size_t analytic_device_budget(std::size_t max_device_memory);
+// Copies the geometry (once per plan) or the particles (after each change).
+void upload_geometry(AnalyticCudaState& state, const AnalyticGeometry& geometry);
+void upload_particles(AnalyticCudaState& state, const AnalyticParticles& particles);
+// out[i] = I(pixel first + i), i < count: float32 form factors with float64
+// sums (single) or float64 throughout (dual).
+void analytic_pixels_cuda(const AnalyticCudaState& state, Precision precision, std::size_t first, std::size_t count,
+                          double* out);
+#endif
+
+}  // namespace nanoscatter::gisaxs
