@@ -10,6 +10,7 @@
 #pragma once
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,12 @@ class GisaxsFitModel : public FitModel {
   PixelRect region_;
   gisaxs::GisaxsOptions options_;
   std::map<std::string, double> current_;  // values set, to skip unchanged ones
+  // The plan of the last evaluation, kept while only layout values (paths
+  // "layout[…]": particles, distributions, interference) change: those go
+  // in by set_layouts, which keeps the pixel geometry and the layers'
+  // fields (on the GPU, resident); any other change makes a new plan.
+  std::optional<gisaxs::GisaxsPlan> plan_;
+  bool plan_stale_ = true, layouts_changed_ = false;
 };
 
 }  // namespace nanoscatter::fit

@@ -73,6 +73,8 @@ void GisaxsFitModel::set(const std::string& path, double value) {
   if (it != current_.end() && it->second == value) return;
   document_.set(path, value);
   current_[path] = value;
+  if (path.rfind("layout[", 0) == 0) layouts_changed_ = true;
+  else plan_stale_ = true;
 }
 
 gisaxs::Sample GisaxsFitModel::cropped_sample() const {
@@ -86,7 +88,14 @@ void GisaxsFitModel::evaluate(std::span<double> out) {
   if (out.size() != size()) fail("GisaxsFitModel::evaluate: output of ", out.size(), " values for ", size(), " pixels");
   gisaxs::GisaxsOptions options = options_;
   options.compute.quiet = true;  // one line per fit iteration, not a bar per image
-  const gisaxs::GisaxsResult result = gisaxs::GisaxsPlan(cropped_sample(), options).execute();
+  if (!plan_ || plan_stale_) {
+    plan_.emplace(cropped_sample(), options);
+    plan_stale_ = layouts_changed_ = false;
+  } else if (layouts_changed_) {
+    plan_->set_layouts(document_.sample().layouts);
+    layouts_changed_ = false;
+  }
+  const gisaxs::GisaxsResult result = plan_->execute();
   std::copy(result.intensity.begin(), result.intensity.end(), out.begin());
 }
 

@@ -43,8 +43,19 @@ std::vector<Problem::State> Problem::evaluate(const std::vector<std::vector<doub
     states[k].values = parameters_.values(free_sets[k]);
     for (std::size_t i : model_indices_) model_sets[k].push_back(states[k].values[i]);
   }
-  std::vector<std::vector<double>> images = model_.evaluate_batch(model_names_, model_sets);
-  evaluations_ += int(free_sets.size());
+  // Sets equal to the memo are not evaluated again (nor counted).
+  std::vector<std::vector<double>> todo;
+  std::vector<std::size_t> todo_index;
+  for (std::size_t k = 0; k < model_sets.size(); ++k)
+    if (memo_image_.empty() || model_sets[k] != memo_values_) todo.push_back(model_sets[k]), todo_index.push_back(k);
+  std::vector<std::vector<double>> computed = todo.empty() ? std::vector<std::vector<double>>{}
+                                                           : model_.evaluate_batch(model_names_, todo);
+  evaluations_ += int(todo.size());
+  std::vector<std::vector<double>> images(model_sets.size());
+  for (std::size_t t = 0; t < todo.size(); ++t) images[todo_index[t]] = std::move(computed[t]);
+  for (std::size_t k = 0; k < images.size(); ++k)
+    if (images[k].empty()) images[k] = memo_image_;
+  if (!model_sets.empty()) memo_values_ = model_sets[0], memo_image_ = images[0];
   for (std::size_t k = 0; k < states.size(); ++k) {
     State& s = states[k];
     s.image = std::move(images[k]);

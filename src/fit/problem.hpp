@@ -69,6 +69,10 @@ class Problem {
   std::vector<std::size_t> model_indices_;    // their indices in the ParameterSet
   int scale_index_ = -1, background_index_ = -1;
   bool held_ = false;
+  // The model values and image of the first set of the last evaluate():
+  // a trust-region step evaluates a candidate and then, once accepted, the
+  // Jacobian at the same point, whose base image is this one.
+  std::vector<double> memo_values_, memo_image_;
   double held_scale_ = 1, held_background_ = 0;
   int evaluations_ = 0, iterations_ = 0, stage_start_ = 0;
   std::vector<double> history_chi2_;
