@@ -58,6 +58,9 @@ class GisaxsFitModel : public FitModel {
   PixelRect region_;
   gisaxs::GisaxsOptions options_;
   std::map<std::string, double> current_;  // values set, to skip unchanged ones
+  // Values set since the last evaluation: applied together (one check of
+  // the whole sample, so tied values may move together).
+  std::vector<std::pair<std::string, ConfigValue>> pending_;
   // The plan of the last evaluation, kept while only layout values (paths
   // "layout[…]": particles, distributions, interference) change: those go
   // in by set_layouts, which keeps the pixel geometry and the layers'

@@ -24,6 +24,10 @@ class SampleDocument {
   // Sets one value (an Error naming the key, and no change, where the
   // sample reader refuses the result).
   void set(const std::string& path, const ConfigValue& value);
+  // Sets several values as one edit, checked once at the end, so that
+  // values that depend on each other (a particle's depth and its layer's
+  // thickness) may change together; all or nothing, as set().
+  void set(const std::vector<std::pair<std::string, ConfigValue>>& edits);
   std::vector<std::string> paths() const;  // every value's key path
 
   const std::string& toml() const { return text_; }  // as toml++ writes it (comments are not kept)

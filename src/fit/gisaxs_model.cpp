@@ -71,7 +71,7 @@ void GisaxsFitModel::set(const std::string& path, double value) {
   // Jacobian's batches change one parameter per image).
   const auto it = current_.find(path);
   if (it != current_.end() && it->second == value) return;
-  document_.set(path, value);
+  pending_.emplace_back(path, value);
   current_[path] = value;
   if (path.rfind("layout[", 0) == 0) layouts_changed_ = true;
   else plan_stale_ = true;
@@ -88,6 +88,16 @@ void GisaxsFitModel::evaluate(std::span<double> out) {
   if (out.size() != size()) fail("GisaxsFitModel::evaluate: output of ", out.size(), " values for ", size(), " pixels");
   gisaxs::GisaxsOptions options = options_;
   options.compute.quiet = true;  // one line per fit iteration, not a bar per image
+  if (!pending_.empty()) {
+    auto edits = std::move(pending_);
+    pending_.clear();
+    try {
+      document_.set(edits);
+    } catch (...) {
+      for (const auto& e : edits) current_.erase(e.first);  // not applied: set them again next time
+      throw;
+    }
+  }
   if (!plan_ || plan_stale_) {
     plan_.emplace(cropped_sample(), options);
     plan_stale_ = layouts_changed_ = false;

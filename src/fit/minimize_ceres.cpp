@@ -3,6 +3,7 @@
 // model evaluations (Problem::jacobian), so a model that evaluates batches
 // at once (GPU) serves the whole Jacobian in one call.
 #include <ceres/ceres.h>
+#include <glog/logging.h>
 
 #include <exception>
 
@@ -76,6 +77,11 @@ Outcome minimize_ceres(Problem& problem, const std::vector<double>& start, bool 
     if (std::isfinite(lower[k])) ceres_problem.SetParameterLowerBound(x.data(), int(k), lower[k]);
     if (std::isfinite(upper[k])) ceres_problem.SetParameterUpperBound(x.data(), int(k), upper[k]);
   }
+  // Ceres reports through glog; every failure of ours comes back as an
+  // exception (BatchCost::error) or in the summary, so glog's lines on
+  // stderr (one per failed evaluation, "Logging before InitGoogleLogging")
+  // would only break the one-line error contract.
+  FLAGS_minloglevel = google::GLOG_FATAL;
   const MinimizerOptions& o = problem.options();
   ceres::Solver::Options options;
   options.minimizer_type = ceres::TRUST_REGION;

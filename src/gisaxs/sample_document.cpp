@@ -29,8 +29,11 @@ SampleDocument SampleDocument::parse(std::string_view text, const std::string& s
 
 ConfigValue SampleDocument::get(const std::string& path) const { return toml_value(text_, source_, path); }
 
-void SampleDocument::set(const std::string& path, const ConfigValue& value) {
-  std::string edited = toml_with_value(text_, source_, path, value);
+void SampleDocument::set(const std::string& path, const ConfigValue& value) { set({{path, value}}); }
+
+void SampleDocument::set(const std::vector<std::pair<std::string, ConfigValue>>& edits) {
+  std::string edited = text_;
+  for (const auto& [path, value] : edits) edited = toml_with_value(edited, source_, path, value);
   Sample sample = parse_sample(edited, source_);  // throws before anything changes
   text_ = std::move(edited);
   sample_ = std::move(sample);
