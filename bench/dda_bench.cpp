@@ -15,7 +15,7 @@ DdaOptions sphere_case(int grid, bool single) {
   o.grid = {grid};
   o.eq_rad = 5.0 * grid / 32;
   o.m = {{1.5, 0}};
-  o.compute.precision = single ? Precision::single : Precision::dual;
+  o.compute.precision = single ? Precision::float32 : Precision::float64;
   return o;
 }
 

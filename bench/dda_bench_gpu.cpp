@@ -56,7 +56,7 @@ void run(benchmark::State& state, DdaOptions o, const std::string& name, bool so
     return;
   }
   o.compute.device = Device::gpu;
-  o.compute.precision = state.range(0) ? Precision::dual : Precision::single;
+  o.compute.precision = state.range(0) ? Precision::float64 : Precision::float32;
   const DdaSetup setup = make_dda_setup(o);
   const DdaMemoryEstimate mem = estimate_dda_memory(setup, o);
   const auto& b = setup.geometry.box;
@@ -101,7 +101,7 @@ void BM_Issue20Sphere(benchmark::State& state) {
   o.m = {{1.5, 0}};
   o.eps = 1e-5;
   o.compute.device = Device::gpu;
-  o.compute.precision = state.range(0) ? Precision::dual : Precision::single;
+  o.compute.precision = state.range(0) ? Precision::float64 : Precision::float32;
   DdaResult r;
   double init = 0;
   for (auto _ : state) {

@@ -65,7 +65,7 @@ void exact_case(benchmark::State& state, Path path, bool uniform) {
       exact_pair_sums_reference(atoms, atoms, PairSet::triangle, q, out);
     else
       exact_pair_sums_cpu(atoms, atoms, PairSet::triangle, q, out,
-                          path == Path::fast_single ? Precision::single : Precision::dual, threads);
+                          path == Path::fast_single ? Precision::float32 : Precision::float64, threads);
     benchmark::DoNotOptimize(out.data());
   }
   const double pairs = 0.5 * double(n) * double(n - 1);

@@ -194,9 +194,9 @@ void BM_DebyeHistogramSums(benchmark::State& state) {
                  std::to_string(h.count.size()) + " NQ=1456|bin*Q/s");
 }
 
-void BM_DebyeExactSingle(benchmark::State& s) { run_case(s, DebyeMethod::exact, Precision::single); }
-void BM_DebyeExactDouble(benchmark::State& s) { run_case(s, DebyeMethod::exact, Precision::dual); }
-void BM_DebyeHistogram(benchmark::State& s) { run_case(s, DebyeMethod::histogram, Precision::dual); }
+void BM_DebyeExactSingle(benchmark::State& s) { run_case(s, DebyeMethod::exact, Precision::float32); }
+void BM_DebyeExactDouble(benchmark::State& s) { run_case(s, DebyeMethod::exact, Precision::float64); }
+void BM_DebyeHistogram(benchmark::State& s) { run_case(s, DebyeMethod::histogram, Precision::float64); }
 
 // The exact kernel alone on one species (a triangle of the Co atoms of a CoO
 // sphere with 2·range(0) atoms), float32, with range(1) Q per thread and

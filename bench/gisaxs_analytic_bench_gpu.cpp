@@ -63,7 +63,7 @@ bool configure(benchmark::State& state, GisaxsOptions& o, int device, int precis
     return false;
   }
   o.compute.device = device == 1 ? Device::gpu : Device::cpu;
-  o.compute.precision = precision == 1 ? Precision::single : Precision::dual;
+  o.compute.precision = precision == 1 ? Precision::float32 : Precision::float64;
   o.compute.threads = threads;
   return true;
 }

@@ -36,8 +36,8 @@ void run_case(benchmark::State& state, Precision precision) {
                  " 10x40x40|triangle*q/s");
 }
 
-void BM_GisaxsMeshCpuSingle(benchmark::State& s) { run_case(s, Precision::single); }
-void BM_GisaxsMeshCpuDouble(benchmark::State& s) { run_case(s, Precision::dual); }
+void BM_GisaxsMeshCpuSingle(benchmark::State& s) { run_case(s, Precision::float32); }
+void BM_GisaxsMeshCpuDouble(benchmark::State& s) { run_case(s, Precision::float64); }
 
 void BM_GisaxsMeshReference(benchmark::State& state) {
   const TriangleMesh mesh = sphere_mesh_with_triangles(20, std::size_t(state.range(0)), 0.6);

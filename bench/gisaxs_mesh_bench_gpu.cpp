@@ -83,8 +83,8 @@ void run_case(benchmark::State& state, Precision precision) {
                  std::to_string(side) + "x" + std::to_string(side) + "|triangle*q/s");
 }
 
-void BM_GisaxsMeshGpuSingle(benchmark::State& s) { run_case(s, Precision::single); }
-void BM_GisaxsMeshGpuDouble(benchmark::State& s) { run_case(s, Precision::dual); }
+void BM_GisaxsMeshGpuSingle(benchmark::State& s) { run_case(s, Precision::float32); }
+void BM_GisaxsMeshGpuDouble(benchmark::State& s) { run_case(s, Precision::float64); }
 
 }  // namespace
 

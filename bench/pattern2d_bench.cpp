@@ -54,8 +54,8 @@ void run_case(benchmark::State& state, Precision precision) {
                  std::to_string(threads) + " threads|atom*pixel/s");
 }
 
-void BM_Pattern2DCpuSingle(benchmark::State& s) { run_case(s, Precision::single); }
-void BM_Pattern2DCpuDouble(benchmark::State& s) { run_case(s, Precision::dual); }
+void BM_Pattern2DCpuSingle(benchmark::State& s) { run_case(s, Precision::float32); }
+void BM_Pattern2DCpuDouble(benchmark::State& s) { run_case(s, Precision::float64); }
 
 }  // namespace
 

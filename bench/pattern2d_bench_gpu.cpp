@@ -87,8 +87,8 @@ void BM_Pattern2DGpuKernel(benchmark::State& state) {
 #endif
 }
 
-void BM_Pattern2DGpuSingle(benchmark::State& s) { run_case(s, Precision::single); }
-void BM_Pattern2DGpuDouble(benchmark::State& s) { run_case(s, Precision::dual); }
+void BM_Pattern2DGpuSingle(benchmark::State& s) { run_case(s, Precision::float32); }
+void BM_Pattern2DGpuDouble(benchmark::State& s) { run_case(s, Precision::float64); }
 
 }  // namespace
 

@@ -7,14 +7,14 @@ namespace nanoscatter {
 
 enum class DeviceRequest { automatic, cpu, gpu };
 enum class Device { cpu, gpu };
-enum class Precision { single, dual };  // "dual" = float64 ("double" is a keyword)
+enum class Precision { float32, float64 };  // "single" and "double" to users (--precision, precision=)
 
 // Where and how an engine runs: the part of every engine's options that is
 // about the machine, with one meaning everywhere. Front ends resolve the
 // user's "auto|cpu|gpu" with select_device before they fill `device`.
 struct DeviceOptions {
   Device device = Device::cpu;
-  Precision precision = Precision::dual;  // each engine's page says what single means for it
+  Precision precision = Precision::float64;  // each engine's page says what single means for it
   // Bytes of GPU memory a plan may use; 0: half of the memory free when the
   // plan runs (others may share the GPU). Larger problems run in blocks.
   std::size_t max_device_memory = 0;

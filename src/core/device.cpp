@@ -22,13 +22,13 @@ DeviceRequest parse_device(const std::string& name) {
 }
 
 Precision parse_precision(const std::string& name) {
-  if (name == "single" || name == "float" || name == "float32") return Precision::single;
-  if (name == "double" || name == "float64") return Precision::dual;
+  if (name == "single" || name == "float" || name == "float32") return Precision::float32;
+  if (name == "double" || name == "float64") return Precision::float64;
   fail_option("precision", "unknown precision '", name, "' (expected single or double)");
 }
 
 const char* to_string(Device d) { return d == Device::gpu ? "gpu" : "cpu"; }
-const char* to_string(Precision p) { return p == Precision::single ? "single" : "double"; }
+const char* to_string(Precision p) { return p == Precision::float32 ? "single" : "double"; }
 
 void require_gpu() {
   if (cuda_device_count() > 0) return;

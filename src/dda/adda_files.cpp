@@ -103,7 +103,7 @@ void write_adda_files(const std::filesystem::path& dir, const DdaResult& res, co
     std::fprintf(f, "Interaction term prescription: 'as Point dipoles'\n");
     std::fprintf(f, "FFT algorithm: %s\n", o.compute.device == Device::gpu ? "cuFFT" : "FFTW3");
     std::fprintf(f, "Iterative Method: %s\n", to_string(o.solver));
-    std::fprintf(f, "Precision: %s\n", o.compute.precision == Precision::single
+    std::fprintf(f, "Precision: %s\n", o.compute.precision == Precision::float32
                                           ? "single (float32 FFT products in a float64 iteration)"
                                           : "double");
     std::fprintf(f, "Symmetries: %s\n", res.runs.size() > 1 && res.runs[1].from_symmetry

@@ -20,7 +20,7 @@ class CpuBackend final : public SolverBackend {
   CpuBackend(const MatrixSpec& spec, Precision precision)
       : n_(3 * spec.position.size()), threads_(spec.threads > 0 ? spec.threads : omp_get_max_threads()),
         exact_(spec) {
-    if (precision == Precision::single) {
+    if (precision == Precision::float32) {
       const auto w = exact_.workspace();
       CpuMatvec<float>::Workspace wf{w.x, w.slices};
       fast_ = std::make_unique<CpuMatvec<float>>(spec, &wf);

@@ -69,7 +69,7 @@ class CudaBackend final : public SolverBackend {
   using C = cufftDoubleComplex;
   using Real = double;
   CudaBackend(const MatrixSpec& spec, Precision precision) : exact_(spec), n_(3 * spec.position.size()) {
-    if (precision == Precision::single) {
+    if (precision == Precision::float32) {
       const auto sh = exact_.shared();
       CudaMatvec<float>::Shared borrow;
       borrow.a = sh.a;
@@ -209,7 +209,7 @@ std::size_t cuda_memory_bytes(const std::array<int, 3>& box, const std::array<in
   // Double FFT work arrays and vectors in either precision; single adds the
   // float interaction FFT (its transforms borrow the double work arrays) and
   // a second copy of the positions and S.
-  const bool single = precision == Precision::single;
+  const bool single = precision == Precision::float32;
   const std::size_t c = 16;
   const std::size_t gx = grid[0], gy = grid[1], gz = grid[2], by = box[1], bz = box[2];
   const std::size_t xsize = 3 * bz * by * gx, ysize = 3 * gx * bz * gy, zsize = 3 * gx * gy * gz;

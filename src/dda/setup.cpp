@@ -103,7 +103,7 @@ DdaMemoryEstimate estimate_dda_memory(const DdaSetup& s, const DdaOptions& o) {
   // Vectors and the FFT work arrays are complex double in either precision
   // (single = float32 FFTs in the double arrays' memory); single adds the
   // float32 copy of the interaction FFT.
-  const bool single = o.compute.precision == Precision::single;
+  const bool single = o.compute.precision == Precision::float32;
   const std::size_t cbytes = 16;
   const auto& b = s.geometry.box;
   const auto& gr = s.fft_grid;

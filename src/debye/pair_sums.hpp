@@ -30,7 +30,7 @@ void exact_pair_sums_cpu(const AtomBlock& a, const AtomBlock& b, PairSet set,
                          int threads);
 #if NANOSCATTER_HAVE_CUDA
 struct CudaDebyeOptions {
-  Precision precision = Precision::single;
+  Precision precision = Precision::float32;
   std::size_t max_device_memory = 0;  // 0: use up to half of the free memory
   // float32 exact, uniform Q grids: Q chunks (of 48 Q) per block sharing
   // one cache of pair starts, 8 or 16 (the slab kernel; on an H200 16 gave

@@ -25,12 +25,12 @@
 // Other grids evaluate sin(q r) directly with the polynomial sincos
 // (simd_trig.hpp), the phase always formed and reduced in float64.
 //
-// Precision::single: distances, phases and block start values in float64,
+// Precision::float32: distances, phases and block start values in float64,
 // rounded once to float32 with a per-pair dither (pair_dither.hpp; the step
 // d rounded stochastically), the block's start phase shifted so that the
 // float step's drift is zero at the block's centre; the recurrence, the
 // amplitudes w_i w_j/(r σ) and their products in float32, summed in float64
-// (kRestart says why). Precision::dual does everything in float64.
+// (kRestart says why). Precision::float64 does everything in float64.
 // Bound and measurements: docs/debye.md; property test
 // tests/physics/test_debye_property.cpp.
 
@@ -384,7 +384,7 @@ void exact_pair_sums_cpu(const AtomBlock& a, const AtomBlock& b, PairSet set,
   check_block(a, "a");
   if (set == PairSet::rectangle) check_block(b, "b");
   if (q.empty()) return;
-  if (precision == Precision::single)
+  if (precision == Precision::float32)
     run<float>(a, b, set, q, out, threads);
   else
     run<double>(a, b, set, q, out, threads);

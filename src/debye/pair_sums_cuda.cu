@@ -487,7 +487,7 @@ void exact_pair_sums_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, s
       a, b, set, kTile,
       [&](std::size_t na, std::size_t nb, PairSet s) { return exact_bytes(na, nb, s, q.size()) <= budget; },
       [&](const AtomBlock& pa, const AtomBlock& pb, PairSet s) {
-        if (options.precision == Precision::single) exact_on_device<float>(pa, pb, s, q, out, options.chunk_q, options.slab_chunks);
+        if (options.precision == Precision::float32) exact_on_device<float>(pa, pb, s, q, out, options.chunk_q, options.slab_chunks);
         else exact_on_device<double>(pa, pb, s, q, out, kChunkQ, 0);
       });
 }

@@ -25,7 +25,7 @@ std::size_t analytic_device_budget(std::size_t max_device_memory);
 void upload_geometry(AnalyticCudaState& state, const AnalyticGeometry& geometry);
 void upload_particles(AnalyticCudaState& state, const AnalyticParticles& particles);
 // out[i] = I(pixel first + i), i < count: float32 form factors with float64
-// sums (single) or float64 throughout (dual).
+// sums (float32) or float64 throughout (float64).
 void analytic_pixels_cuda(const AnalyticCudaState& state, Precision precision, std::size_t first, std::size_t count,
                           double* out);
 #endif

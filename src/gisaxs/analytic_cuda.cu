@@ -88,7 +88,7 @@ void analytic_pixels_cuda(const AnalyticCudaState& s, Precision precision, std::
   if (count == 0) return;
   if (first + count > s.view.pixels) fail("analytic_pixels_cuda: pixel range beyond the detector");
   const unsigned blocks = static_cast<unsigned>((count + kThreadsPerBlock - 1) / kThreadsPerBlock);
-  if (precision == Precision::single)
+  if (precision == Precision::float32)
     analytic_pixel_kernel<float><<<blocks, kThreadsPerBlock>>>(s.view, first, count, s.out.data());
   else
     analytic_pixel_kernel<double><<<blocks, kThreadsPerBlock>>>(s.view, first, count, s.out.data());

@@ -188,7 +188,7 @@ void GisaxsPlan::Impl::choose_path() {
       upload_particles(*cuda, particles);
       analytic_gpu = true;
       summary = std::string("GPU (analytic form factors, DWBA sums and interference; ") +
-                (options.compute.precision == Precision::single ? "float32 form factors, float64 sums)" : "float64)");
+                (options.compute.precision == Precision::float32 ? "float32 form factors, float64 sums)" : "float64)");
       return;
     }
   }
@@ -369,7 +369,7 @@ void GisaxsPlan::Impl::compute_beam_block(const BeamState& beam, std::size_t fir
 void GisaxsPlan::Impl::ensure_tables() const {
   // Tables serve the GPU and the float32 mesh kernels (CPU or GPU); float64
   // CPU runs evaluate meshes block by block like any shape.
-  if (options.compute.device != Device::gpu && options.compute.precision != Precision::single) return;
+  if (options.compute.device != Device::gpu && options.compute.precision != Precision::float32) return;
   std::lock_guard<std::mutex> lock(tables_mutex);
   // Tables hold one beam's q; a sampled beam would need one set per beam.
   if (beams.size() > 1 && !tables_ready) {

@@ -175,7 +175,7 @@ void phase_sums_cpu(std::span<const AtomGroups> species, std::span<const Vec3> q
     if (g.dx.size() != g.groups() * kGroupSize || g.w.size() != g.dx.size())
       fail("phase_sums_cpu: atom groups are not padded to whole groups");
   if (q.empty() || species.empty()) return;
-  if (precision == Precision::single)
+  if (precision == Precision::float32)
     run<float>(species, q, out, threads);
   else
     run<double>(species, q, out, threads);

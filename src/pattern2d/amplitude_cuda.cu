@@ -368,7 +368,7 @@ void phase_sums_cuda(std::span<const AtomGroups> species, std::span<const Vec3> 
     for (std::size_t t = 0; t < g.dx.size(); ++t)
       d_max = std::max(d_max, std::abs(g.dx[t]) + std::abs(g.dy[t]) + std::abs(g.dz[t]));
   const bool fixed_point_fits = q_max * kInvTwoPi * d_max < double(1 << 18);
-  if (options.precision == Precision::single && fixed_point_fits)
+  if (options.precision == Precision::float32 && fixed_point_fits)
     run<float>(species, q, out, budget);
   else
     run<double>(species, q, out, budget);

@@ -69,7 +69,7 @@ void phase_sums_cpu(std::span<const AtomGroups> species, std::span<const Vec3> q
                     std::span<std::complex<double>> out, Precision precision, int threads);
 #if NANOSCATTER_HAVE_CUDA
 struct CudaPattern2DOptions {
-  Precision precision = Precision::single;
+  Precision precision = Precision::float32;
   std::size_t max_device_memory = 0;  // 0: use up to half of the free memory
 };
 void phase_sums_cuda(std::span<const AtomGroups> species, std::span<const Vec3> q,

@@ -48,7 +48,7 @@ double matvec_difference(std::array<int, 3> box, Precision gpu_precision, bool h
   spec.d = 0.21;
   const InteractionFft it = interaction_fft(box, spec.grid, spec.k, spec.d, 0);
   spec.interaction = &it;
-  auto cpu = make_cpu_backend(spec, Precision::dual);
+  auto cpu = make_cpu_backend(spec, Precision::float64);
   auto gpu = make_cuda_backend(spec, gpu_precision);
   std::vector<cplx> x(cpu->length());
   for (auto& e : x) e = cplx(v(rng), v(rng));
@@ -78,10 +78,10 @@ TEST(DdaGpu, MatvecEqualsCpu) {
   SKIP_WITHOUT_GPU();
   for (auto box : {std::array<int, 3>{16, 16, 16}, std::array<int, 3>{9, 13, 7}, std::array<int, 3>{40, 3, 33}}) {
     for (bool herm : {false, true}) {
-      EXPECT_LT(matvec_difference(box, Precision::dual, herm), 1e-12) << box[0] << "x" << box[1] << "x" << box[2];
-      EXPECT_LT(matvec_difference(box, Precision::single, herm), 3e-6) << box[0] << "x" << box[1] << "x" << box[2];
+      EXPECT_LT(matvec_difference(box, Precision::float64, herm), 1e-12) << box[0] << "x" << box[1] << "x" << box[2];
+      EXPECT_LT(matvec_difference(box, Precision::float32, herm), 3e-6) << box[0] << "x" << box[1] << "x" << box[2];
       // single (mixed) precision keeps the float64 product for the true residual
-      EXPECT_LT(matvec_difference(box, Precision::single, herm, true), 1e-12) << box[0] << "x" << box[1] << "x" << box[2];
+      EXPECT_LT(matvec_difference(box, Precision::float32, herm, true), 1e-12) << box[0] << "x" << box[1] << "x" << box[2];
     }
   }
 }
@@ -113,7 +113,7 @@ TEST(DdaGpu, SolveEqualsCpu) {
   o.eq_rad = 5;
   o.m = {{1.5, 0}};
   o.compute.device = Device::gpu;
-  for (Precision p : {Precision::dual, Precision::single}) {
+  for (Precision p : {Precision::float64, Precision::float32}) {
     o.compute.precision = p;
     const DdaResult g = DdaPlan(o).execute();
     ASSERT_TRUE(g.converged);
@@ -132,7 +132,7 @@ TEST(DdaGpu, LargerSphereSingleVsCpuDouble) {
   o.m = {{1.33, 0.1}};
   const DdaResult c = DdaPlan(o).execute();
   o.compute.device = Device::gpu;
-  o.compute.precision = Precision::single;
+  o.compute.precision = Precision::float32;
   const DdaResult g = DdaPlan(o).execute();
   ASSERT_TRUE(g.converged);
   EXPECT_LT(rel(g.runs[0].qext, c.runs[0].qext), 5e-5);
@@ -160,15 +160,15 @@ TEST(DdaGpuProperty, DrawnCasesMatchCpuDouble) {
     const bool mie_regime = k % 3 == 0;
     DrawnDda c = draw_dda_case(rng, mie_regime);
     SCOPED_TRACE(c.text);
-    c.o.compute.precision = Precision::dual;
+    c.o.compute.precision = Precision::float64;
     const DdaResult cpu = DdaPlan(c.o).execute();
     ASSERT_TRUE(cpu.converged);
     c.o.compute.device = Device::gpu;
-    for (Precision p : {Precision::single, Precision::dual}) {
+    for (Precision p : {Precision::float32, Precision::float64}) {
       c.o.compute.precision = p;
       const DdaResult g = DdaPlan(c.o).execute();
-      const char* pn = p == Precision::single ? "single" : "double";
-      if (!g.converged && p == Precision::single &&
+      const char* pn = p == Precision::float32 ? "single" : "double";
+      if (!g.converged && p == Precision::float32 &&
           (c.o.solver == DdaSolver::bicg_cs || c.o.solver == DdaSolver::cgnr)) {
         std::printf("[dda gpu property] %s: single not converged with %s (documented limit)\n", c.text.c_str(),
                     to_string(c.o.solver));
@@ -205,7 +205,7 @@ TEST(DdaGpu, HighContrastSphereSingleWithin1e5) {
   o.eq_rad = 6;
   o.m = {{2.0, 0}};
   o.compute.device = Device::gpu;
-  o.compute.precision = Precision::single;
+  o.compute.precision = Precision::float32;
   const DdaResult g = DdaPlan(o).execute();
   ASSERT_TRUE(g.converged);
   EXPECT_LE(g.runs[0].residual, 1e-5);
@@ -224,7 +224,7 @@ TEST(DdaGpu, Issue20SphereX20SingleFasterAndWithin1e5) {
   o.m = {{1.5, 0}};
   o.compute.device = Device::gpu;
   const DdaResult d = DdaPlan(o).execute();
-  o.compute.precision = Precision::single;
+  o.compute.precision = Precision::float32;
   const DdaResult s = DdaPlan(o).execute();
   std::printf("[dda issue 20] double: %d it., %.3f s, Qext %.9f; single: %d it. (%d restarts, %d checks), %.3f s, "
               "Qext %.9f, |dQ|/Q %.2e\n",

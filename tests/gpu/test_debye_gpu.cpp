@@ -81,8 +81,8 @@ TEST_P(DebyeCudaExact, MatchesFloat64Reference) {
     Precision precision;
     int chunk, slab;
   };
-  const Variant variants[] = {{Precision::dual, 32, 0},   {Precision::single, 32, 0}, {Precision::single, 48, 0},
-                              {Precision::single, 64, 0}, {Precision::single, 48, 8}, {Precision::single, 48, 16}};
+  const Variant variants[] = {{Precision::float64, 32, 0},   {Precision::float32, 32, 0}, {Precision::float32, 48, 0},
+                              {Precision::float32, 64, 0}, {Precision::float32, 48, 8}, {Precision::float32, 48, 16}};
   for (const auto& [p, chunk, slab] : variants) {
     std::vector<double> gpu(q.size(), 0.0);
     CudaDebyeOptions opt;
@@ -91,7 +91,7 @@ TEST_P(DebyeCudaExact, MatchesFloat64Reference) {
     opt.slab_chunks = slab;
     exact_pair_sums_cuda(a, b, c.set, q, gpu, opt);
     const double err = max_abs_diff(gpu, ref) / scale;
-    const double tol = p == Precision::dual ? 1e-11 : 2e-5;
+    const double tol = p == Precision::float64 ? 1e-11 : 2e-5;
     EXPECT_LT(err, tol) << "precision " << to_string(p) << " chunk " << chunk << " slab " << slab;
     RecordProperty(std::string("err_") + to_string(p) + "_" + std::to_string(chunk) + "_" + std::to_string(slab),
                    std::to_string(err));
@@ -136,7 +136,7 @@ TEST(DebyeCuda, MemoryCapSplitsWithoutChangingTheResult) {
   std::vector<double> q;
   for (int k = 0; k < 40; ++k) q.push_back(0.1 + 0.2 * k);
   CudaDebyeOptions whole, capped;
-  whole.precision = capped.precision = Precision::dual;
+  whole.precision = capped.precision = Precision::float64;
   capped.max_device_memory = 20000;  // bytes: forces several levels of splitting
   std::vector<double> s_whole(q.size(), 0.0), s_capped(q.size(), 0.0);
   exact_pair_sums_cuda(a, a, PairSet::triangle, q, s_whole, whole);
@@ -156,12 +156,12 @@ TEST(DebyeCuda, CoincidentAtomsUseTheLimit) {
   std::vector<double> ref(q.size(), 0.0), gpu(q.size(), 0.0);
   exact_pair_sums_reference(a, a, PairSet::triangle, q, ref);
   // float64: to rounding; float32: the limit term in float (≤ 1e-6 relative).
-  for (Precision p : {Precision::dual, Precision::single}) {
+  for (Precision p : {Precision::float64, Precision::float32}) {
     CudaDebyeOptions opt;
     opt.precision = p;
     std::fill(gpu.begin(), gpu.end(), 0.0);
     exact_pair_sums_cuda(a, a, PairSet::triangle, q, gpu, opt);
-    const double tol = p == Precision::dual ? 1e-12 : 1e-6;
+    const double tol = p == Precision::float64 ? 1e-12 : 1e-6;
     for (std::size_t k = 0; k < q.size(); ++k)
       EXPECT_NEAR(gpu[k], ref[k], tol * std::abs(ref[k]) + 1e-14) << to_string(p);
   }
@@ -232,7 +232,7 @@ TEST(DebyeCuda, CrystalMeetsTheFloat32Bound) {
   std::vector<double> q;
   for (int k = 0; k < 256; ++k) q.push_back(0.05 + k * (12.0 - 0.05) / 255);
   std::vector<double> ref(q.size(), 0.0);
-  exact_pair_sums_cpu(au, au, PairSet::triangle, q, ref, Precision::dual, 0);
+  exact_pair_sums_cpu(au, au, PairSet::triangle, q, ref, Precision::float64, 0);
   const auto pattern = [&](const std::vector<double>& s) {
     std::vector<double> I(q.size());
     for (std::size_t k = 0; k < q.size(); ++k) I[k] = double(au.size()) + 2.0 * s[k] / q[k];
@@ -240,7 +240,7 @@ TEST(DebyeCuda, CrystalMeetsTheFloat32Bound) {
   };
   {
     CudaDebyeOptions opt;
-    opt.precision = Precision::single;
+    opt.precision = Precision::float32;
     std::vector<double> gpu(q.size(), 0.0);
     exact_pair_sums_cuda(au, au, PairSet::triangle, q, gpu, opt);  // warm-up and result
     std::fill(gpu.begin(), gpu.end(), 0.0);

@@ -53,9 +53,9 @@ TEST(DebyeGpuPhysics, GoldSphereFloat32AndFloat64MatchCpuFloat64) {
   const Structure au = gold_sphere();
   ASSERT_GE(au.atoms.size(), 20000u);
   const auto q = uniform_q_grid(0.05, 12.0, 256);
-  const auto ref = run(au, Device::cpu, Precision::dual, DebyeMethod::exact, q);
-  const auto single = run(au, Device::gpu, Precision::single, DebyeMethod::exact, q);
-  const auto dual = run(au, Device::gpu, Precision::dual, DebyeMethod::exact, q);
+  const auto ref = run(au, Device::cpu, Precision::float64, DebyeMethod::exact, q);
+  const auto single = run(au, Device::gpu, Precision::float32, DebyeMethod::exact, q);
+  const auto dual = run(au, Device::gpu, Precision::float64, DebyeMethod::exact, q);
   const double err_single = test::max_rel_error(single.intensity, ref.intensity, 1e-3);
   const double err_dual = test::max_rel_error(dual.intensity, ref.intensity, 1e-3);
   std::printf("N=%zu  float32 GPU max rel err %.3e, float64 GPU %.3e\n", au.atoms.size(), err_single, err_dual);
@@ -76,9 +76,9 @@ TEST(DebyeGpuPhysics, DisorderedTwoSpeciesExactAndHistogram) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
   const Structure coo = disordered_coo();
   const auto q = uniform_q_grid(0.1, 10.0, 200);
-  const auto ref = run(coo, Device::cpu, Precision::dual, DebyeMethod::exact, q);
-  const auto gpu = run(coo, Device::gpu, Precision::single, DebyeMethod::exact, q);
-  const auto gpu64 = run(coo, Device::gpu, Precision::dual, DebyeMethod::exact, q);
+  const auto ref = run(coo, Device::cpu, Precision::float64, DebyeMethod::exact, q);
+  const auto gpu = run(coo, Device::gpu, Precision::float32, DebyeMethod::exact, q);
+  const auto gpu64 = run(coo, Device::gpu, Precision::float64, DebyeMethod::exact, q);
   const double err32 = test::max_rel_error(gpu.intensity, ref.intensity, 1e-3);
   const double err64 = test::max_rel_error(gpu64.intensity, ref.intensity, 1e-3);
   std::printf("N=%zu  float32 GPU max rel err %.3e, float64 GPU %.3e\n", coo.atoms.size(), err32, err64);
@@ -105,8 +105,8 @@ TEST(DebyeGpuPhysics, DisorderedTwoSpeciesExactAndHistogram) {
   // bounds (~4×) times the old value; 2e-6 leaves room for rsqrt's last
   // bits and the tensor cores' summation order. Both stay within 1e-4 of
   // exact.
-  const auto hist_cpu = run(coo, Device::cpu, Precision::dual, DebyeMethod::histogram, q);
-  const auto hist_gpu = run(coo, Device::gpu, Precision::dual, DebyeMethod::histogram, q);
+  const auto hist_cpu = run(coo, Device::cpu, Precision::float64, DebyeMethod::histogram, q);
+  const auto hist_gpu = run(coo, Device::gpu, Precision::float64, DebyeMethod::histogram, q);
   const double err_gpu_cpu = test::max_rel_error(hist_gpu.intensity, hist_cpu.intensity, 0.0);
   const double err_gpu_exact = test::max_rel_error(hist_gpu.intensity, ref.intensity, 1e-3);
   std::printf("histogram mode: GPU vs CPU histogram %.3e, GPU vs exact %.3e\n", err_gpu_cpu, err_gpu_exact);

@@ -43,15 +43,15 @@ TEST(DebyePropertyGpu, Float32AndHistogramWithinTheirBoundsOnDrawnCases) {
     NS_PROPERTY_CASE(seed);
     const test::DebyeCase c = test::draw_debye_case(seed, limits);
     SCOPED_TRACE(c.description);
-    const auto ref = debye_intensity(c, DebyeMethod::exact, Precision::dual, Device::gpu);
-    const double e32 = test::max_rel_where_above(debye_intensity(c, DebyeMethod::exact, Precision::single, Device::gpu), ref,
+    const auto ref = debye_intensity(c, DebyeMethod::exact, Precision::float64, Device::gpu);
+    const double e32 = test::max_rel_where_above(debye_intensity(c, DebyeMethod::exact, Precision::float32, Device::gpu), ref,
                                                  kIntensityFloor);
-    const auto hist_gpu = debye_intensity(c, DebyeMethod::histogram, Precision::single, Device::gpu);
+    const auto hist_gpu = debye_intensity(c, DebyeMethod::histogram, Precision::float32, Device::gpu);
     const double eh = test::max_rel_where_above(hist_gpu, ref, kIntensityFloor);
     // The CPU histogram on the smaller cases only (its cost grows as N² on the host).
     double eh_cpu = -1;
     if (c.structure.atoms.size() <= 8000)
-      eh_cpu = test::max_rel_where_above(hist_gpu, debye_intensity(c, DebyeMethod::histogram, Precision::dual, Device::cpu),
+      eh_cpu = test::max_rel_where_above(hist_gpu, debye_intensity(c, DebyeMethod::histogram, Precision::float64, Device::cpu),
                                          kIntensityFloor);
     std::printf("case %2d seed %llu: float32 %.2e, histogram %.2e, GPU vs CPU histogram %.2e  (%s)\n", k,
                 static_cast<unsigned long long>(seed), e32, eh, eh_cpu, c.description.c_str());

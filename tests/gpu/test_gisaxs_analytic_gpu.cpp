@@ -33,7 +33,7 @@ using nanoscatter::test::property_cases;
 
 namespace {
 
-GisaxsOptions options(Approximation a, Device device, Precision precision = Precision::dual) {
+GisaxsOptions options(Approximation a, Device device, Precision precision = Precision::float64) {
   GisaxsOptions o;
   o.approximation = a;
   o.compute.device = device;
@@ -65,7 +65,7 @@ TEST(GisaxsAnalyticGpu, MatchesCpuFloat64OnDrawnSamples) {
     SCOPED_TRACE(d.what);
     const std::vector<double> cpu = GisaxsPlan(d.sample, options(d.approximation, Device::cpu)).execute().intensity;
     const GisaxsPlan gpu64(d.sample, options(d.approximation, Device::gpu));
-    const GisaxsPlan gpu32(d.sample, options(d.approximation, Device::gpu, Precision::single));
+    const GisaxsPlan gpu32(d.sample, options(d.approximation, Device::gpu, Precision::float32));
     ASSERT_TRUE(on_gpu(gpu64)) << gpu64.device_summary();
     const double e64 = image_error(gpu64.execute().intensity, cpu, 1e-10);
     const double e32 = image_error(gpu32.execute().intensity, cpu, 1e-6);
@@ -127,7 +127,7 @@ TEST(GisaxsAnalyticGpu, GalaxiExampleMatchesCpu) {
   const std::vector<double> cpu = GisaxsPlan(s, options(Approximation::dwba, Device::cpu)).execute().intensity;
   const double e64 = image_error(gpu.execute().intensity, cpu, 1e-10);
   const double e32 =
-      image_error(GisaxsPlan(s, options(Approximation::dwba, Device::gpu, Precision::single)).execute().intensity, cpu,
+      image_error(GisaxsPlan(s, options(Approximation::dwba, Device::gpu, Precision::float32)).execute().intensity, cpu,
                   1e-6);
   std::printf("[ measured ] GALAXI 204×129: GPU float64 %.1e, float32 %.1e vs CPU float64\n", e64, e32);
   EXPECT_LE(e64, 1e-10);

@@ -67,9 +67,9 @@ TEST(GisaxsMeshGpu, KernelsMatchCpuFloat64) {
   for (const Shape& s : shapes()) {
     const auto q = mesh_test::q_along(mesh_test::special_directions(s.mesh));
     const double v = mesh_volume(s.mesh);
-    const auto cpu = run(s.mesh, q, Device::cpu, Precision::dual);
-    const double e32 = max_error(run(s.mesh, q, Device::gpu, Precision::single), cpu, v, 1e-3);
-    const double e64 = max_error(run(s.mesh, q, Device::gpu, Precision::dual), cpu, v, 1e-9);
+    const auto cpu = run(s.mesh, q, Device::cpu, Precision::float64);
+    const double e32 = max_error(run(s.mesh, q, Device::gpu, Precision::float32), cpu, v, 1e-3);
+    const double e64 = max_error(run(s.mesh, q, Device::gpu, Precision::float64), cpu, v, 1e-9);
     std::printf("%s: GPU float32 %.2e, GPU float64 %.2e (vs CPU float64, %zu q)\n", s.name, e32, e64, q.size());
     EXPECT_LE(e32, 1e-4) << s.name;
     EXPECT_LE(e64, 1e-10) << s.name;
@@ -84,10 +84,10 @@ TEST(GisaxsMeshGpu, FineMeshMatchesCpu) {
   const TriangleMesh m = sphere_mesh_with_triangles(8, 2292, 1.3);
   const auto q = nanoscatter::test::random_q(20000, 4.0, 11);
   const double v = mesh_volume(m);
-  const auto cpu64 = run(m, q, Device::cpu, Precision::dual);
-  const auto cpu32 = run(m, q, Device::cpu, Precision::single);
-  const auto gpu32 = run(m, q, Device::gpu, Precision::single);
-  const auto gpu64 = run(m, q, Device::gpu, Precision::dual);
+  const auto cpu64 = run(m, q, Device::cpu, Precision::float64);
+  const auto cpu32 = run(m, q, Device::cpu, Precision::float32);
+  const auto gpu32 = run(m, q, Device::gpu, Precision::float32);
+  const auto gpu64 = run(m, q, Device::gpu, Precision::float64);
   const double e_same = max_error(gpu32, cpu32, v, 1e-3), e32 = max_error(gpu32, cpu64, v, 1e-3),
                e64 = max_error(gpu64, cpu64, v, 1e-9);
   std::printf("2292 triangles, 2e4 q: GPU32 vs CPU32 %.2e, GPU32 vs CPU64 %.2e, GPU64 vs CPU64 %.2e\n", e_same, e32,
@@ -106,9 +106,9 @@ TEST(GisaxsMeshGpu, MemoryCapGivesSameResultWithMoreHyperblocks) {
   const auto q = nanoscatter::test::random_q(50000, 3.0, 5);
   const double v = mesh_volume(m);
   MeshRunStats free_stats, capped_stats, tiny_stats;
-  const auto free_run = run(m, q, Device::gpu, Precision::dual, 0, &free_stats);
-  const auto capped = run(m, q, Device::gpu, Precision::dual, std::size_t(2) << 20, &capped_stats);
-  const auto tiny = run(m, q, Device::gpu, Precision::dual, std::size_t(160) << 10, &tiny_stats);
+  const auto free_run = run(m, q, Device::gpu, Precision::float64, 0, &free_stats);
+  const auto capped = run(m, q, Device::gpu, Precision::float64, std::size_t(2) << 20, &capped_stats);
+  const auto tiny = run(m, q, Device::gpu, Precision::float64, std::size_t(160) << 10, &tiny_stats);
   std::printf("hyperblocks: free %zu (%zu q each), 2 MiB cap %zu (%zu q), 160 KiB cap %zu (%zu q, %zu triangles)\n",
               free_stats.hyperblocks, free_stats.q_per_hyperblock, capped_stats.hyperblocks,
               capped_stats.q_per_hyperblock, tiny_stats.hyperblocks, tiny_stats.q_per_hyperblock,
@@ -127,7 +127,7 @@ TEST(GisaxsMeshGpu, MemoryCapGivesSameResultWithMoreHyperblocks) {
   EXPECT_LE(max_error(capped, free_run, v, 1.0), 1e-9);
   EXPECT_LE(max_error(tiny, free_run, v, 1.0), 1e-9);
   try {
-    run(m, q, Device::gpu, Precision::dual, 4096);
+    run(m, q, Device::gpu, Precision::float64, 4096);
     FAIL() << "no error for a 4 KiB cap";
   } catch (const Error& e) {
     EXPECT_EQ(e.where().field, "max_device_memory");
@@ -153,7 +153,7 @@ TEST(GisaxsMeshGpu, DetectorImageMatchesCpu) {
   GisaxsOptions o;
   const auto cpu = GisaxsPlan(s, o).execute().intensity;
   o.compute.device = Device::gpu;
-  for (Precision precision : {Precision::single, Precision::dual}) {
+  for (Precision precision : {Precision::float32, Precision::float64}) {
     o.compute.precision = precision;
     const auto gpu = GisaxsPlan(s, o).execute().intensity;
     const double err = nanoscatter::test::max_rel_error(gpu, cpu, 1e-6);

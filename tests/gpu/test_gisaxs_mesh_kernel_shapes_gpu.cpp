@@ -69,7 +69,7 @@ TEST(GisaxsMeshKernelShapesGpu, EveryShapeMatchesCpuFloat64) {
   // plan uses float64 routes); both precisions are compared there.
   const double q_min = 2.0 / tiles.radius;
   std::vector<Complex> cpu(q.size());
-  mesh::form_factor_cpu(tiles, q, cpu, Precision::dual, 1, q_min);
+  mesh::form_factor_cpu(tiles, q, cpu, Precision::float64, 1, q_min);
   const struct {
     int threads, lanes, qs;
   } shapes[] = {{64, 1, 1},  {128, 1, 1}, {256, 1, 1}, {64, 2, 1},  {128, 2, 1},  {256, 2, 1}, {128, 4, 1},
@@ -79,9 +79,9 @@ TEST(GisaxsMeshKernelShapesGpu, EveryShapeMatchesCpuFloat64) {
     for (bool blend : {false, true}) {
       MeshRunStats st32, st64;
       const double e32 =
-          max_error(gpu(tiles, q, Precision::single, q_min, s.threads, s.lanes, s.qs, blend, st32), cpu,
+          max_error(gpu(tiles, q, Precision::float32, q_min, s.threads, s.lanes, s.qs, blend, st32), cpu,
                     tiles.volume, 1e-3);
-      const double e64 = max_error(gpu(tiles, q, Precision::dual, q_min, s.threads, s.lanes, s.qs, blend, st64), cpu,
+      const double e64 = max_error(gpu(tiles, q, Precision::float64, q_min, s.threads, s.lanes, s.qs, blend, st64), cpu,
                                    tiles.volume, 1e-9);
       std::printf("%d threads, %d per q, %d q per thread, %s: float32 %.2e, float64 %.2e\n", s.threads, s.lanes,
                   s.qs, blend ? "blend" : "branch", e32, e64);
@@ -93,8 +93,8 @@ TEST(GisaxsMeshKernelShapesGpu, EveryShapeMatchesCpuFloat64) {
       EXPECT_EQ(st32.threads_per_block, s.threads);
     }
   MeshRunStats st;
-  EXPECT_THROW(gpu(tiles, q, Precision::single, q_min, 96, 3, 1, false, st), Error);
-  EXPECT_THROW(gpu(tiles, q, Precision::single, q_min, 128, 2, 3, false, st), Error);
+  EXPECT_THROW(gpu(tiles, q, Precision::float32, q_min, 96, 3, 1, false, st), Error);
+  EXPECT_THROW(gpu(tiles, q, Precision::float32, q_min, 128, 2, 3, false, st), Error);
 }
 
 #else

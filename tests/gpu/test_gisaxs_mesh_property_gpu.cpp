@@ -89,9 +89,9 @@ TEST(GisaxsMeshPropertyGpu, CudaPathsMatchCpuFloat64AndBinary128OnDrawnMeshes) {
     SCOPED_TRACE(d.what + ", " + std::to_string(nq) + " q" +
                  (capped ? ", max device memory " + std::to_string(cap) + " B" : ""));
     const double v = mesh_volume(d.mesh);
-    const auto cpu64 = run(d.mesh, q, Device::cpu, Precision::dual);
-    const auto gpu64 = run(d.mesh, q, Device::gpu, Precision::dual, cap);
-    const auto gpu32 = run(d.mesh, q, Device::gpu, Precision::single, cap);
+    const auto cpu64 = run(d.mesh, q, Device::cpu, Precision::float64);
+    const auto gpu64 = run(d.mesh, q, Device::gpu, Precision::float64, cap);
+    const auto gpu32 = run(d.mesh, q, Device::gpu, Precision::float32, cap);
     const double e64 = max_error(gpu64, cpu64, v, 1e-7), e32 = max_error(gpu32, cpu64, v, 1e-3);
     double x64 = 0, x32 = 0;
     if (d.mesh.triangles.size() <= 400) {

@@ -52,13 +52,13 @@ TEST(Pattern2DGpu, GoldSphereMatchesCpuFloat64) {
   Pattern2DOptions cpu;
   const auto reference = Pattern2DPlan(particle, cpu).execute(g);
   ASSERT_GE(reference.intensity.size(), 100000u);
-  for (const Precision precision : {Precision::single, Precision::dual}) {
+  for (const Precision precision : {Precision::float32, Precision::float64}) {
     Pattern2DOptions gpu;
     gpu.compute.device = Device::gpu;
     gpu.compute.precision = precision;
     const auto r = Pattern2DPlan(particle, gpu).execute(g);
     const double err = test::max_rel_error(r.intensity, reference.intensity, 1e-3);
-    EXPECT_LE(err, precision == Precision::single ? 1e-5 : 1e-10);
+    EXPECT_LE(err, precision == Precision::float32 ? 1e-5 : 1e-10);
     std::printf("[ measured ] Au %zu atoms x %zu pixels, GPU %s vs CPU float64: max rel error %.3g (%.3f s)\n",
                 particle.atoms.size(), r.intensity.size(), to_string(precision), err, r.seconds);
   }
@@ -83,13 +83,13 @@ TEST(Pattern2DGpu, CoOAnomalousOffOriginMatchesCpuFloat64) {
   Pattern2DOptions cpu;
   cpu.factors.energy_kev = photon_energy_kev(g.wavelength);
   const auto reference = Pattern2DPlan(particle, cpu).execute(g);
-  for (const Precision precision : {Precision::single, Precision::dual}) {
+  for (const Precision precision : {Precision::float32, Precision::float64}) {
     Pattern2DOptions gpu = cpu;
     gpu.compute.device = Device::gpu;
     gpu.compute.precision = precision;
     const auto r = Pattern2DPlan(particle, gpu).execute(g);
     const double err = test::max_rel_error(r.intensity, reference.intensity, 1e-3);
-    EXPECT_LE(err, precision == Precision::single ? 1e-5 : 1e-10);
+    EXPECT_LE(err, precision == Precision::float32 ? 1e-5 : 1e-10);
     std::printf("[ measured ] CoO %zu atoms x %zu pixels (anomalous, off origin), GPU %s: max rel error %.3g\n",
                 particle.atoms.size(), r.intensity.size(), to_string(precision), err);
   }
@@ -151,10 +151,10 @@ TEST_P(Pattern2DCudaKernel, MatchesFloat64Reference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, Pattern2DCudaKernel,
-                         ::testing::Values(KernelCase{Precision::single, 0, 2e-6},
-                                           KernelCase{Precision::dual, 0, 1e-11},
-                                           KernelCase{Precision::single, 64 << 10, 2e-6},
-                                           KernelCase{Precision::dual, 64 << 10, 1e-11}),
+                         ::testing::Values(KernelCase{Precision::float32, 0, 2e-6},
+                                           KernelCase{Precision::float64, 0, 1e-11},
+                                           KernelCase{Precision::float32, 64 << 10, 2e-6},
+                                           KernelCase{Precision::float64, 64 << 10, 1e-11}),
                          [](const auto& info) {
                            return std::string(to_string(info.param.precision)) +
                                   (info.param.budget ? "_small_budget" : "_default_budget");

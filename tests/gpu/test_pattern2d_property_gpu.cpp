@@ -56,9 +56,9 @@ TEST(Pattern2DPropertyGpu, CudaPathsMatchFloat64ReferenceOnDrawnCases) {
     Pattern2DOptions o = c.options;
     o.compute.device = Device::gpu;
     o.compute.max_device_memory = budget;
-    o.compute.precision = Precision::dual;
+    o.compute.precision = Precision::float64;
     const auto g64 = Pattern2DPlan(c.structure, o).execute(c.geometry);
-    o.compute.precision = Precision::single;
+    o.compute.precision = Precision::float32;
     const auto g32 = Pattern2DPlan(c.structure, o).execute(c.geometry);
     const std::size_t np = g64.intensity.size();
     // Pixels for the reference: the brightest 400 and 2,000 random others.

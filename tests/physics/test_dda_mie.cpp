@@ -119,7 +119,7 @@ TEST(DdaMie, SolversAgree) {
 TEST(DdaMie, FloatVersusDouble) {
   DdaOptions o = sphere(32, {1.5, 0});
   const double qd = DdaPlan(o).execute().runs[0].qext;
-  o.compute.precision = Precision::single;
+  o.compute.precision = Precision::float32;
   const DdaResult rf = DdaPlan(o).execute();
   ASSERT_TRUE(rf.converged);
   EXPECT_LT(rel(rf.runs[0].qext, qd), 1e-4);

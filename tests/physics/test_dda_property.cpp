@@ -57,9 +57,9 @@ TEST(DdaProperty, SingleMatchesDoubleOnDrawnCases) {
     std::mt19937_64 rng(seed);
     DrawnDda c = draw_dda_case(rng, false);
     SCOPED_TRACE(c.text);
-    c.o.compute.precision = Precision::dual;
+    c.o.compute.precision = Precision::float64;
     const DdaResult d = DdaPlan(c.o).execute();
-    c.o.compute.precision = Precision::single;
+    c.o.compute.precision = Precision::float32;
     const DdaResult s = DdaPlan(c.o).execute();
     ASSERT_TRUE(d.converged);
     // BiCG-CS and CGNR restarted from a noise-like residual may stagnate
@@ -95,8 +95,8 @@ TEST(DdaProperty, SpheresAgainstMie) {
     NS_PROPERTY_CASE(seed);
     std::mt19937_64 rng(seed);
     DrawnDda c = draw_dda_case(rng, true);
-    c.o.compute.precision = rng() % 2 ? Precision::single : Precision::dual;
-    SCOPED_TRACE(c.text + (c.o.compute.precision == Precision::single ? ", single" : ", double"));
+    c.o.compute.precision = rng() % 2 ? Precision::float32 : Precision::float64;
+    SCOPED_TRACE(c.text + (c.o.compute.precision == Precision::float32 ? ", single" : ", double"));
     const DdaResult r = DdaPlan(c.o).execute();
     ASSERT_TRUE(r.converged);
     const MieResult mie = mie_sphere(r.ka_eq, c.o.m[0]);
@@ -121,7 +121,7 @@ TEST(DdaProperty, HighContrastSphereSingleWithin1e5OfDouble) {
   o.eq_rad = 6;
   o.m = {{2.0, 0}};
   const DdaResult d = DdaPlan(o).execute();
-  o.compute.precision = Precision::single;
+  o.compute.precision = Precision::float32;
   const DdaResult s = DdaPlan(o).execute();
   ASSERT_TRUE(d.converged);
   ASSERT_TRUE(s.converged);
@@ -138,7 +138,7 @@ TEST(DdaProperty, SingleNonConvergenceIsFlagged) {
   DdaOptions o;
   o.grid = {16};
   o.eq_rad = 5;
-  o.compute.precision = Precision::single;
+  o.compute.precision = Precision::float32;
   o.maxiter = 5;
   const DdaResult r = DdaPlan(o).execute();
   EXPECT_FALSE(r.converged);

@@ -53,13 +53,13 @@ TEST(DebyePhysics, TwoAtomsClosedForm) {
 
   DebyeOptions o;
   const double err64 = test::max_rel_error(run(s, o, q).intensity, expect);
-  o.compute.precision = Precision::single;
+  o.compute.precision = Precision::float32;
   const double err32 = test::max_rel_error(run(s, o, q).intensity, expect);
   std::printf("two atoms: max rel error float64 %.2e, float32 %.2e\n", err64, err32);
   EXPECT_LE(err64, 1e-14);
   EXPECT_LE(err32, 1e-6);
   o.method = DebyeMethod::histogram;
-  o.compute.precision = Precision::dual;
+  o.compute.precision = Precision::float64;
   const auto h = run(s, o, q).intensity;
   for (std::size_t k = 0; k < q.size(); ++k) {
     const double f = xray_f0("Au", 0, q[k]), qd = q[k] * o.bin_width;
@@ -141,7 +141,7 @@ TEST(DebyePhysics, CoincidentAtoms) {
   for (std::size_t k = 0; k < q.size(); ++k) expect[k] = 4 * std::pow(xray_f0("Fe", 0, q[k]), 2);
   DebyeOptions o;
   EXPECT_LE(test::max_rel_error(run(s, o, q).intensity, expect), 1e-14);
-  o.compute.precision = Precision::single;
+  o.compute.precision = Precision::float32;
   EXPECT_LE(test::max_rel_error(run(s, o, q).intensity, expect), 1e-6);
   o.method = DebyeMethod::histogram;
   const double bound = std::pow(10.0 * 1e-3, 3) / 192;  // relative: 2f²·bound / 4f²

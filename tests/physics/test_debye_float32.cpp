@@ -98,9 +98,9 @@ TEST(DebyeFloat32, TwentyThousandAtomsMatchFloat64) {
   const auto q = uniform_q_grid(0.1, 12.0, 64);
   DebyeOptions o;
   o.factors.debye_waller = false;
-  o.compute.precision = Precision::single;
+  o.compute.precision = Precision::float32;
   const auto single = DebyePlan(s, o).execute(q).intensity;
-  o.compute.precision = Precision::dual;
+  o.compute.precision = Precision::float64;
   const auto dual = DebyePlan(s, o).execute(q).intensity;
 
   std::vector<double> q_ref, single_at_ref, dual_at_ref;

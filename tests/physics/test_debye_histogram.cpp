@@ -75,7 +75,7 @@ TEST(DebyeHistogramPhysics, TaylorCorrectionWithinBoundAndOneInTenThousand) {
     for (std::size_t n = m; n < ns; ++n) {
       auto& v = exact[pair_index(ns, m, n)];
       exact_pair_sums_cpu(s.blocks[m], s.blocks[n], m == n ? PairSet::triangle : PairSet::rectangle, q,
-                          v, Precision::dual, 0);
+                          v, Precision::float64, 0);
       for (std::size_t k = 0; k < q.size(); ++k) v[k] /= q[k];
     }
   const auto reference = assemble(s, exact, q, 0).intensity;

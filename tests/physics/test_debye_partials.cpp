@@ -124,7 +124,7 @@ TEST(DebyePartials, FactorisationMatchesBruteForceAndPartialsSum) {
   for (DebyeMethod method : {DebyeMethod::histogram, DebyeMethod::exact}) {
     DebyeOptions h = o;
     h.method = method;
-    h.compute.precision = method == DebyeMethod::exact ? Precision::single : Precision::dual;
+    h.compute.precision = method == DebyeMethod::exact ? Precision::float32 : Precision::float64;
     const auto rh = DebyePlan(s, h).execute(q);
     for (std::size_t k = 0; k < q.size(); ++k) {
       double sum = 0;

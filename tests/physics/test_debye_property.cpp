@@ -40,9 +40,9 @@ TEST(DebyeProperty, Float32AndHistogramWithinTheirBoundsOnDrawnCases) {
     NS_PROPERTY_CASE(seed);
     const test::DebyeCase c = test::draw_debye_case(seed, limits);
     SCOPED_TRACE(c.description);
-    const auto ref = intensity(c, DebyeMethod::exact, Precision::dual);
-    const double e32 = test::max_rel_where_above(intensity(c, DebyeMethod::exact, Precision::single), ref, kIntensityFloor);
-    const double eh = test::max_rel_where_above(intensity(c, DebyeMethod::histogram, Precision::dual), ref, kIntensityFloor);
+    const auto ref = intensity(c, DebyeMethod::exact, Precision::float64);
+    const double e32 = test::max_rel_where_above(intensity(c, DebyeMethod::exact, Precision::float32), ref, kIntensityFloor);
+    const double eh = test::max_rel_where_above(intensity(c, DebyeMethod::histogram, Precision::float64), ref, kIntensityFloor);
     std::printf("case %2d seed %llu: float32 %.2e, histogram %.2e  (%s)\n", k, static_cast<unsigned long long>(seed),
                 e32, eh, c.description.c_str());
     EXPECT_LE(e32, kFloat32Bound);

@@ -93,7 +93,7 @@ TEST(DebyeExternalReference, XansonsNaCl10x10x10) {
 
   DebyeOptions o;
   o.factors.debye_waller = false;
-  o.compute.precision = Precision::dual;
+  o.compute.precision = Precision::float64;
   DebyeResult r = DebyePlan(block, o).execute(q);
   normalize_debye_result(r, block, o, DebyeNormalization::per_atom);
   const double err = test::max_rel_error(r.intensity, reference);

@@ -1,8 +1,13 @@
-// GISAXS synthetic recovery: cylinders in a radial paracrystal on a
-// substrate (tests/data/fit/cylinders_paracrystal.toml, 48 × 40 pixels),
-// Poisson-noised images drawn per run; radius, height, paracrystal
-// distance, scale and background each within 2σ, and the reported σ against
-// the spread over 20 realisations. Also: a region crops the computed pixels.
+// GISAXS synthetic recoveries from Poisson-noised images drawn per run,
+// each parameter within 2σ and the reported σ against the spread over 20
+// realisations (fit_statistics.hpp):
+//  - cylinders in a radial paracrystal on a substrate
+//    (tests/data/fit/cylinders_paracrystal.toml, 48 × 40 pixels): radius,
+//    height, paracrystal distance, scale, background;
+//  - spheres with log-normal radii in a radial paracrystal with SSCA
+//    (tests/data/fit/spheres_ssca.toml, 40 × 32 pixels): median radius,
+//    log-normal width, paracrystal distance, scale, background.
+// Also: a region crops the computed pixels.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -77,6 +82,53 @@ TEST(FitGisaxs, SyntheticRecoveryAndSigmaAgainstSpread) {
       values[j].push_back(r.value(truth[j].first));
       sigmas[j].push_back(r.parameter(truth[j].first).sigma);
       if (k == 0) EXPECT_NEAR(values[j][0], truth[j].second, 3 * sigmas[j][0]) << truth[j].first;
+    }
+  }
+  if (realisations < 10) return;  // too few for a spread
+  test::check_sigma_against_spread(truth, values, sigmas);
+}
+
+TEST(FitGisaxs, SscaSpheresRecoveryAndSigmaAgainstSpread) {
+  const std::string path = std::string(NS_TEST_DATA_DIR) + "/fit/spheres_ssca.toml";
+  GisaxsFitModel truth_model(gisaxs::SampleDocument::read(path), {}, {});
+  std::vector<double> image(truth_model.size());
+  truth_model.evaluate(image);
+  double hi = 0;
+  for (double v : image) hi = std::max(hi, v);
+  const double scale = peak_counts / hi;
+  const auto p = [](const char* name, double start, double min, double max) {
+    Parameter q;
+    q.name = name, q.start = start, q.min = min, q.max = max;
+    return q;
+  };
+  const std::vector<Parameter> free{p("layout[0].particle[0].radius", 4.6, 2, 10),
+                                    p("layout[0].particle[0].distribution.scale", 0.25, 0.05, 0.5),
+                                    p("layout[0].interference.peak_distance", 21.0, 10, 40)};
+  const std::vector<std::pair<std::string, double>> truth{{"layout[0].particle[0].radius", 5.0},
+                                                          {"layout[0].particle[0].distribution.scale", 0.2},
+                                                          {"layout[0].interference.peak_distance", 20.0},
+                                                          {"scale", scale},
+                                                          {"background", background_counts}};
+  const int realisations = test::property_cases(20);
+  std::vector<std::vector<double>> values(truth.size()), sigmas(truth.size());
+  MinimizerOptions lm;
+  lm.quiet = true;
+  ObjectiveOptions deviance;
+  deviance.kind = ObjectiveKind::deviance;
+  for (int k = 0; k < realisations; ++k) {
+    const std::uint64_t seed = test::case_seed(k);
+    NS_PROPERTY_CASE(seed);
+    std::mt19937_64 rng(seed);
+    FitData d;
+    d.rows = 32, d.cols = 40;
+    for (double m : image) d.values.push_back(double(std::poisson_distribution<long>(scale * m + background_counts)(rng)));
+    d.use.assign(d.values.size(), 1);
+    GisaxsFitModel model(gisaxs::SampleDocument::read(path), {}, {});
+    const FitResult r = run_fit(model, free, d, deviance, lm);
+    ASSERT_TRUE(r.converged) << r.message;
+    for (std::size_t j = 0; j < truth.size(); ++j) {
+      values[j].push_back(r.value(truth[j].first));
+      sigmas[j].push_back(r.parameter(truth[j].first).sigma);
     }
   }
   if (realisations < 10) return;  // too few for a spread

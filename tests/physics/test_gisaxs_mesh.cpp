@@ -68,8 +68,8 @@ Errors compare(const TriangleMesh& m, const FormFactor& truth, const std::vector
   std::vector<Complex> reference(q.size());
   mesh_ff.evaluate_reference(cq, reference);
   const double v = truth.volume();
-  return {max_error(reference, expected, v), max_error(eval_plan(m, q, Precision::dual), expected, v),
-          max_error(eval_plan(m, q, Precision::single), expected, v, 1e-3)};
+  return {max_error(reference, expected, v), max_error(eval_plan(m, q, Precision::float64), expected, v),
+          max_error(eval_plan(m, q, Precision::float32), expected, v, 1e-3)};
 }
 
 void expect_errors(const Errors& e, const char* what) {
@@ -146,7 +146,7 @@ TEST(GisaxsMesh, ObjFileMatchesStl) {
   ASSERT_EQ(a.triangles.size(), b.triangles.size());
   EXPECT_NEAR(mesh_volume(a), mesh_volume(b), 1e-12 * mesh_volume(b));
   const std::vector<Vec3> q{{0.3, 0.2, 0.1}, {1, -2, 0.5}, {0, 0, 3}};
-  const auto fa = eval_plan(a, q, Precision::dual), fb = eval_plan(b, q, Precision::dual);
+  const auto fa = eval_plan(a, q, Precision::float64), fb = eval_plan(b, q, Precision::float64);
   for (std::size_t i = 0; i < q.size(); ++i) EXPECT_LE(std::abs(fa[i] - fb[i]), 1e-12 * mesh_volume(b));
 }
 
@@ -185,7 +185,7 @@ TEST(GisaxsMesh, RefinedSphereConverges) {
   double previous = 1e30;
   for (int level = 1; level <= 4; ++level) {
     const TriangleMesh m = sphere_mesh(radius, level);
-    const auto got = eval_plan(m, q, Precision::dual);
+    const auto got = eval_plan(m, q, Precision::float64);
     double err = 0;
     for (std::size_t i = 0; i < q.size(); ++i) err = std::max(err, std::abs(got[i] - want[i]) / std::abs(want[i]));
     const double n = double(m.triangles.size());
@@ -202,7 +202,7 @@ TEST(GisaxsMesh, RefinedSphereConverges) {
 TEST(GisaxsMesh, SingleMatchesDoubleOnFineMesh) {
   const TriangleMesh m = sphere_mesh(8, 3, 1.3);
   const auto q = nanoscatter::test::random_q(400, 4.0, 7);
-  const auto d = eval_plan(m, q, Precision::dual), s = eval_plan(m, q, Precision::single);
+  const auto d = eval_plan(m, q, Precision::float64), s = eval_plan(m, q, Precision::float32);
   double worst = 0, f0 = mesh_volume(m);
   for (std::size_t i = 0; i < q.size(); ++i)
     if (std::abs(d[i]) > 1e-6 * f0) worst = std::max(worst, std::abs(s[i] - d[i]) / std::abs(d[i]));

@@ -169,7 +169,7 @@ TEST(GisaxsMeshDwba, SinglePrecisionImageMatchesDouble) {
   GisaxsOptions o;
   o.compute.threads = 2;
   const auto i64 = GisaxsPlan(s, o).execute().intensity;
-  o.compute.precision = Precision::single;
+  o.compute.precision = Precision::float32;
   const auto i32 = GisaxsPlan(s, o).execute().intensity;
   const double err = nanoscatter::test::max_rel_error(i32, i64, 1e-6);
   std::printf("cylinders sample, 96-gon mesh: float32 vs float64 image %.2e (I > 1e-6 max I)\n", err);

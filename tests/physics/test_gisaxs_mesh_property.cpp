@@ -86,7 +86,7 @@ TEST(GisaxsMeshProperty, EveryPathMatchesBinary128TetrahedraOnDrawnMeshes) {
     std::vector<Complex> ref(q.size()), eval(q.size());
     ff.evaluate_reference(cq, ref);
     ff.evaluate(cq, eval);
-    const auto fast64 = run_plan(m, q, Precision::dual), fast32 = run_plan(m, q, Precision::single);
+    const auto fast64 = run_plan(m, q, Precision::float64), fast32 = run_plan(m, q, Precision::float32);
     std::vector<Complex> exact_all(q.size());
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::size_t i = 0; i < q.size(); ++i) exact_all[i] = tetrahedra_form_factor(m, cq[i]);
@@ -176,7 +176,7 @@ TEST(GisaxsMeshProperty, Float32PhaseDifferencesOnGpuTestSeeds) {
     const GpuCase c = draw_gpu_case(rng);
     SCOPED_TRACE(c.drawn.what);
     const double v = mesh_volume(c.drawn.mesh);
-    const auto f64 = run_plan(c.drawn.mesh, c.q, Precision::dual), f32 = run_plan(c.drawn.mesh, c.q, Precision::single);
+    const auto f64 = run_plan(c.drawn.mesh, c.q, Precision::float64), f32 = run_plan(c.drawn.mesh, c.q, Precision::float32);
     double worst = 0;
     for (std::size_t i = 0; i < c.q.size(); ++i) worst = std::max(worst, rel_error(f32[i], f64[i], v, 1e-3));
     std::printf("[ measured ] GPU test seed %llu: %s, %zu q: CPU float32 vs float64 %.2e\n",

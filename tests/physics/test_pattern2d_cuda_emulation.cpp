@@ -81,7 +81,7 @@ struct Emulated {
 Emulated emulate_case(const DrawnCase& c, std::size_t sample, std::uint64_t seed) {
   Pattern2DOptions o = c.options;
   o.compute.device = Device::cpu;
-  o.compute.precision = Precision::single;
+  o.compute.precision = Precision::float32;
   const auto r32 = Pattern2DPlan(c.structure, o).execute(c.geometry);
   const double image_max = *std::max_element(r32.intensity.begin(), r32.intensity.end());
   std::vector<std::size_t> bright;
@@ -97,7 +97,7 @@ Emulated emulate_case(const DrawnCase& c, std::size_t sample, std::uint64_t seed
   for (std::size_t i = 0; i < bright.size(); ++i) q[i] = to_sample * r32.grid.q[bright[i]];
   const std::size_t n = cg.species.size() * q.size();
   std::vector<std::complex<double>> s64(n), before(n), now(n);
-  pattern2d::phase_sums_cpu(cg.groups, q, s64, Precision::dual, 0);
+  pattern2d::phase_sums_cpu(cg.groups, q, s64, Precision::float64, 0);
   emulate_cuda_float32_phase_sums(cg.groups, q, before, Rotation::float32_tile);
   emulate_cuda_float32_phase_sums(cg.groups, q, now, Rotation::float64);
   const auto i64 = intensity(c, cg, r32.grid, bright, s64, r32.electron_gamma);

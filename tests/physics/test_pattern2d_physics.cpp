@@ -82,8 +82,8 @@ double laue(double u, int n) {
 // the orientation. Tolerances: float64 1e-12 (rounding); float32 2e-6
 // (|e^{iφ}|² = c² + s² with the float32 polynomial sincos, ≤ 2.5e-7 each).
 TEST(Pattern2DPhysics, SingleAtomGivesFormFactorSquared) {
-  for (const Precision precision : {Precision::dual, Precision::single}) {
-    const double tol = precision == Precision::dual ? 1e-12 : 2e-6;
+  for (const Precision precision : {Precision::float64, Precision::float32}) {
+    const double tol = precision == Precision::float64 ? 1e-12 : 2e-6;
     auto g = polar(1.1, 7.5, 40, 36, true);
     g.orientation = rotation_zyz_degrees(17, 41, -73);
     const auto r = Pattern2DPlan(one_atom("Au", {3.0, -2.0, 5.0}), cpu(precision)).execute(g);
@@ -102,21 +102,21 @@ TEST(Pattern2DPhysics, SingleAtomGivesFormFactorSquared) {
 TEST(Pattern2DPhysics, SingleAtomOccupancyDebyeWallerAndRadiations) {
   auto g = polar(1.0, 6.0, 25, 12, true);
   {
-    const auto r = Pattern2DPlan(one_atom("Fe", {1, 2, 3}, 0.6, 2.0), cpu(Precision::dual)).execute(g);
+    const auto r = Pattern2DPlan(one_atom("Fe", {1, 2, 3}, 0.6, 2.0), cpu(Precision::float64)).execute(g);
     for (std::size_t p = 0; p < r.intensity.size(); ++p) {
       const double f = xray_f0("Fe", 0, r.grid.q_magnitude(p));
       ASSERT_NEAR(r.intensity[p], 0.6 * f * f, 1e-12 * f * f);
     }
   }
   {
-    const auto r = Pattern2DPlan(one_atom("B", {-4, 0, 1}), cpu(Precision::dual, Radiation::neutron)).execute(g);
+    const auto r = Pattern2DPlan(one_atom("B", {-4, 0, 1}), cpu(Precision::float64, Radiation::neutron)).execute(g);
     const double b2 = std::norm(neutron_b_coherent("B"));
     ASSERT_GT(std::abs(neutron_b_coherent("B").imag()), 0.1);  // the case needs a complex b
     for (double i : r.intensity) ASSERT_NEAR(i, b2, 1e-12 * b2);
   }
   {
     const auto ge = polar(0.0250793, 6.0, 25, 12, true);  // 200 keV electrons
-    const auto r = Pattern2DPlan(one_atom("Si", {0.5, 0.5, 0}), cpu(Precision::dual, Radiation::electron)).execute(ge);
+    const auto r = Pattern2DPlan(one_atom("Si", {0.5, 0.5, 0}), cpu(Precision::float64, Radiation::electron)).execute(ge);
     EXPECT_NEAR(r.electron_gamma, 1 + 200 / 510.99895, 2e-6);
     for (std::size_t p = 0; p < r.intensity.size(); ++p) {
       const double f = r.electron_gamma * electron_f("Si", 0, r.grid.q_magnitude(p));
@@ -134,7 +134,7 @@ TEST(Pattern2DPhysics, SingleAtomOnAFlatDetector) {
   g.detector = FlatDetector{50.0, 1.5, 21, 17, std::array<double, 2>{7.0, 9.5}};
   g.orientation = rotation_zyz_degrees(30, 60, 90);
   for (const Radiation radiation : {Radiation::xray, Radiation::electron}) {
-    Pattern2DOptions o = cpu(Precision::dual, radiation);
+    Pattern2DOptions o = cpu(Precision::float64, radiation);
     o.relativistic_electrons = false;
     if (radiation == Radiation::xray) o.factors.energy_kev = photon_energy_kev(g.wavelength);
     const Structure atom = one_atom("Co", {2, 1, -3}, 1.0, 0.5);
@@ -160,8 +160,8 @@ TEST(Pattern2DPhysics, SimpleCubicBraggPeaksAtReciprocalLatticePoints) {
   const int n = 6;
   const double n_atoms = double(n) * n * n;
   const Structure crystal = simple_cubic("Cu", a, n, {1.5, -2.0, 0.25});
-  for (const Precision precision : {Precision::dual, Precision::single}) {
-    const bool dual = precision == Precision::dual;
+  for (const Precision precision : {Precision::float64, Precision::float32}) {
+    const bool dual = precision == Precision::float64;
     const Pattern2DPlan plan(crystal, cpu(precision));
     struct Peak {
       int ring, column;
@@ -204,7 +204,7 @@ TEST(Pattern2DPhysics, SimpleCubicWithEwaldCurvature) {
   const double a = 4.0, g1 = 2 * kPi / a;
   const int n = 6;
   const Structure crystal = simple_cubic("Cu", a, n, {0, 0, 0});
-  const auto r = Pattern2DPlan(crystal, cpu(Precision::dual)).execute(polar(0.02, 2 * g1, 9, 72, true));
+  const auto r = Pattern2DPlan(crystal, cpu(Precision::float64)).execute(polar(0.02, 2 * g1, 9, 72, true));
   std::vector<double> closed(r.intensity.size());
   for (std::size_t p = 0; p < closed.size(); ++p) {
     const Vec3 q = r.grid.q[p];
@@ -225,7 +225,7 @@ TEST(Pattern2DPhysics, SimpleCubicWithEwaldCurvature) {
 TEST(Pattern2DPhysics, RotationAboutTheBeamRotatesThePattern) {
   const Structure particle = fcc_sphere("Au", 4.078, 11.0);
   const Mat3 tilt = rotation_zyz_degrees(0, 23, 11);
-  const Pattern2DPlan plan(particle, cpu(Precision::dual));
+  const Pattern2DPlan plan(particle, cpu(Precision::float64));
   const int nphi = 60, m = 7;  // 6° steps, 42°
   auto g = polar(0.9, 5.0, 30, nphi, true);
   g.orientation = tilt;
@@ -258,7 +258,7 @@ TEST(Pattern2DPhysics, RotationAboutTheBeamRotatesThePattern) {
 // Tolerance 1e-10 (rounding of the two rotations).
 TEST(Pattern2DPhysics, BeamDirectionAndSampleTurnTogether) {
   const Structure particle = coo_sphere(8.0);
-  const Pattern2DPlan plan(particle, cpu(Precision::dual));
+  const Pattern2DPlan plan(particle, cpu(Precision::float64));
   auto g = polar(1.0, 4.0, 12, 20, true);
   g.orientation = rotation_zyz_degrees(5, 50, 80);
   const auto along_z = plan.execute(g);
@@ -276,7 +276,7 @@ TEST(Pattern2DPhysics, BeamDirectionAndSampleTurnTogether) {
 TEST(Pattern2DPhysics, FriedelSymmetryWithoutCurvature) {
   Structure particle = coo_sphere(10.0);
   for (std::size_t i = 0; i < particle.atoms.size(); i += 3) particle.atoms[i].position.x += 0.13;  // no inversion centre
-  for (const Precision precision : {Precision::dual, Precision::single}) {
+  for (const Precision precision : {Precision::float64, Precision::float32}) {
     auto g = polar(1.0, 6.0, 40, 48, false);
     g.orientation = rotation_zyz_degrees(12, 34, 56);
     const auto r = Pattern2DPlan(particle, cpu(precision)).execute(g);
@@ -284,7 +284,7 @@ TEST(Pattern2DPhysics, FriedelSymmetryWithoutCurvature) {
     for (std::size_t i = 0; i < 40; ++i)
       for (std::size_t j = 0; j < 48; ++j) opposite[i * 48 + j] = r.intensity[i * 48 + (j + 24) % 48];
     const double err = test::max_rel_error(opposite, r.intensity, 1e-3);
-    EXPECT_LE(err, precision == Precision::dual ? 1e-9 : 1e-5);
+    EXPECT_LE(err, precision == Precision::float64 ? 1e-9 : 1e-5);
     std::printf("[ measured ] Friedel %s: max rel error %.3g\n", to_string(precision), err);
   }
 }
@@ -304,7 +304,7 @@ TEST(Pattern2DPhysics, FastPathsMatchIndependentFloat64Evaluation) {
     else atom.b_iso = 0.4;
   }
   const double lambda = 1.6;  // 7.749 keV, just above the Co K edge (7.709 keV): f'' ≈ 3.5 e
-  Pattern2DOptions options = cpu(Precision::dual);
+  Pattern2DOptions options = cpu(Precision::float64);
   options.factors.energy_kev = photon_energy_kev(lambda);
   auto g = polar(lambda, 6.0, 48, 64, true);
   g.orientation = rotation_zyz_degrees(15, 35, 60);
@@ -332,10 +332,10 @@ TEST(Pattern2DPhysics, FastPathsMatchIndependentFloat64Evaluation) {
     }
     reference[p] = std::norm(a) + self;
   }
-  for (const Precision precision : {Precision::dual, Precision::single}) {
+  for (const Precision precision : {Precision::float64, Precision::float32}) {
     options.compute.precision = precision;
     const auto r = Pattern2DPlan(particle, options).execute(g);
-    const bool dual = precision == Precision::dual;
+    const bool dual = precision == Precision::float64;
     const double err = test::max_rel_error(r.intensity, reference, dual ? 1e-6 : 1e-3);
     EXPECT_LE(err, dual ? 1e-10 : 1e-5);
     std::printf("[ measured ] CoO %zu atoms, %s vs float64 reference: max rel error %.3g\n",
@@ -362,7 +362,7 @@ TEST(Pattern2DPhysics, OrientationAverageEqualsDebye) {
   }
   const int nq = 5, nphi = 720, nbeta = 180;
   const double qmax = 4.0;
-  const Pattern2DPlan plan(cluster, cpu(Precision::dual));
+  const Pattern2DPlan plan(cluster, cpu(Precision::float64));
   std::vector<double> sum(nq, 0.0);
   double weight = 0;
   std::vector<double> cos_weight(nphi);

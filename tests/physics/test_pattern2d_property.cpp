@@ -41,9 +41,9 @@ TEST(Pattern2DProperty, FastCpuPathsMatchFloat64ReferenceOnDrawnCases) {
     SCOPED_TRACE(c.what);
     Pattern2DOptions o = c.options;
     o.compute.device = Device::cpu;
-    o.compute.precision = Precision::dual;
+    o.compute.precision = Precision::float64;
     const auto r64 = Pattern2DPlan(c.structure, o).execute(c.geometry);
-    o.compute.precision = Precision::single;
+    o.compute.precision = Precision::float32;
     const auto r32 = Pattern2DPlan(c.structure, o).execute(c.geometry);
     const auto ref = reference_intensity(c, r64.grid, {}, r64.electron_gamma);
     const ImageErrors e64 = image_errors(r64.intensity, ref, {}, 1e-6);
@@ -83,7 +83,7 @@ TEST(Pattern2DProperty, Float32HighQRegression) {
   c.geometry.orientation = rotation_zyz_degrees(37, 71, -128);
   c.geometry.detector = FlatDetector{269.786, 54.9469, 26, 26, std::array<double, 2>{3.40765, 7.41725}};
   Pattern2DOptions o = c.options;
-  o.compute.precision = Precision::single;
+  o.compute.precision = Precision::float32;
   const auto r = Pattern2DPlan(c.structure, o).execute(c.geometry);
   const auto ref = reference_intensity(c, r.grid, {}, r.electron_gamma);
   const ImageErrors e = image_errors(r.intensity, ref, {}, 1e-3);

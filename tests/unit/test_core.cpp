@@ -70,7 +70,7 @@ TEST(Device, CpuAlwaysAvailableAndGpuErrorsWithoutDevice) {
     EXPECT_EQ(select_device(DeviceRequest::automatic, true), Device::gpu);
   }
   EXPECT_THROW(parse_device("tpu"), Error);
-  EXPECT_EQ(parse_precision("single"), Precision::single);
+  EXPECT_EQ(parse_precision("single"), Precision::float32);
 }
 
 // An n-point Gauss–Legendre rule integrates polynomials of degree ≤ 2n − 1

@@ -154,7 +154,7 @@ TEST(DdaKernels, FftMatvecOddBoxes) {
 // Backend vector operations against plain loops (double storage: exact to rounding).
 TEST(DdaKernels, CpuBackendVectorOps) {
   const Problem p = random_problem({4, 4, 4}, 0.5, 3);
-  auto be = make_cpu_backend(p.spec, Precision::dual);
+  auto be = make_cpu_backend(p.spec, Precision::float64);
   const int a = be->create(), b = be->create(), c = be->create();
   std::vector<cplx> va = p.x, vb(p.x.rbegin(), p.x.rend());
   be->upload(a, va);
@@ -273,7 +273,7 @@ TEST(DdaKernels, DriverConvergesOnTheTrueResidual) {
     // residual they stagnate here even with exact products, a limit of the
     // methods, docs/dda.md.)
     for (DdaSolver method : {DdaSolver::qmr_cs, DdaSolver::bicgstab}) {
-      NoisyBackend be(make_cpu_backend(spec, Precision::dual), noise);
+      NoisyBackend be(make_cpu_backend(spec, Precision::float64), noise);
       const int b = be.create(), x = be.create();
       be.upload(b, rhs);
       SolveControl c;

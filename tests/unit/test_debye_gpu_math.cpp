@@ -287,7 +287,7 @@ TEST(DebyeGpuMath, SlabKernelOnAPerfectCrystalWithAGridStartingPastTheForwardPea
   std::vector<double> q(nq);
   for (int k = 0; k < nq; ++k) q[k] = 0.5 + 0.01 * k;
   std::vector<double> ref(q.size(), 0.0);
-  exact_pair_sums_cpu(block, block, PairSet::triangle, q, ref, Precision::dual, 0);
+  exact_pair_sums_cpu(block, block, PairSet::triangle, q, ref, Precision::float64, 0);
   const auto w = emulate_slab_kernel<48, 16>(block, q[0], q[1] - q[0], nq);
   const double err = test::max_rel_error(structure_factor(w, q, block.size()),
                                          structure_factor(ref, q, block.size()), 1e-3);

@@ -50,7 +50,7 @@ struct KernelCase {
 std::string describe(const KernelCase& c) {
   return std::string(c.set == PairSet::triangle ? "triangle" : "rectangle") +
          (c.uniform ? "_uniform" : "_nonuniform") +
-         (c.precision == Precision::single ? "_float32" : "_float64") + "_threads" +
+         (c.precision == Precision::float32 ? "_float32" : "_float64") + "_threads" +
          std::to_string(c.threads);
 }
 
@@ -80,7 +80,7 @@ TEST_P(DebyeCpuKernel, MatchesFloat64Reference) {
   std::vector<double> ref(q.size(), 0.0), fast(q.size(), 0.0);
   exact_pair_sums_reference(a, b, c.set, q, ref);
   exact_pair_sums_cpu(a, b, c.set, q, fast, c.precision, c.threads);
-  const double tol = c.precision == Precision::dual ? 1e-12 : 1e-6;
+  const double tol = c.precision == Precision::float64 ? 1e-12 : 1e-6;
   const double err = max_abs_diff(fast, ref) / max_abs(ref);
   std::printf("%s: max |fast − ref| / max|ref| = %.2e\n", describe(c).c_str(), err);
   EXPECT_LE(err, tol);
@@ -88,14 +88,14 @@ TEST_P(DebyeCpuKernel, MatchesFloat64Reference) {
 
 INSTANTIATE_TEST_SUITE_P(
     AllPaths, DebyeCpuKernel,
-    ::testing::Values(KernelCase{PairSet::triangle, true, Precision::dual, 2},
-                      KernelCase{PairSet::triangle, false, Precision::dual, 2},
-                      KernelCase{PairSet::rectangle, true, Precision::dual, 2},
-                      KernelCase{PairSet::rectangle, false, Precision::dual, 1},
-                      KernelCase{PairSet::triangle, true, Precision::single, 2},
-                      KernelCase{PairSet::triangle, false, Precision::single, 1},
-                      KernelCase{PairSet::rectangle, true, Precision::single, 1},
-                      KernelCase{PairSet::rectangle, false, Precision::single, 2}),
+    ::testing::Values(KernelCase{PairSet::triangle, true, Precision::float64, 2},
+                      KernelCase{PairSet::triangle, false, Precision::float64, 2},
+                      KernelCase{PairSet::rectangle, true, Precision::float64, 2},
+                      KernelCase{PairSet::rectangle, false, Precision::float64, 1},
+                      KernelCase{PairSet::triangle, true, Precision::float32, 2},
+                      KernelCase{PairSet::triangle, false, Precision::float32, 1},
+                      KernelCase{PairSet::rectangle, true, Precision::float32, 1},
+                      KernelCase{PairSet::rectangle, false, Precision::float32, 2}),
     case_name);
 
 // Coincident atoms contribute the limit w_i w_j q (sinc(0) = 1 after the
@@ -112,8 +112,8 @@ TEST(DebyeCpuKernel, CoincidentAtomsGiveTheLimit) {
   for (int path = 0; path < 3; ++path) {
     std::vector<double> out(q.size(), 0.0);
     if (path == 0) exact_pair_sums_reference(a, a, PairSet::triangle, q, out);
-    if (path == 1) exact_pair_sums_cpu(a, a, PairSet::triangle, q, out, Precision::dual, 1);
-    if (path == 2) exact_pair_sums_cpu(a, a, PairSet::triangle, q, out, Precision::single, 1);
+    if (path == 1) exact_pair_sums_cpu(a, a, PairSet::triangle, q, out, Precision::float64, 1);
+    if (path == 2) exact_pair_sums_cpu(a, a, PairSet::triangle, q, out, Precision::float32, 1);
     for (std::size_t k = 0; k < q.size(); ++k)
       EXPECT_NEAR(out[k], pair_weight * q[k], (path == 2 ? 1e-7 : 1e-15) * (1 + q[k])) << path;
   }
@@ -127,17 +127,17 @@ TEST(DebyeCpuKernel, AccumulatesAndHandlesEmptySets) {
   one.x = {0}, one.y = {0}, one.z = {0}, one.w = {1};
   const auto q = uniform_q_grid(0.1, 5.0, 50);
   std::vector<double> once(q.size(), 0.0), twice(q.size(), 0.0);
-  exact_pair_sums_cpu(a, a, PairSet::triangle, q, once, Precision::dual, 2);
-  exact_pair_sums_cpu(a, a, PairSet::triangle, q, twice, Precision::dual, 2);
-  exact_pair_sums_cpu(a, a, PairSet::triangle, q, twice, Precision::dual, 2);
+  exact_pair_sums_cpu(a, a, PairSet::triangle, q, once, Precision::float64, 2);
+  exact_pair_sums_cpu(a, a, PairSet::triangle, q, twice, Precision::float64, 2);
+  exact_pair_sums_cpu(a, a, PairSet::triangle, q, twice, Precision::float64, 2);
   for (std::size_t k = 0; k < q.size(); ++k) EXPECT_DOUBLE_EQ(twice[k], 2 * once[k]);
   std::vector<double> unchanged(q.size(), 3.0);
-  exact_pair_sums_cpu(one, one, PairSet::triangle, q, unchanged, Precision::single, 2);
-  exact_pair_sums_cpu(a, empty, PairSet::rectangle, q, unchanged, Precision::dual, 2);
+  exact_pair_sums_cpu(one, one, PairSet::triangle, q, unchanged, Precision::float32, 2);
+  exact_pair_sums_cpu(a, empty, PairSet::rectangle, q, unchanged, Precision::float64, 2);
   exact_pair_sums_reference(one, one, PairSet::triangle, q, unchanged);
   for (double v : unchanged) EXPECT_EQ(v, 3.0);
   std::vector<double> wrong_size(q.size() - 1);
-  EXPECT_THROW(exact_pair_sums_cpu(a, a, PairSet::triangle, q, wrong_size, Precision::dual, 1), Error);
+  EXPECT_THROW(exact_pair_sums_cpu(a, a, PairSet::triangle, q, wrong_size, Precision::float64, 1), Error);
 }
 
 // Same thread count, same summation order: bit-identical results. Different
@@ -146,12 +146,12 @@ TEST(DebyeCpuKernel, DeterministicForAThreadCount) {
   const AtomBlock a = test::random_ball(1100, 20.0, {7.0, -3.0, 1.0}, 4, 0.3);
   const auto q = uniform_q_grid(0.05, 12.0, 70);
   std::vector<double> r1(q.size(), 0.0), r2(q.size(), 0.0), r3(q.size(), 0.0);
-  exact_pair_sums_cpu(a, a, PairSet::triangle, q, r1, Precision::single, 2);
-  exact_pair_sums_cpu(a, a, PairSet::triangle, q, r2, Precision::single, 2);
+  exact_pair_sums_cpu(a, a, PairSet::triangle, q, r1, Precision::float32, 2);
+  exact_pair_sums_cpu(a, a, PairSet::triangle, q, r2, Precision::float32, 2);
   EXPECT_EQ(r1, r2);
   std::vector<double> d1(q.size(), 0.0), d2(q.size(), 0.0);
-  exact_pair_sums_cpu(a, a, PairSet::triangle, q, d1, Precision::dual, 1);
-  exact_pair_sums_cpu(a, a, PairSet::triangle, q, d2, Precision::dual, 2);
+  exact_pair_sums_cpu(a, a, PairSet::triangle, q, d1, Precision::float64, 1);
+  exact_pair_sums_cpu(a, a, PairSet::triangle, q, d2, Precision::float64, 2);
   EXPECT_LE(max_abs_diff(d1, d2), 1e-13 * max_abs(d1));
 }
 

@@ -81,7 +81,7 @@ TEST(FftwPlannerLock, SerialisesPlannerCalls) {
 }
 
 TEST(FftwPlannerLock, DdaPlansFromSeveralThreads) {
-  for (const Precision precision : {Precision::dual, Precision::single}) {
+  for (const Precision precision : {Precision::float64, Precision::float32}) {
     const DdaResult serial = DdaPlan(small_sphere(precision)).execute();
     ASSERT_TRUE(serial.converged);
     std::vector<double> qext(kThreads * kRounds, 0.0);

@@ -119,7 +119,7 @@ TEST_P(Pattern2DCpuKernel, MatchesFloat64Reference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Precisions, Pattern2DCpuKernel,
-                         ::testing::Values(KernelCase{Precision::dual, 1e-12}, KernelCase{Precision::single, 2e-6}),
+                         ::testing::Values(KernelCase{Precision::float64, 1e-12}, KernelCase{Precision::float32, 2e-6}),
                          [](const auto& info) { return std::string(to_string(info.param.precision)); });
 
 // The output is accumulated (+=), as for every kernel of the project.
@@ -128,8 +128,8 @@ TEST(Pattern2DCpuKernelAccumulates, AddsToOut) {
   const auto q = test::random_q(9, 3.0, 5);
   std::vector<AtomGroups> groups{make_atom_groups(lists[0])};
   std::vector<std::complex<double>> once(q.size()), twice(q.size());
-  phase_sums_cpu(groups, q, once, Precision::dual, 1);
-  phase_sums_cpu(groups, q, twice, Precision::dual, 1);
-  phase_sums_cpu(groups, q, twice, Precision::dual, 1);
+  phase_sums_cpu(groups, q, once, Precision::float64, 1);
+  phase_sums_cpu(groups, q, twice, Precision::float64, 1);
+  phase_sums_cpu(groups, q, twice, Precision::float64, 1);
   for (std::size_t p = 0; p < q.size(); ++p) EXPECT_NEAR(std::abs(twice[p] - 2.0 * once[p]), 0.0, 1e-12);
 }

@@ -31,7 +31,7 @@ using MeshCudaStatePtr = std::unique_ptr<MeshCudaState, MeshCudaStateDeleter>;
 MeshCudaStatePtr make_mesh_cuda_state();
 
 struct CudaMeshOptions {
-  Precision precision = Precision::single;
+  Precision precision = Precision::float32;
   std::size_t max_device_memory = 0;  // 0: half the free memory
   double q_min = 0;
   // Tests: this kernel shape instead of the autotuned one (0: autotune):

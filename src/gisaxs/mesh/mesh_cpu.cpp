@@ -187,7 +187,7 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, in
 void form_factor_cpu(const MeshTiles& tiles, std::span<const Vec3> q, std::span<Complex> out, Precision precision,
                      int threads, double q_min) {
   const int t = threads > 0 ? threads : omp_get_max_threads();
-  if (precision == Precision::single)
+  if (precision == Precision::float32)
     run<float>(tiles, q, out, t, q_min);
   else
     run<double>(tiles, q, out, t, q_min);

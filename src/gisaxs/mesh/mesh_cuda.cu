@@ -816,7 +816,7 @@ void run(const MeshTiles& m, std::span<const Vec3> q, std::span<Complex> out, co
 
 void form_factor_cuda(const MeshTiles& tiles, std::span<const Vec3> q, std::span<Complex> out,
                       const CudaMeshOptions& options, MeshCudaState& state, MeshRunStats& stats) {
-  if (options.precision == Precision::single)
+  if (options.precision == Precision::float32)
     run<float>(tiles, q, out, options, state, stats);
   else
     run<double>(tiles, q, out, options, state, stats);

@@ -79,7 +79,7 @@ void MeshFormFactor::evaluate(std::span<const CVec3> q, std::span<Complex> out) 
     real_q[i] = fast ? Vec3{q[i].x.real(), q[i].y.real(), q[i].z.real()} : Vec3{};
     if (!fast) out[i] = detail::face_set_transform(impl_->faces, q[i]);
   }
-  mesh::form_factor_cpu(impl_->tiles, real_q, out, Precision::dual, 1, q_min);
+  mesh::form_factor_cpu(impl_->tiles, real_q, out, Precision::float64, 1, q_min);
 }
 
 // ---- MeshFormFactorPlan ----------------------------------------------------
@@ -109,7 +109,7 @@ struct MeshFormFactorPlan::Impl {
   // out[i] = F(q[i]) through the routes described at the top of the file.
   void run(std::span<const Vec3> q, std::span<Complex> out) const {
     const double reference_q = data->reference_q();
-    const bool single = options.compute.precision == Precision::single;
+    const bool single = options.compute.precision == Precision::float32;
     const double fast_q = single ? kSingleLimit / data->tiles.radius : reference_q;
     // Host loops over every q in parallel: on a GPU run with a small mesh
     // they are a visible part of the time.
@@ -146,7 +146,7 @@ struct MeshFormFactorPlan::Impl {
       // The stats keep the launch shape of the main (fast-route) run, not
       // that of this handful of float64 points.
       const MeshRunStats shape = stats;
-      fast(qs, fs, Precision::dual, reference_q);
+      fast(qs, fs, Precision::float64, reference_q);
       stats.threads_per_block = shape.threads_per_block;
       stats.threads_per_q = shape.threads_per_q;
       stats.q_per_thread = shape.q_per_thread;
