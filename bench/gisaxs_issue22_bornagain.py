@@ -60,7 +60,7 @@ def bornagain_simulation():
     layout = ba.ParticleLayout()
     layout.addParticle(ba.ParticleDistribution(sphere, dist), 1.0)
     layout.setInterferenceFunction(iff)
-    layout.setApproximation(ba.ILayout.SSCA)
+    # BornAgain 1.19 takes the SSCA by itself when kappa > 0 (no setter)
     layout.setTotalParticleSurfaceDensity(0.0025)
     top = ba.Layer(vacuum)
     top.addLayout(layout)
