@@ -89,9 +89,13 @@ sim = bornagain_simulation()
 t0 = time.time()
 sim.runSimulation()
 t_ba = time.time() - t0
-theirs = sim.result().array()  # row 0 = lowest alpha_f, as ours
+theirs = sim.result().array()[::-1]  # BornAgain's row 0 is the highest alpha_f; ours the lowest
 
 keep = theirs > 1e-6 * theirs.max()
+if os.environ.get("NS_DEBUG_RATIO"):
+    r = ours[keep] / theirs[keep]
+    print("ratio ours/theirs: median %.4g, 5%% %.4g, 95%% %.4g" % (np.median(r), np.percentile(r, 5), np.percentile(r, 95)))
+    print("theirs rows 0,1,mid,last (col mid):", theirs[[0, 1, n // 2, n - 1], n // 2], "ours:", ours[[0, 1, n // 2, n - 1], n // 2])
 rel = np.abs(ours[keep] - theirs[keep]) / theirs[keep]
 print(f"{n}x{n} SSCA image, one thread: nanoscatter {t_ns:.2f} s (whole CLI run), BornAgain 1.19 {t_ba:.2f} s, "
       f"ratio {t_ba / t_ns:.1f}x; images: mean rel. diff {rel.mean():.2e}, max {rel.max():.2e}")
