@@ -381,13 +381,27 @@ class GisaxsPlan {
   void compute_pixels(std::size_t first, std::size_t count, double* out) const;
   const PixelGrid& pixels() const;
   std::size_t particle_kinds() const;
+
+  // What the CPU pixel loop computed, for tests of re-evaluation cost.
+  struct Stats {
+    // Pixels × particle kinds whose scattering amplitude (form factors and
+    // DWBA terms) was computed; amplitudes kept from an earlier execute()
+    // (set_layouts with the same particles) do not count.
+    std::size_t amplitude_pixels = 0;
+  };
+  Stats stats() const;
   // Where the pixel work runs: "CPU", "GPU (…)", or "CPU pixel loop (why
   // not the GPU)" when device gpu was asked for a sample the GPU path does
   // not cover.
   const std::string& device_summary() const;
 
   // Replaces the sample's layouts (particles, size distributions,
-  // interference, densities, mixtures) as a fit does between evaluations,
+  // interference, densities, mixtures) as a fit does between evaluations.
+  // On the CPU pixel loop, when the new layouts hold the same particles
+  // (shapes, sizes, distributions, materials, layers, depths, rotations;
+  // abundances may change), the amplitudes of the last execute() are kept
+  // (within kAmplitudeCacheBytes) and only the interference and the
+  // mixture sums are computed again;
   // checked as validate_sample checks them. The pixel grid, the Parratt
   // fields of the layers and, on the GPU path, their device copies stay;
   // only the particle tables are rebuilt (and S(q∥) where the CPU computes

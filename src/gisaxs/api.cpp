@@ -17,6 +17,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <mutex>
@@ -99,6 +100,46 @@ std::size_t block_size(const GisaxsOptions& o, std::size_t pixels) {
                                  o.block_pixels);
 }
 
+
+// Bytes the CPU loop may keep of per-pixel amplitudes (pixels × kinds ×
+// beams complex values) for re-evaluations that change only interference,
+// densities or abundances; larger plans recompute them.
+constexpr std::size_t kAmplitudeCacheBytes = std::size_t(512) << 20;
+
+bool same_distribution(const SizeDistribution& a, const SizeDistribution& b) {
+  return a.parameter == b.parameter && a.kind == b.kind && a.width == b.width && a.samples == b.samples &&
+         a.sigma_factor == b.sigma_factor && a.min == b.min && a.max == b.max;
+}
+
+bool same_material(const Material& a, const Material& b) { return a.delta == b.delta && a.beta == b.beta; }
+
+// Whether two particles scatter with the same amplitude at every pixel
+// (their abundance only weights them).
+bool same_scatterer(const ParticleSpec& a, const ParticleSpec& b) {
+  if (a.shape != b.shape || a.parameters != b.parameters || !same_material(a.material, b.material) ||
+      a.core_material.has_value() != b.core_material.has_value() ||
+      (a.core_material && !same_material(*a.core_material, *b.core_material)) || a.layer != b.layer ||
+      a.depth != b.depth || a.mesh != b.mesh || a.distributions.size() != b.distributions.size())
+    return false;
+  for (int r = 0; r < 3; ++r)
+    if (a.rotation.row[r].x != b.rotation.row[r].x || a.rotation.row[r].y != b.rotation.row[r].y ||
+        a.rotation.row[r].z != b.rotation.row[r].z)
+      return false;
+  for (std::size_t d = 0; d < a.distributions.size(); ++d)
+    if (!same_distribution(a.distributions[d], b.distributions[d])) return false;
+  return true;
+}
+
+bool same_scatterers(const std::vector<Layout>& a, const std::vector<Layout>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t l = 0; l < a.size(); ++l) {
+    if (a[l].particles.size() != b[l].particles.size()) return false;
+    for (std::size_t k = 0; k < a[l].particles.size(); ++k)
+      if (!same_scatterer(a[l].particles[k], b[l].particles[k])) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 struct GisaxsPlan::Impl {
@@ -134,13 +175,30 @@ struct GisaxsPlan::Impl {
   }
 
   // New particle kinds; the pixel grid, the Parratt fields and their GPU
-  // copies stay.
+  // copies stay, and the CPU loop's amplitudes where the particles did not
+  // change (same_scatterers).
   void set_layouts(const Sample& sample) {
+    const bool keep_amplitudes = amplitudes_ready && same_scatterers(current_layouts, sample.layouts);
     layouts = layout_plans(sample);
+    current_layouts = sample.layouts;
     kind_count = 0;
     for (const LayoutPlan& l : layouts) kind_count += l.kinds.size();
     tables_ready = false;
+    if (!keep_amplitudes) amplitudes_ready = false;
     choose_path();
+  }
+  std::vector<Layout> current_layouts;
+
+  // The CPU loop's amplitudes of the last execute(), index
+  // ((beam · kind_count) + kind) · pixels + pixel, for the blocks this part
+  // computes; used once amplitudes_ready (after an execute()), dropped by a
+  // set_layouts that changes the particles. Empty when over the budget.
+  mutable std::vector<Complex> amplitudes;
+  mutable bool amplitudes_ready = false;
+  mutable std::atomic<std::size_t> amplitude_pixels{0};
+  bool amplitude_cache_fits() const {
+    return double(beams.size()) * double(kind_count) * double(pixels.size()) * sizeof(Complex) <=
+           double(kAmplitudeCacheBytes);
   }
   // Picks the analytic GPU path or the CPU pixel loop and says why.
   void choose_path();
@@ -152,15 +210,18 @@ struct GisaxsPlan::Impl {
 
   std::size_t terms() const { return options.approximation == Approximation::dwba ? 4 : 1; }
   // Σ_beams w_b I_b + background for a block of pixels.
-  void compute_block(std::size_t first, std::size_t count, double* out, Workspace& ws) const;
+  // `cache`: execute()'s whole-plan run, which reads or fills `amplitudes`.
+  void compute_block(std::size_t first, std::size_t count, double* out, Workspace& ws, bool cache = false) const;
   // One beam's image of a block.
-  void compute_beam_block(const BeamState& beam, std::size_t first, std::size_t count, double* out,
-                          Workspace& ws) const;
+  void compute_beam_block(const BeamState& beam, std::size_t beam_index, std::size_t first, std::size_t count,
+                          double* out, Workspace& ws, bool cache) const;
   // Sizes the workspace, sets the pixels' q for the beam and computes the
   // outgoing fields of a block.
   void prepare_block(const BeamState& beam, std::size_t first, std::size_t count, Workspace& ws) const;
   // The q vectors (particle frame) and coefficients of a kind's terms.
   void kind_terms(const BeamState& beam, const ParticleKind& kind, std::size_t count, Workspace& ws) const;
+  void kind_amplitude(const BeamState& beam, const ParticleKind& kind, std::size_t first, std::size_t count,
+                      Workspace& ws) const;
   // GPU or float32 runs: fills the mesh components' tables once (before the
   // pixel loop).
   void ensure_tables() const;
@@ -280,49 +341,68 @@ void GisaxsPlan::Impl::kind_terms(const BeamState& beam, const ParticleKind& kin
   }
 }
 
-void GisaxsPlan::Impl::compute_block(std::size_t first, std::size_t count, double* out, Workspace& ws) const {
+// A kind's amplitude Σ_terms coefficient · F(q) over its components, per
+// pixel of the block, into ws.amplitude (before the beam's prefactor).
+void GisaxsPlan::Impl::kind_amplitude(const BeamState& beam, const ParticleKind& kind, std::size_t first,
+                                      std::size_t count, Workspace& ws) const {
+  const std::size_t terms = this->terms();
+  amplitude_pixels += count;
+  kind_terms(beam, kind, count, ws);
+  std::fill(ws.amplitude.begin(), ws.amplitude.end(), Complex(0));
+  for (const Component& c : kind.components) {
+    if (c.table && !c.table->empty())
+      std::copy_n(c.table->begin() + std::ptrdiff_t(first * terms), count * terms, ws.form_factor.begin());
+    else
+      c.form_factor->evaluate(ws.q, ws.form_factor);
+    for (std::size_t i = 0; i < count; ++i) {
+      Complex a = 0;
+      for (std::size_t t = 0; t < terms; ++t) {
+        const std::size_t j = i * terms + t;
+        Complex f = ws.form_factor[j];
+        if (c.has_offset) f *= exp_i(dot(ws.q[j], c.offset));
+        a += ws.coefficient[j] * f;
+      }
+      ws.amplitude[i] += c.contrast * a;
+    }
+  }
+}
+
+void GisaxsPlan::Impl::compute_block(std::size_t first, std::size_t count, double* out, Workspace& ws,
+                                     bool cache) const {
   if (beams.size() == 1) {
-    compute_beam_block(beams.front(), first, count, out, ws);
+    compute_beam_block(beams.front(), 0, first, count, out, ws, cache);
   } else {
     std::fill_n(out, count, 0.0);
     ws.beam_image.resize(count);
-    for (const BeamState& beam : beams) {
-      compute_beam_block(beam, first, count, ws.beam_image.data(), ws);
-      for (std::size_t i = 0; i < count; ++i) out[i] += beam.weight * ws.beam_image[i];
+    for (std::size_t b = 0; b < beams.size(); ++b) {
+      compute_beam_block(beams[b], b, first, count, ws.beam_image.data(), ws, cache);
+      for (std::size_t i = 0; i < count; ++i) out[i] += beams[b].weight * ws.beam_image[i];
     }
   }
   if (background != 0)
     for (std::size_t i = 0; i < count; ++i) out[i] += background;
 }
 
-void GisaxsPlan::Impl::compute_beam_block(const BeamState& beam, std::size_t first, std::size_t count, double* out,
-                                          Workspace& ws) const {
-  const std::size_t terms = this->terms();
+void GisaxsPlan::Impl::compute_beam_block(const BeamState& beam, std::size_t beam_index, std::size_t first,
+                                          std::size_t count, double* out, Workspace& ws, bool cache) const {
+  const bool reuse = cache && amplitudes_ready, keep = cache && !amplitudes_ready && !amplitudes.empty();
   prepare_block(beam, first, count, ws);
   std::fill_n(out, count, 0.0);
+  std::size_t kind_index = 0;
   for (const LayoutPlan& layout : layouts) {
     std::fill(ws.incoherent.begin(), ws.incoherent.end(), 0.0);
     std::fill(ws.coherent.begin(), ws.coherent.end(), Complex(0));
     std::fill(ws.coherent_conjugate.begin(), ws.coherent_conjugate.end(), Complex(0));
     std::fill(ws.coupling.begin(), ws.coupling.end(), Complex(0));
     for (const ParticleKind& kind : layout.kinds) {
-      kind_terms(beam, kind, count, ws);
-      std::fill(ws.amplitude.begin(), ws.amplitude.end(), Complex(0));
-      for (const Component& c : kind.components) {
-        if (c.table && !c.table->empty())
-          std::copy_n(c.table->begin() + std::ptrdiff_t(first * terms), count * terms, ws.form_factor.begin());
-        else
-          c.form_factor->evaluate(ws.q, ws.form_factor);
-        for (std::size_t i = 0; i < count; ++i) {
-          Complex a = 0;
-          for (std::size_t t = 0; t < terms; ++t) {
-            const std::size_t j = i * terms + t;
-            Complex f = ws.form_factor[j];
-            if (c.has_offset) f *= exp_i(dot(ws.q[j], c.offset));
-            a += ws.coefficient[j] * f;
-          }
-          ws.amplitude[i] += c.contrast * a;
-        }
+      Complex* saved =
+          amplitudes.empty() ? nullptr : amplitudes.data() + (beam_index * kind_count + kind_index) * pixels.size() + first;
+      ++kind_index;
+      if (reuse) {
+        std::copy_n(saved, count, ws.amplitude.begin());
+      } else {
+        kind_amplitude(beam, kind, first, count, ws);
+        if (keep) std::copy_n(ws.amplitude.begin(), count, saved);
       }
       if (layout.ssca) {
         for (std::size_t i = 0; i < count; ++i) {
@@ -441,6 +521,7 @@ void GisaxsPlan::set_layouts(std::vector<Layout> layouts) {
   impl_->set_layouts(sample);
 }
 std::size_t GisaxsPlan::particle_kinds() const { return impl_->kind_count; }
+GisaxsPlan::Stats GisaxsPlan::stats() const { return Stats{impl_->amplitude_pixels.load()}; }
 
 void GisaxsPlan::compute_pixels(std::size_t first, std::size_t count, double* out) const {
   if (first + count > impl_->pixels.size()) fail("GisaxsPlan::compute_pixels: pixel range beyond the detector");
@@ -485,6 +566,13 @@ GisaxsResult GisaxsPlan::execute() const {
     result.seconds = start.seconds();
     return result;
   }
+  // Amplitudes to keep for a set_layouts that changes no particle.
+  if (!impl_->amplitudes_ready) {
+    if (impl_->amplitude_cache_fits())
+      impl_->amplitudes.assign(impl_->beams.size() * impl_->kind_count * n, Complex(0));
+    else
+      impl_->amplitudes.clear();
+  }
   Progress progress("gisaxs", mine, ProgressOptions{impl_->options.compute.quiet});
   OmpErrors errors;
 #pragma omp parallel num_threads(threads)
@@ -495,12 +583,13 @@ GisaxsResult GisaxsPlan::execute() const {
       if (!share.owns(b)) continue;
       const std::size_t first = b * block;
       const std::size_t count = std::min(block, n - first);
-      errors.capture([&] { impl_->compute_block(first, count, result.intensity.data() + first, ws); });
+      errors.capture([&] { impl_->compute_block(first, count, result.intensity.data() + first, ws, true); });
       progress.advance(count);
     }
   }
   errors.rethrow();
   progress.finish();
+  impl_->amplitudes_ready = !impl_->amplitudes.empty();
   // The resolution convolves the whole image: now for one part, after the
   // merge (reduce) for several.
   if (share.whole())
