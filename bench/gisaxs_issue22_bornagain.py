@@ -5,7 +5,11 @@ paracrystal with kappa = 1, DWBA on a substrate) against BornAgain 1.19, both on
 one thread of this machine. Run outside CI (Debian's python3-bornagain):
     /usr/bin/python3 bench/gisaxs_issue22_bornagain.py build/bin/nanoscatter [pixels]
 Prints both wall times, the ratio, and the mean/max relative difference of the
-two images (a check that the same sample was computed).
+two images (a check that the same sample was computed). For farm-bench (pairs of
+runs, alternated, on a quiet machine):
+    /usr/bin/python3 bench/gisaxs_issue22_bornagain.py --write-toml /tmp/issue22.toml
+    farm-bench -n 3 --timeout 600 --vs '/usr/bin/python3 bench/gisaxs_issue22_bornagain.py --bornagain-only' -- \
+        build/bin/nanoscatter gisaxs /tmp/issue22.toml --device cpu --threads 1 --quiet --output /tmp/issue22.h5
 """
 import os
 import subprocess
@@ -17,8 +21,9 @@ import bornagain as ba
 import h5py
 import numpy as np
 
-cli = sys.argv[1]
-n = int(sys.argv[2]) if len(sys.argv) > 2 else 1024
+mode = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1].startswith("--") else None
+cli = None if mode else sys.argv[1]
+n = int(sys.argv[2]) if len(sys.argv) > 2 and not mode else 1024
 deg = ba.deg
 
 sample_toml = f"""
@@ -74,6 +79,14 @@ def bornagain_simulation():
     sim.getOptions().setNumberOfThreads(1)
     return sim
 
+
+if mode == "--write-toml":
+    with open(sys.argv[2], "w") as f:
+        f.write(sample_toml)
+    sys.exit(0)
+if mode == "--bornagain-only":
+    bornagain_simulation().runSimulation()
+    sys.exit(0)
 
 with tempfile.TemporaryDirectory() as tmp:
     toml = os.path.join(tmp, "issue22.toml")

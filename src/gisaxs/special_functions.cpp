@@ -189,6 +189,21 @@ Complex sphere_amplitude(Complex x) {
   return 3.0 * (std::sin(x) - x * std::cos(x)) / (x * x * x);
 }
 
+double sphere_amplitude(double x) {
+  if (std::abs(x) < 1.0) {  // the series of the complex version, in real arithmetic
+    const double x2 = x * x;
+    double power = 1.0, sum = 0, factorial = 6.0;
+    for (int k = 1; k <= 12; ++k) {
+      const double sign = (k % 2) ? 1.0 : -1.0;
+      sum += sign * 2.0 * k * power / factorial;
+      power *= x2;
+      factorial *= double((2 * k + 2) * (2 * k + 3));
+    }
+    return 3.0 * sum;
+  }
+  return 3.0 * (std::sin(x) - x * std::cos(x)) / (x * x * x);
+}
+
 namespace {
 
 

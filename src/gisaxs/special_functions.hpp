@@ -38,6 +38,9 @@ Complex sinc_exp_i(Complex z);
 // 3 (sin x − x cos x)/x³ (→ 1 at x = 0), the normalised sphere amplitude;
 // an even function, so either square root of x² may be passed.
 Complex sphere_amplitude(Complex x);
+// The same for real x (q real: particles in a non-absorbing layer, Born):
+// real sin and cos, the same series below |x| = 1.
+double sphere_amplitude(double x);
 
 // Gauss–Legendre rule on [−1, 1] (core/quadrature.hpp).
 using nanoscatter::GaussRule;
