@@ -399,9 +399,9 @@ class GisaxsPlan {
   // interference, densities, mixtures) as a fit does between evaluations.
   // On the CPU pixel loop, when the new layouts hold the same particles
   // (shapes, sizes, distributions, materials, layers, depths, rotations;
-  // abundances may change), the amplitudes of the last execute() are kept
-  // (within kAmplitudeCacheBytes) and only the interference and the
-  // mixture sums are computed again;
+  // abundances may change), the amplitudes of the last execute() after a
+  // set_layouts are kept (within kAmplitudeCacheBytes) and only the
+  // interference and the mixture sums are computed again;
   // checked as validate_sample checks them. The pixel grid, the Parratt
   // fields of the layers and, on the GPU path, their device copies stay;
   // only the particle tables are rebuilt (and S(q∥) where the CPU computes

@@ -177,7 +177,11 @@ struct GisaxsPlan::Impl {
   // New particle kinds; the pixel grid, the Parratt fields and their GPU
   // copies stay, and the CPU loop's amplitudes where the particles did not
   // change (same_scatterers).
-  void set_layouts(const Sample& sample) {
+  // `refit`: a caller's set_layouts (GisaxsPlan::set_layouts), which marks
+  // the plan as re-evaluated, so that its next execute() keeps amplitudes
+  // (a plan executed once, as the CLI's, never pays for them).
+  void set_layouts(const Sample& sample, bool refit = false) {
+    if (refit) amplitudes_wanted = true;
     const bool keep_amplitudes = amplitudes_ready && same_scatterers(current_layouts, sample.layouts);
     layouts = layout_plans(sample);
     current_layouts = sample.layouts;
@@ -195,6 +199,7 @@ struct GisaxsPlan::Impl {
   // set_layouts that changes the particles. Empty when over the budget.
   mutable std::vector<Complex> amplitudes;
   mutable bool amplitudes_ready = false;
+  bool amplitudes_wanted = false;
   mutable std::atomic<std::size_t> amplitude_pixels{0};
   bool amplitude_cache_fits() const {
     return double(beams.size()) * double(kind_count) * double(pixels.size()) * sizeof(Complex) <=
@@ -518,7 +523,7 @@ void GisaxsPlan::set_layouts(std::vector<Layout> layouts) {
   sample.layouts = std::move(layouts);
   sample.validated = false;
   validate_sample(sample);
-  impl_->set_layouts(sample);
+  impl_->set_layouts(sample, /*refit=*/true);
 }
 std::size_t GisaxsPlan::particle_kinds() const { return impl_->kind_count; }
 GisaxsPlan::Stats GisaxsPlan::stats() const { return Stats{impl_->amplitude_pixels.load()}; }
@@ -568,7 +573,7 @@ GisaxsResult GisaxsPlan::execute() const {
   }
   // Amplitudes to keep for a set_layouts that changes no particle.
   if (!impl_->amplitudes_ready) {
-    if (impl_->amplitude_cache_fits())
+    if (impl_->amplitudes_wanted && impl_->amplitude_cache_fits())
       impl_->amplitudes.assign(impl_->beams.size() * impl_->kind_count * n, Complex(0));
     else
       impl_->amplitudes.clear();
