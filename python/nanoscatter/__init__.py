@@ -27,6 +27,7 @@ from ._core import (
     radial_average,
     read_image,
     read_mask,
+    read_pattern,
     read_sample,
     read_structure,
     rmc_model_intensity,
