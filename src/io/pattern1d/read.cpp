@@ -66,7 +66,6 @@ class RowSink {
 
   // x, y and optionally σ (nullptr: the format has none).
   void add(double x, double y, const double* sigma, int line) {
-    const Where at{p_.source, line, ""};
     if (p_.x.size() >= max_rows_)
       fail_at({p_.source, line, "rows"}, "more than ", max_rows_, " data rows (the reader's limit)");
     auto finite = [&](double v, const char* field) {
@@ -78,11 +77,10 @@ class RowSink {
       finite(*sigma, "sigma");
       if (*sigma < 0) fail_at({p_.source, line, "sigma"}, "negative σ: ", *sigma);
     }
+    if (!p_.x.empty() && x == p_.x.back())
+      fail_at({p_.source, line, "x"}, "duplicate x ", x, " (as on line ", last_line_, ")");
     if (!p_.x.empty() && !(x > p_.x.back()))
-      fail_at({p_.source, line, "x"}, x == p_.x.back() ? "duplicate x " : "x not increasing: ", x,
-              x == p_.x.back() ? std::string(" (as on line ") + std::to_string(last_line_) + ")"
-                               : std::string(" after ") + std::to_string(p_.x.back()) + " on line " +
-                                     std::to_string(last_line_));
+      fail_at({p_.source, line, "x"}, "x not increasing: ", x, " after ", p_.x.back(), " on line ", last_line_);
     p_.x.push_back(x);
     p_.y.push_back(y);
     if (sigma) p_.sigma.push_back(*sigma);
