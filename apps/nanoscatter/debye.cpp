@@ -59,12 +59,7 @@ std::vector<double> q_list(const CLI::App& sub, const DebyeCliOptions& o) {
     }
   }
   if (given(sub, "--wavelength")) read.wavelength = o.wavelength;
-  const Pattern1D pattern = read_pattern(o.q_file, read);
-  if (pattern.axis == PatternAxis::r)
-    fail_at({o.q_file, 0, "--q-file"}, "the file is a PDF (axis r); give a pattern in Q, 2θ or d");
-  if (pattern.axis == PatternAxis::two_theta && !pattern.wavelength)
-    fail_at({o.q_file, 0, "--wavelength"}, "the file's axis is 2θ and it gives no wavelength: add --wavelength");
-  return convert_pattern(pattern, PatternAxis::q).x;
+  return read_q_points(o.q_file, read);
 }
 
 std::vector<double> q_grid(const CLI::App& sub, const DebyeCliOptions& o) {

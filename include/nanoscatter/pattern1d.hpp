@@ -98,4 +98,10 @@ double q_from_d(double d);
 // and "axis" for r.
 Pattern1D convert_pattern(const Pattern1D& pattern, PatternAxis to);
 
+// The Q points (Å⁻¹) of a measured pattern, for an engine's Q list (debye
+// --q-file): x as it is on a Q axis, from 2θ with the file's or the options'
+// wavelength, from d (reordered increasing). Errors name the file and the
+// option at fault: "q_file" for a PDF (axis r), "wavelength" for 2θ without one.
+std::vector<double> read_q_points(const std::filesystem::path& path, const PatternReadOptions& options = {});
+
 }  // namespace nanoscatter

@@ -33,7 +33,7 @@ expect_error "empty.dat:1: no data rows" --q-file empty.dat --q-file-axis q
 expect_error "wide.xy:1: columns: row has 4 values" --q-file wide.xy
 expect_error "nan.xy:1: y: not a finite number" --q-file nan.xy --q-file-axis q
 expect_error "missing.xy: cannot open file" --q-file missing.xy
-expect_error "tth.xye: --wavelength: the file's axis is 2θ and it gives no wavelength" --q-file tth.xye
+expect_error "tth.xye: --wavelength: the file's axis is 2θ and it gives no wavelength: give one" --q-file tth.xye
 expect_error "g.gr: --q-file: the file is a PDF (axis r)" --q-file g.gr
 expect_error "q.xy:1: axis: the file's axis is q, not two_theta" --q-file q.xy --q-file-axis two_theta
 expect_error "--q-file-axis: unknown axis 'k'" --q-file q.xy --q-file-axis k

@@ -113,6 +113,16 @@ Pattern1D convert_pattern(const Pattern1D& p, PatternAxis to) {
   return out;
 }
 
+std::vector<double> read_q_points(const std::filesystem::path& path, const PatternReadOptions& options) {
+  const Pattern1D pattern = read_pattern(path, options);
+  if (pattern.axis == PatternAxis::r)
+    throw Error({pattern.source, 0, "q_file", true}, "the file is a PDF (axis r); give a pattern in Q, 2θ or d");
+  if (pattern.axis == PatternAxis::two_theta && !pattern.wavelength)
+    throw Error({pattern.source, 0, "wavelength", true},
+                "the file's axis is 2θ and it gives no wavelength: give one");
+  return convert_pattern(pattern, PatternAxis::q).x;
+}
+
 void write_pattern(const std::filesystem::path& path, const Pattern1D& p, const PatternWriteOptions& options) {
   const std::string file = path.string();
   const std::string ext = lower(path.extension().string());
