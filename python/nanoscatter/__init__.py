@@ -34,6 +34,7 @@ from ._core import (
     two_theta_q_grid,
     uniform_q_grid,
     world,
+    write_pattern,
     write_structure,
 )
 from .structures import as_structure, build, from_ase, to_ase

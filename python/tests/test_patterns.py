@@ -41,6 +41,25 @@ class Patterns(unittest.TestCase):
         q = nanoscatter.read_pattern(path, axis="q")
         self.assertEqual(q["axis"], "q")
 
+    def test_write_read_back(self):
+        x = np.linspace(10, 80, 301)
+        y = np.exp(-x / 30)
+        path = os.path.join(self.dir, "w.xye")
+        nanoscatter.write_pattern(path, x, y, sigma=np.sqrt(y), wavelength=1.5406, metadata={"sample": "Si"},
+                                  columns="both")
+        p = nanoscatter.read_pattern(path)
+        np.testing.assert_array_equal(p["x"], x)
+        np.testing.assert_array_equal(p["sigma"], np.sqrt(y))
+        self.assertEqual(p["metadata"], {"sample": "Si"})
+        q = os.path.join(self.dir, "q.dat")
+        nanoscatter.write_pattern(q, x, y, wavelength=1.5406, columns="q")
+        pq = nanoscatter.read_pattern(q)
+        self.assertEqual(pq["axis"], "q")
+        np.testing.assert_allclose(pq["x"], 4 * np.pi * np.sin(np.radians(x / 2)) / 1.5406, rtol=1e-14)
+        with self.assertRaises(nanoscatter.Error) as e:
+            nanoscatter.write_pattern(q, x, y, columns="q")
+        self.assertIn("wavelength", str(e.exception))
+
     def test_gr_metadata_and_chi_units(self):
         g = nanoscatter.read_pattern(self.write(
             "a.gr", "qmax=30 qdamp=0.05\nstype=X\n#### start data\n#L r G\n1 2\n2 3\n"))
