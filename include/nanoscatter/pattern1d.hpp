@@ -4,8 +4,9 @@
 //
 // Formats (chosen by extension; PatternReadOptions::format overrides):
 //   .xy .dat .txt  two or three columns x, y[, σ]; '#' comment lines. The axis
-//                  is the header's "# axis = ..." line, else the `axis`
-//                  option, else 2θ in degrees.
+//                  is the header's "# axis = ..." line, else a column-name
+//                  line starting with Q, 2theta, d or r (the engines' "# Q I"),
+//                  else the `axis` option, else 2θ in degrees.
 //   .xye           three columns x, y, σ (axis as for .xy).
 //   .chi           pyFAI ('#' header naming the unit: 2th_deg, q_nm^-1,
 //                  q_A^-1, r_mm is refused) or Fit2D (four header lines:

@@ -52,4 +52,7 @@ q_of() { grep -v '^#' "$1" | awk '{printf "%.6f\n", $1}' | paste -sd' '; }
 [ "$(q_of o3.dat)" = "0.710912 1.416414" ] || fail "tthw.xye Q: $(q_of o3.dat)"
 "$bin" debye au2.xyz --q-file s.fxye --wavelength 1.5406 --output o4.dat --quiet || fail "s.fxye"
 [ "$(q_of o4.dat)" = "0.710912 1.064676 1.416414" ] || fail "s.fxye Q: $(q_of o4.dat)"
+# A debye output ("# Q I") is a Q list as it is.
+"$bin" debye au2.xyz --q-file o1.dat --output o5.dat --quiet || fail "debye output as --q-file"
+[ "$(q_of o5.dat)" = "0.500000 1.000000 1.500000" ] || fail "o1.dat Q: $(q_of o5.dat)"
 echo ok

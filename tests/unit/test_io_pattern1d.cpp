@@ -89,6 +89,12 @@ TEST(Pattern1D, RoundTripEveryWrittenFormat) {
   EXPECT_TRUE(r.sigma.empty());
   EXPECT_EQ(r.y, p.y);
   expect_error([&] { write_pattern(dir / "n.xye", p); }, "n.xye: sigma: .xye needs σ");
+  // Column names say the axis: the engines' text output ("# Q I") and 2θ.
+  EXPECT_EQ(read_pattern(write_file(dir / "e.dat", "# debye\n# units: Q [1/Å], I [e²]\n# Q I\n1 2\n")).axis,
+            PatternAxis::q);
+  EXPECT_EQ(read_pattern(write_file(dir / "t.xy", "# 2theta I\n1 2\n")).axis, PatternAxis::two_theta);
+  EXPECT_EQ(read_pattern(write_file(dir / "x.xy", "# x y\n1 2\n")).axis, PatternAxis::two_theta);
+  EXPECT_EQ(read_pattern(dir / "x.xy", {PatternFormat::automatic, PatternAxis::q, {}, 10}).axis, PatternAxis::q);
   fs::remove_all(dir);
 }
 
@@ -246,6 +252,9 @@ TEST(Pattern1D, BadInputs) {
   bad("word.xy", "1 2\n2 abc\n", "word.xy:2: column 2: not a number: 'abc'");
   bad("cols.gr", "1 2 3 4 5\n", "cols.gr:1: columns: row has 5 values; .gr has two to four");
   bad("axis.xy", "# axis = k\n1 2\n", "axis.xy:1: axis: unknown axis 'k'");
+  write_file(dir / "named.dat", "# units: Q [1/Å], I [e²]\n# Q I\n1 2\n");
+  expect_error([&] { read_pattern(dir / "named.dat", {PatternFormat::automatic, PatternAxis::d, {}, 10}); },
+               "named.dat:2: axis: the file's axis is q, not d");
   expect_error([&] { read_pattern(dir / "p.cif"); }, "p.cif: format: unknown extension '.cif'");
   expect_error([&] { read_pattern(dir / "missing.xy"); }, "missing.xy: cannot open file");
   write_file(dir / "many.xy", "1 1\n2 2\n3 3\n4 4\n");

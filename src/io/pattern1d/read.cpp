@@ -146,8 +146,11 @@ void read_xy(std::istream& in, Pattern1D& p, const PatternReadOptions& o, bool x
   std::optional<int> declared_columns;
   bool sigma_column = xye;
   bool axis_set = false;
+  std::string names_line;  // the last comment line before the data: column names?
+  int names_line_no = 0;
   while (std::getline(in, line)) {
     ++n;
+    if (is_comment(line) && p.x.empty()) names_line = line, names_line_no = n;
     if (is_comment(line)) {
       // Only a line that is one "key = value" pair counts (so that a command
       // line in the header, "--qmax=12", is not taken for one).
@@ -176,6 +179,19 @@ void read_xy(std::istream& in, Pattern1D& p, const PatternReadOptions& o, bool x
       continue;
     }
     if (trim(line).empty()) continue;
+    if (p.x.empty() && !axis_set) {
+      // A column-name line such as the engines' "# Q I" says the axis.
+      const auto names = split(trim(names_line).substr(names_line.empty() ? 0 : 1));
+      if (!names.empty()) {
+        const std::string first = lower(std::string(names[0]));
+        std::optional<PatternAxis> a;
+        if (first == "q") a = PatternAxis::q;
+        if (first == "2theta" || first == "2θ" || first == "tth" || first == "two_theta") a = PatternAxis::two_theta;
+        if (first == "d") a = PatternAxis::d;
+        if (first == "r") a = PatternAxis::r;
+        if (a) set_axis(p, *a, names_line_no, o), axis_set = true;
+      }
+    }
     const auto v = numbers(line, p.source, n);
     if (declared_columns) {
       expect_columns(v, *declared_columns, *declared_columns, p.source, n, "the header's 'columns =' names a different count");
