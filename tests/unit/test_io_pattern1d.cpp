@@ -89,6 +89,9 @@ TEST(Pattern1D, RoundTripEveryWrittenFormat) {
   EXPECT_TRUE(r.sigma.empty());
   EXPECT_EQ(r.y, p.y);
   expect_error([&] { write_pattern(dir / "n.xye", p); }, "n.xye: sigma: .xye needs σ");
+  Pattern1D m = p;
+  m.metadata["axis"] = "d";
+  expect_error([&] { write_pattern(dir / "m.xy", m); }, "m.xy: metadata: key 'axis' is the writer's own");
   // Column names say the axis: the engines' text output ("# Q I") and 2θ.
   EXPECT_EQ(read_pattern(write_file(dir / "e.dat", "# debye\n# units: Q [1/Å], I [e²]\n# Q I\n1 2\n")).axis,
             PatternAxis::q);

@@ -151,6 +151,8 @@ void write_pattern(const std::filesystem::path& path, const Pattern1D& p, const 
     if (key.empty() || value.empty() || key.find_first_of(" =\r\n") != std::string::npos ||
         value.find_first_of("\r\n") != std::string::npos)
       fail_at({file, 0, "metadata"}, "key '", key, "' or its value cannot be written as a 'key = value' line");
+    if (key == "axis" || key == "wavelength" || key == "columns")
+      fail_at({file, 0, "metadata"}, "key '", key, "' is the writer's own (give the pattern's axis or wavelength)");
     t.header_lines.push_back(key + " = " + value);
   }
   static const char* names[] = {"2theta", "Q", "d", "r"};
