@@ -299,6 +299,25 @@ TEST(Pattern1D, PropertyRoundTripRandom) {
   fs::remove_all(dir);
 }
 
+// 2θ → Q → 2θ and Q → d → Q for random wavelengths and angles, against
+// Bragg's law λ = 2 d sin θ.
+TEST(Pattern1D, PropertyConversionsRandom) {
+  const int cases = test::property_cases(200);
+  for (int k = 0; k < cases; ++k) {
+    const std::uint64_t seed = test::case_seed(k);
+    NS_PROPERTY_CASE(seed);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0, 1);
+    const double lambda = 0.05 + 3 * u(rng);
+    const double tth = 1e-3 + 179 * u(rng);
+    const double q = q_from_two_theta(tth, lambda);
+    EXPECT_NEAR(two_theta_from_q(q, lambda), tth, 1e-10 * std::max(1.0, tth));
+    const double d = d_from_q(q);
+    EXPECT_NEAR(2 * d * std::sin(tth * std::numbers::pi / 360), lambda, 1e-13 * lambda);
+    EXPECT_NEAR(q_from_d(d), q, 1e-14 * q);
+  }
+}
+
 // Real PDFs (not in the repository): NS_REAL_DATA_DIR names the folder
 // holding pdf_ni/ and pdf_c60/; skipped without it.
 TEST(Pattern1D, RealPdfFiles) {

@@ -301,34 +301,32 @@ void read_chi(std::istream& in, Pattern1D& p, const PatternReadOptions& o) {
 // ---- .gr ------------------------------------------------------------------
 
 void read_gr(std::istream& in, Pattern1D& p, const PatternReadOptions& o) {
-  // The header runs to a "start data" line when there is one, so read the
-  // lines first (a .gr is small: 10⁴ rows; the row cap still applies).
-  std::vector<std::string> lines;
+  // The header runs to a "start data" line when there is one: a first pass
+  // finds it (keeping nothing), the second streams the rows.
   std::string line;
   int start = 0;  // 1-based line of "start data", 0 if none
-  while (std::getline(in, line)) {
-    lines.push_back(line);
-    if (!start && lower(line).find("start data") != std::string::npos) start = int(lines.size());
-    if (lines.size() > o.max_rows + 100000)
-      fail_at({p.source, int(lines.size()), "rows"}, "more than ", o.max_rows, " data rows (the reader's limit)");
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (lower(line).find("start data") != std::string::npos) {
+      start = n;
+      break;
+    }
   }
+  in.clear();
+  in.seekg(0);
   std::map<std::string, std::pair<std::string, int>> kv;
   std::string header_text;
-  for (int i = 0; i < start; ++i) {
-    key_values(lines[i], kv, i + 1);
-    header_text += lower(lines[i]) + "\n";
-  }
   RowSink sink(p, o.max_rows);
   int ncols = 0;
-  for (int i = start; i < int(lines.size()); ++i) {
-    const int n = i + 1;
-    if (is_comment(lines[i])) {
-      key_values(lines[i], kv, n);
-      header_text += lower(lines[i]) + "\n";
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (n <= start || is_comment(line)) {
+      key_values(line, kv, n);
+      header_text += lower(line) + "\n";
       continue;
     }
-    if (trim(lines[i]).empty()) continue;
-    const auto v = numbers(lines[i], p.source, n);
+    if (trim(line).empty()) continue;
+    const auto v = numbers(line, p.source, n);
     expect_columns(v, 2, 4, p.source, n, ".gr has two to four: r G | r G dG | r G dr dG");
     if (ncols == 0) ncols = int(v.size());
     else if (int(v.size()) != ncols)
@@ -336,7 +334,7 @@ void read_gr(std::istream& in, Pattern1D& p, const PatternReadOptions& o) {
     const double* dg = ncols == 3 ? &v[2] : ncols == 4 ? &v[3] : nullptr;
     sink.add(v[0], v[1], dg, n);
   }
-  sink.finish(int(lines.size()));
+  sink.finish(n);
   p.axis = PatternAxis::r;
   if (o.axis && *o.axis != PatternAxis::r)
     fail_at({p.source, 0, "axis"}, "a .gr file's axis is r, not ", pattern_axis_name(*o.axis));
