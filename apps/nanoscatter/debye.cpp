@@ -18,6 +18,7 @@
 #include "nanoscatter/debye_output.hpp"
 #include "nanoscatter/debye_pdf.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/pattern1d.hpp"
 #include "nanoscatter/structure_io.hpp"
 
 namespace nanoscatter::cli {
@@ -34,6 +35,7 @@ struct DebyeCliOptions {
   double qmin = 0, qmax = 0;
   int qpoints = 0;
   double two_theta_min = 0, two_theta_max = 0, wavelength = 0;
+  std::string q_file, q_file_axis;
   std::string method = "exact";
   std::string pdf;
   double energy = 0;
@@ -43,7 +45,26 @@ struct DebyeCliOptions {
 
 bool given(const CLI::App& sub, const char* option) { return sub.count(option) > 0; }
 
+// The Q list of a measured pattern (pattern1d.hpp): its x column, in Q, from
+// 2θ with the file's wavelength or --wavelength, or from d.
+std::vector<double> q_list(const CLI::App& sub, const DebyeCliOptions& o) {
+  for (const char* grid : {"--qmin", "--qmax", "--qpoints", "--two-theta-min", "--two-theta-max"})
+    if (given(sub, grid)) fail_at({"", 0, grid}, "give either --q-file or a Q grid (--qmin/--qmax/--qpoints, 2θ)");
+  PatternReadOptions read;
+  if (given(sub, "--q-file-axis")) {
+    try {
+      read.axis = parse_pattern_axis(o.q_file_axis);
+    } catch (const Error& e) {
+      fail_at({"", 0, "--q-file-axis"}, e.reason());
+    }
+  }
+  if (given(sub, "--wavelength")) read.wavelength = o.wavelength;
+  return read_q_points(o.q_file, read);
+}
+
 std::vector<double> q_grid(const CLI::App& sub, const DebyeCliOptions& o) {
+  if (given(sub, "--q-file")) return q_list(sub, o);
+  if (given(sub, "--q-file-axis")) fail_at({"", 0, "--q-file-axis"}, "applies to --q-file only");
   const bool angles = given(sub, "--two-theta-min") || given(sub, "--two-theta-max") ||
                       given(sub, "--wavelength");
   if (!given(sub, "--qpoints")) fail_at({"", 0, "--qpoints"}, "required: the number of Q points");
@@ -144,6 +165,10 @@ void add_debye_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--two-theta-min", o.two_theta_min, "first 2θ, degrees (instead of --qmin)");
   sub->add_option("--two-theta-max", o.two_theta_max, "last 2θ, degrees (instead of --qmax)");
   sub->add_option("--wavelength", o.wavelength, "wavelength for the 2θ grid, Å");
+  sub->add_option("--q-file", o.q_file,
+                  "the Q points: the x column of a pattern file (.xy .dat .txt .xye .chi .fxye), "
+                  "in Q, or in 2θ with the file's or --wavelength's λ (instead of a grid)");
+  sub->add_option("--q-file-axis", o.q_file_axis, "axis of a --q-file that does not say: two_theta (default), q or d");
   sub->add_option("--method", o.method, "exact|histogram")->capture_default_str();
   sub->add_option("--bin-width", o.engine.bin_width, "histogram bin width Δr, Å")->capture_default_str();
   sub->add_flag("--partials", o.engine.partials, "one more column per species pair (sums to the total)");

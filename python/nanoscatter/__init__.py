@@ -27,12 +27,14 @@ from ._core import (
     radial_average,
     read_image,
     read_mask,
+    read_pattern,
     read_sample,
     read_structure,
     rmc_model_intensity,
     two_theta_q_grid,
     uniform_q_grid,
     world,
+    write_pattern,
     write_structure,
 )
 from .structures import as_structure, build, from_ase, to_ase

@@ -32,6 +32,7 @@ void bind_dda(py::module_& m);
 void bind_mie(py::module_& m);
 void bind_rmc(py::module_& m);
 void bind_detector(py::module_& m);
+void bind_pattern1d(py::module_& m);
 void bind_fit(py::module_& m);
 
 // A NumPy array of the given shape that owns `values` (moved, not copied).

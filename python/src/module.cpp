@@ -20,5 +20,6 @@ PYBIND11_MODULE(_core, m) {
   bind_mie(m);
   bind_rmc(m);
   bind_detector(m);
+  bind_pattern1d(m);
   bind_fit(m);
 }
