@@ -13,6 +13,18 @@
 
 namespace nanoscatter::test {
 
+double max_rel_error_floored(const std::vector<double>& a, const std::vector<double>& reference,
+                             double floor_fraction) {
+  if (a.size() != reference.size()) throw std::runtime_error("max_rel_error_floored: size mismatch");
+  double ref_max = 0, worst = 0;
+  for (double r : reference) ref_max = std::max(ref_max, std::abs(r));
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!std::isfinite(a[i])) return INFINITY;
+    worst = std::max(worst, std::abs(a[i] - reference[i]) / std::max(std::abs(reference[i]), floor_fraction * ref_max));
+  }
+  return worst;
+}
+
 double max_rel_error(const std::vector<double>& a, const std::vector<double>& reference,
                      double floor_fraction) {
   if (a.size() != reference.size()) throw std::runtime_error("max_rel_error: size mismatch");

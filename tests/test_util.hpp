@@ -15,6 +15,11 @@ namespace nanoscatter::test {
 // max_i |a_i − b_i| / |b_i| over the entries where |b_i| > floor_fraction·max|b|.
 double max_rel_error(const std::vector<double>& a, const std::vector<double>& reference,
                      double floor_fraction = 0.0);
+// max_i |a_i − b_i| / max(|b_i|, floor_fraction·max|b|): relative where
+// the reference is above the floor, relative to the floor below it (an
+// image's deep minima count, but not as relative errors of ~0).
+double max_rel_error_floored(const std::vector<double>& a, const std::vector<double>& reference,
+                             double floor_fraction);
 // ‖a − b‖₂ / ‖b‖₂
 double norm_rel_error(const std::vector<double>& a, const std::vector<double>& reference);
 

@@ -24,6 +24,7 @@
 #include "gisaxs/special_functions.hpp"
 #include "gisaxs_analytic_samples.hpp"
 #include "property_seed.hpp"
+#include "test_util.hpp"
 
 using namespace nanoscatter;
 using namespace nanoscatter::gisaxs;
@@ -63,16 +64,6 @@ std::vector<double> emulated_image(const test::DrawnGisaxs& d) {
   std::vector<double> out(pixels.size());
   for (std::size_t p = 0; p < out.size(); ++p) out[p] = analytic::pixel_intensity<Real>(v, p);
   return out;
-}
-
-// max over pixels with I ≥ floor·max I of |a − b|/|b|, and the largest
-// error relative to max I elsewhere.
-double image_error(const std::vector<double>& a, const std::vector<double>& b, double floor) {
-  double peak = 0, worst = 0;
-  for (double x : b) peak = std::max(peak, std::abs(x));
-  for (std::size_t i = 0; i < a.size(); ++i)
-    worst = std::max(worst, std::abs(a[i] - b[i]) / std::max(std::abs(b[i]), floor * peak));
-  return worst;
 }
 
 }  // namespace
@@ -189,13 +180,14 @@ TEST(GisaxsAnalyticPixels, EmulatedKernelMatchesCpuPlanOnDrawnSamples) {
     const test::DrawnGisaxs d = test::draw_gisaxs(rng);
     SCOPED_TRACE(d.what);
     const std::vector<double> cpu = cpu_image(d);
-    const double e64 = image_error(emulated_image<double>(d), cpu, 1e-10);
+    const double e64 = test::max_rel_error_floored(emulated_image<double>(d), cpu, 1e-10);
     // float32 form factors: the phase q·R is rounded to 2⁻²⁴|qR|, so near
     // a deep minimum of F the relative error grows as the intensity falls
     // (drawn cases reached 2.4e-4 at I ~ 1e-6 max I): two bounds, 1e-4
     // where I > 1e-4 max I and 1e-3 where I > 1e-6 max I (docs/gisaxs.md).
     const std::vector<double> single = emulated_image<float>(d);
-    const double e32 = image_error(single, cpu, 1e-4), e32_deep = image_error(single, cpu, 1e-6);
+    const double e32 = test::max_rel_error_floored(single, cpu, 1e-4);
+    const double e32_deep = test::max_rel_error_floored(single, cpu, 1e-6);
     EXPECT_LE(e64, 1e-9) << "float64";  // measured up to 1.4e-10 at I ~ 1e-10 max I (rounding of deep minima)
     EXPECT_LE(e32, 1e-4) << "float32 form factors, I > 1e-4 max I";
     EXPECT_LE(e32_deep, 1e-3) << "float32 form factors, I > 1e-6 max I";
