@@ -56,21 +56,7 @@ void upload_geometry(AnalyticCudaState& s, const AnalyticGeometry& g) {
   s.chebyshev = DeviceBuffer<double>(g.chebyshev);
   s.gauss = DeviceBuffer<double>(g.gauss);
   s.out = DeviceBuffer<double>(g.pixels());
-  analytic::PixelView& v = s.view;
-  v.pixels = g.pixels();
-  v.qx = s.qx.data();
-  v.qy = s.qy.data();
-  v.qz = s.qz.data();
-  v.scale = s.scale.data();
-  v.reachable = s.reachable.data();
-  v.field_row = s.field_row.data();
-  v.outgoing = s.outgoing.data();
-  v.incident = s.incident.data();
-  v.layers = g.layers;
-  v.dwba = g.dwba;
-  v.amplitude_prefactor = g.amplitude_prefactor;
-  v.background = g.background;
-  v.tables = {s.chebyshev.data(), s.gauss.data()};
+  set_geometry_view(s.view, g, s);
 }
 
 void upload_particles(AnalyticCudaState& s, const AnalyticParticles& a) {

@@ -172,24 +172,11 @@ std::size_t analytic_device_bytes(const AnalyticGeometry& g, const AnalyticParti
 
 analytic::PixelView host_view(const AnalyticGeometry& g, const AnalyticParticles& a) {
   analytic::PixelView v;
-  v.pixels = g.pixels();
-  v.qx = g.qx.data();
-  v.qy = g.qy.data();
-  v.qz = g.qz.data();
-  v.scale = g.scale.data();
-  v.reachable = g.reachable.data();
-  v.field_row = g.field_row.data();
-  v.outgoing = g.outgoing.data();
-  v.incident = g.incident.data();
-  v.layers = g.layers;
-  v.dwba = g.dwba;
-  v.amplitude_prefactor = g.amplitude_prefactor;
-  v.background = g.background;
+  set_geometry_view(v, g, g);
   v.kinds = a.kinds.data();
   v.layouts = a.layouts.data();
   v.layout_count = static_cast<std::int32_t>(a.layouts.size());
   v.structure = a.structure.data();
-  v.tables = {g.chebyshev.data(), g.gauss.data()};
   return v;
 }
 

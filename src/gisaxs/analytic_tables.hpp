@@ -56,4 +56,26 @@ std::size_t analytic_device_bytes(const AnalyticGeometry& geometry, const Analyt
 // A view with host pointers: the CPU runs of the pixel function (tests).
 analytic::PixelView host_view(const AnalyticGeometry& geometry, const AnalyticParticles& particles);
 
+// The geometry part of a PixelView: the arrays from `arrays` (the host
+// vectors of AnalyticGeometry, or their device copies, which have members
+// of the same names), the scalars from the geometry. One place for both
+// the host view (CPU tests) and the device view (analytic_cuda.cu).
+template <class Arrays>
+void set_geometry_view(analytic::PixelView& v, const AnalyticGeometry& g, const Arrays& arrays) {
+  v.pixels = g.pixels();
+  v.qx = arrays.qx.data();
+  v.qy = arrays.qy.data();
+  v.qz = arrays.qz.data();
+  v.scale = arrays.scale.data();
+  v.reachable = arrays.reachable.data();
+  v.field_row = arrays.field_row.data();
+  v.outgoing = arrays.outgoing.data();
+  v.incident = arrays.incident.data();
+  v.layers = g.layers;
+  v.dwba = g.dwba;
+  v.amplitude_prefactor = g.amplitude_prefactor;
+  v.background = g.background;
+  v.tables = {arrays.chebyshev.data(), arrays.gauss.data()};
+}
+
 }  // namespace nanoscatter::gisaxs
