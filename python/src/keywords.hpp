@@ -52,6 +52,21 @@ class Keywords {
     if (has(name)) into = parse(text);
   }
 
+  // A keyword given as a value or as the text the CLI takes ("auto",
+  // "0.05:0.45:0.05"), the text read by the library's parser; None or
+  // absent: unchanged.
+  template <class T, class Parse>
+  void get_value_or_text(const char* name, T& into, Parse parse) const {
+    if (!has(name) || is_none(name)) return;
+    if (py::isinstance<py::str>(kwargs_[name])) {
+      std::string text;
+      get(name, text);
+      into = parse(text);
+    } else {
+      get(name, into);
+    }
+  }
+
   // device ("auto"|"cpu"|"gpu", resolved here), precision, threads,
   // max_device_memory (bytes) and quiet: the DeviceOptions keywords.
   void get_device(DeviceOptions& into) const;

@@ -68,15 +68,7 @@ RmcOptions rmc_options(const Keywords& kw, const py::kwargs& kwargs) {
     }
   }
   // "start:stop:step" as the CLI takes it, or a list of loadings.
-  if (kw.has("loading_scan") && !kw.is_none("loading_scan")) {
-    if (py::isinstance<py::str>(kwargs["loading_scan"])) {
-      std::string text;
-      kw.get("loading_scan", text);
-      o.loading_scan = parse_loading_scan(text);
-    } else {
-      kw.get("loading_scan", o.loading_scan);
-    }
-  }
+  kw.get_value_or_text("loading_scan", o.loading_scan, parse_loading_scan);
   kw.get_parsed("chi2_scale", o.chi2_scale, parse_chi2_scale);
   kw.get("scale", o.scale);
   kw.get("keep_zero_q", o.keep_zero_q);
@@ -86,17 +78,7 @@ RmcOptions rmc_options(const Keywords& kw, const py::kwargs& kwargs) {
   kw.get("max_distance", o.max_distance);
   kw.get_parsed("schedule", o.schedule, parse_cooling_schedule);
   // A number, or a string the CLI would take ("auto", "0.01"); None: auto.
-  if (kw.has("temperature") && !kw.is_none("temperature")) {
-    if (py::isinstance<py::str>(kwargs["temperature"])) {
-      std::string text;
-      kw.get("temperature", text);
-      o.temperature = parse_rmc_temperature(text);
-    } else {
-      double t = 0;
-      kw.get("temperature", t);
-      o.temperature = t;
-    }
-  }
+  kw.get_value_or_text("temperature", o.temperature, parse_rmc_temperature);
   kw.get("final_ratio", o.final_ratio);
   kw.get("target_acceptance", o.target_acceptance);
   kw.get("probe_moves", o.probe_moves);
