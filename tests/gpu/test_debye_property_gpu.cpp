@@ -22,11 +22,12 @@ namespace {
 
 // The documented bounds (docs/debye.md). The GPU histogram keeps a dithered
 // Σδ (unbiased) and estimates Σδ²: within kHistogramVsCpu of the CPU
-// histogram (issue 20 item 3 asks 1e-6, which needs two words per bin) and
-// within issue 20's 1e-4 of exact at Δr = 1e-3 Å.
+// histogram (the dither's noise, largest on the smallest particles; issue
+// 20 item 3 asks 1e-6, which needs two words per bin) and within issue
+// 20's 1e-4 of exact at Δr = 1e-3 Å.
 constexpr double kFloat32Bound = 1e-4;
 constexpr double kHistogramBound = 1e-4;
-constexpr double kHistogramVsCpu = 2e-5;
+constexpr double kHistogramVsCpu = 1e-4;
 constexpr double kIntensityFloor = 1e-3;
 constexpr int kCases = 50;
 

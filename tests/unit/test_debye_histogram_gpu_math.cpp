@@ -234,19 +234,23 @@ TEST(DebyeHistogramGpuMath, DisorderedTriangleAndRectangle) {
 // The function the GPU computes, against the CPU histogram's, as I(Q) of
 // one species (N + 2·Σ sinc) where I > 1e-3·max I: drawn fcc crystals
 // (R 12–20 Å, 350–1,500 atoms; perfect, displaced by σ ≤ 0.05 Å, or with
-// 5 % vacancies) on Q grids from [0, 2] to [4, 25] Å⁻¹. The bound is
-// kGpuHistogramVsCpu (docs/debye.md); the dither's noise, not a bias, is
-// what remains (the undithered midpoint rule gave ~1e-3 on crystals).
+// 5 % vacancies, the kind drawn from the case's seed so that a printed seed
+// replays its case) on Q grids from [0, 2] to [4, 25] Å⁻¹. The bound is
+// kGpuHistogramVsCpu (docs/debye.md): what remains is the dither's noise
+// in Σδ, not a bias (the undithered midpoint rule gave ~1e-3 on crystals),
+// largest on the smallest crystals: 3,000 drawn cases gave at most 2.6e-5,
+// all of them at 555 atoms (bench/results/2026-11-26-debye-histogram-noise.md).
 TEST(DebyeHistogramGpuMath, EmulatedIntensityWithinItsBoundOfTheCpuHistogram) {
-  constexpr double kGpuHistogramVsCpu = 2e-5;
+  constexpr double kGpuHistogramVsCpu = 1e-4;
   double worst = 0;
-  for (int k = 0; k < 8; ++k) {
+  for (int k = 0; k < test::property_cases(8); ++k) {
     const std::uint64_t seed = test::case_seed(k);
     NS_PROPERTY_CASE(seed);
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> uni(0.0, 1.0);
-    const double radius = 12.0 + 8.0 * uni(rng), sigma = k % 3 == 1 ? 0.05 * uni(rng) : 0.0;
-    const bool vacancies = k % 3 == 2;
+    const int kind = std::uniform_int_distribution<int>(0, 2)(rng);  // perfect, displaced, vacancies
+    const double radius = 12.0 + 8.0 * uni(rng), sigma = kind == 1 ? 0.05 * uni(rng) : 0.0;
+    const bool vacancies = kind == 2;
     AtomBlock a;
     {
       const AtomBlock full = test::rocksalt_block(radius, 0, 1.0);
