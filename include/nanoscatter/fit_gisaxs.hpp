@@ -46,6 +46,15 @@ class GisaxsFitModel : public FitModel {
   std::size_t rows() const override { return region_.rows; }
   std::size_t cols() const override { return region_.cols; }
   void evaluate(std::span<double> out) override;
+  // Sets that change only layout values ("layout[…]", or the top-level
+  // particle, interference, density, mixture and position_variance keys of a
+  // sample without [[layout]]) in one
+  // GisaxsPlan::execute_batch (one launch on the analytic GPU path); others
+  // one after the other.
+  std::vector<std::vector<double>> evaluate_batch(const std::vector<std::string>& names,
+                                                  const std::vector<std::vector<double>>& sets) override;
+  // The plan, once an evaluation has made it (tests: its stats).
+  const gisaxs::GisaxsPlan* plan() const { return plan_ ? &*plan_ : nullptr; }
 
   const gisaxs::SampleDocument& document() const { return document_; }
   const PixelRect& region() const { return region_; }
@@ -54,6 +63,8 @@ class GisaxsFitModel : public FitModel {
 
  private:
   gisaxs::Sample cropped_sample() const;
+  // Applies the pending values and makes or updates the plan.
+  void sync_plan();
   gisaxs::SampleDocument document_;
   PixelRect region_;
   gisaxs::GisaxsOptions options_;
@@ -62,7 +73,8 @@ class GisaxsFitModel : public FitModel {
   // the whole sample, so tied values may move together).
   std::vector<std::pair<std::string, ConfigValue>> pending_;
   // The plan of the last evaluation, kept while only layout values (paths
-  // "layout[…]": particles, distributions, interference) change: those go
+  // "layout[…]" or their top-level forms: particles, distributions,
+  // interference) change: those go
   // in by set_layouts, which keeps the pixel geometry and the layers'
   // fields (on the GPU, resident); any other change makes a new plan.
   std::optional<gisaxs::GisaxsPlan> plan_;

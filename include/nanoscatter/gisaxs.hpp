@@ -388,6 +388,8 @@ class GisaxsPlan {
     // DWBA terms) was computed; amplitudes kept from an earlier execute()
     // (set_layouts with the same particles) do not count.
     std::size_t amplitude_pixels = 0;
+    // Images computed by execute_batch's batched launches, and the launches.
+    std::size_t batched_images = 0, batch_launches = 0;
   };
   Stats stats() const;
   // Where the pixel work runs: "CPU", "GPU (…)", or "CPU pixel loop (why
@@ -407,6 +409,14 @@ class GisaxsPlan {
   // only the particle tables are rebuilt (and S(q∥) where the CPU computes
   // it). Not thread-safe against concurrent execute().
   void set_layouts(std::vector<Layout> layouts);
+
+  // The images of several sets of layouts, as set_layouts(sets[k]) and
+  // execute() would give them one after the other (intensity only), for a
+  // fit's finite-difference Jacobian. On the analytic GPU path all sets run
+  // in one launch over the resident geometry (in as few launches as the
+  // device budget allows); elsewhere one after the other. The plan keeps
+  // the last set's layouts.
+  std::vector<std::vector<double>> execute_batch(const std::vector<std::vector<Layout>>& sets);
 
   struct Impl;
 

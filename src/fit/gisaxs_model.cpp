@@ -1,11 +1,23 @@
 // GISAXS as a FitModel (fit_gisaxs.hpp).
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "nanoscatter/fit_gisaxs.hpp"
 
 namespace nanoscatter::fit {
 
 namespace {
+// Whether a key path is part of a layout (the sample's [[layout]] tables,
+// or the top-level keys a sample without them gathers into its one layout):
+// such edits go to the plan by set_layouts; any other needs a new plan.
+bool layout_path(const std::string& path) {
+  const std::string head = path.substr(0, path.find_first_of(".["));
+  for (const char* key : {"layout", "particle", "interference", "density", "mixture", "position_variance"})
+    if (head == key) return true;
+  return false;
+}
+
 std::vector<double> edges_slice(const std::vector<double>& edges, std::size_t first, std::size_t bins) {
   return std::vector<double>(edges.begin() + long(first), edges.begin() + long(first + bins + 1));
 }
@@ -73,7 +85,7 @@ void GisaxsFitModel::set(const std::string& path, double value) {
   if (it != current_.end() && it->second == value) return;
   pending_.emplace_back(path, value);
   current_[path] = value;
-  if (path.rfind("layout[", 0) == 0) layouts_changed_ = true;
+  if (layout_path(path)) layouts_changed_ = true;
   else plan_stale_ = true;
 }
 
@@ -84,10 +96,7 @@ gisaxs::Sample GisaxsFitModel::cropped_sample() const {
   return sample;
 }
 
-void GisaxsFitModel::evaluate(std::span<double> out) {
-  if (out.size() != size()) fail("GisaxsFitModel::evaluate: output of ", out.size(), " values for ", size(), " pixels");
-  gisaxs::GisaxsOptions options = options_;
-  options.compute.quiet = true;  // one line per fit iteration, not a bar per image
+void GisaxsFitModel::sync_plan() {
   if (!pending_.empty()) {
     auto edits = std::move(pending_);
     pending_.clear();
@@ -98,6 +107,8 @@ void GisaxsFitModel::evaluate(std::span<double> out) {
       throw;
     }
   }
+  gisaxs::GisaxsOptions options = options_;
+  options.compute.quiet = true;  // one line per fit iteration, not a bar per image
   if (!plan_ || plan_stale_) {
     plan_.emplace(cropped_sample(), options);
     plan_stale_ = layouts_changed_ = false;
@@ -105,8 +116,39 @@ void GisaxsFitModel::evaluate(std::span<double> out) {
     plan_->set_layouts(document_.sample().layouts);
     layouts_changed_ = false;
   }
+}
+
+void GisaxsFitModel::evaluate(std::span<double> out) {
+  if (out.size() != size()) fail("GisaxsFitModel::evaluate: output of ", out.size(), " values for ", size(), " pixels");
+  sync_plan();
   const gisaxs::GisaxsResult result = plan_->execute();
   std::copy(result.intensity.begin(), result.intensity.end(), out.begin());
+}
+
+std::vector<std::vector<double>> GisaxsFitModel::evaluate_batch(const std::vector<std::string>& names,
+                                                                const std::vector<std::vector<double>>& sets) {
+  // Sets that change only layout values go to the plan together (on the
+  // analytic GPU path, one launch); any other value needs a new plan per set.
+  const bool layouts_only = std::all_of(names.begin(), names.end(), layout_path);
+  if (!layouts_only || sets.size() < 2) return FitModel::evaluate_batch(names, sets);
+  sync_plan();
+  std::vector<std::vector<gisaxs::Layout>> layouts;
+  std::optional<gisaxs::SampleDocument> last;
+  for (const auto& values : sets) {
+    if (values.size() != names.size())
+      fail("GisaxsFitModel::evaluate_batch: a set of ", values.size(), " values for ", names.size(), " names");
+    std::vector<std::pair<std::string, ConfigValue>> edits;
+    for (std::size_t j = 0; j < names.size(); ++j) edits.emplace_back(names[j], values[j]);
+    last.emplace(document_);
+    last->set(edits);
+    layouts.push_back(last->sample().layouts);
+  }
+  std::vector<std::vector<double>> images = plan_->execute_batch(layouts);
+  // The values set last stay set (FitModel::evaluate_batch), and the plan
+  // already holds their layouts.
+  document_ = std::move(*last);
+  for (std::size_t j = 0; j < names.size(); ++j) current_[names[j]] = sets.back()[j];
+  return images;
 }
 
 gisaxs::PixelGrid GisaxsFitModel::region_pixels() const {

@@ -45,11 +45,17 @@ class BatchCost : public ceres::CostFunction {
 
 // Records each accepted iterate (Ceres updates the parameter block every
 // iteration: update_state_every_iteration) and stops at max_evaluations.
+// An aborted Solve puts the start back into the parameter block, so the
+// last accepted iterate is kept here: a fit stopped by max_evaluations
+// reports where it got to, not where it began.
 class Recorder : public ceres::IterationCallback {
  public:
-  Recorder(Problem& problem, const std::vector<double>& x) : problem_(problem), x_(x) {}
+  Recorder(Problem& problem, const std::vector<double>& x) : problem_(problem), x_(x), accepted(x) {}
   ceres::CallbackReturnType operator()(const ceres::IterationSummary& summary) override {
-    if (summary.iteration == 0 || summary.step_is_successful) problem_.iteration(x_, 2 * summary.cost);
+    if (summary.iteration == 0 || summary.step_is_successful) {
+      problem_.iteration(x_, 2 * summary.cost);
+      accepted = x_;
+    }
     if (!problem_.evaluations_left()) {
       stopped = true;
       return ceres::SOLVER_ABORT;
@@ -57,6 +63,7 @@ class Recorder : public ceres::IterationCallback {
     return ceres::SOLVER_CONTINUE;
   }
   bool stopped = false;
+  std::vector<double> accepted;  // the last accepted iterate
 
  private:
   Problem& problem_;
@@ -102,7 +109,7 @@ Outcome minimize_ceres(Problem& problem, const std::vector<double>& start, bool 
   if (cost->error) std::rethrow_exception(cost->error);
 
   Outcome out;
-  out.x = x;
+  out.x = recorder.stopped ? recorder.accepted : x;
   out.converged = summary.termination_type == ceres::CONVERGENCE;
   out.message = std::string(dogleg ? "ceres dogleg: " : "ceres levenberg-marquardt: ") +
                 (recorder.stopped ? "stopped after max_evaluations model evaluations" : summary.message);

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 #include "gisaxs/analytic_tables.hpp"
 #include "nanoscatter/device.hpp"
@@ -28,6 +29,13 @@ void upload_particles(AnalyticCudaState& state, const AnalyticParticles& particl
 // sums (float32) or float64 throughout (float64).
 void analytic_pixels_cuda(const AnalyticCudaState& state, Precision precision, std::size_t first, std::size_t count,
                           double* out);
+// Whole images for several particle tables over the resident geometry in
+// one launch (a fit's finite-difference Jacobian): out[k] gets the
+// geometry's pixels for sets[k]. The tables of all sets are uploaded
+// together; the caller keeps them within the device budget
+// (analytic_batch_bytes). The state's own particles are not changed.
+void analytic_images_batch_cuda(const AnalyticCudaState& state, Precision precision,
+                                const std::vector<AnalyticParticles>& sets, const std::vector<double*>& out);
 #endif
 
 }  // namespace nanoscatter::gisaxs

@@ -4,6 +4,7 @@
 // comes back through one device buffer sized for the whole image.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "core/device_buffer.cuh"
@@ -23,6 +24,16 @@ __global__ void analytic_pixel_kernel(analytic::PixelView view, std::size_t firs
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= count) return;
   out[i] = analytic::pixel_intensity<Real>(view, first + i);
+}
+
+// One image per set: blockIdx.y picks the set's view (the same geometry,
+// its own particle tables), out + y·pixels its image.
+template <class Real>
+__global__ void analytic_batch_kernel(const analytic::PixelView* views, std::size_t pixels, double* out) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= pixels) return;
+  const analytic::PixelView& view = views[blockIdx.y];
+  out[std::size_t(blockIdx.y) * pixels + i] = analytic::pixel_intensity<Real>(view, i);
 }
 
 }  // namespace
@@ -80,6 +91,40 @@ void analytic_pixels_cuda(const AnalyticCudaState& s, Precision precision, std::
     analytic_pixel_kernel<double><<<blocks, kThreadsPerBlock>>>(s.view, first, count, s.out.data());
   NS_CUDA_CHECK_LAUNCH();
   NS_CUDA_CHECK(cudaMemcpy(out, s.out.data(), count * sizeof(double), cudaMemcpyDeviceToHost));
+}
+
+void analytic_images_batch_cuda(const AnalyticCudaState& s, Precision precision,
+                                const std::vector<AnalyticParticles>& sets, const std::vector<double*>& out) {
+  if (sets.empty()) return;
+  if (out.size() != sets.size()) fail("analytic_images_batch_cuda: ", out.size(), " outputs for ", sets.size(), " sets");
+  // gridDim.y is at most 65535 sets per launch; a fit's Jacobian has a few.
+  if (sets.size() > 65535) fail("analytic_images_batch_cuda: more than 65535 sets in one batch");
+  // Each set's tables in its own buffers (they stay alive until the copy back).
+  std::vector<DeviceBuffer<analytic::Kind>> kinds;
+  std::vector<DeviceBuffer<analytic::LayoutTerms>> layouts;
+  std::vector<DeviceBuffer<double>> structure;
+  std::vector<analytic::PixelView> views(sets.size(), s.view);
+  for (std::size_t k = 0; k < sets.size(); ++k) {
+    kinds.emplace_back(sets[k].kinds);
+    layouts.emplace_back(sets[k].layouts);
+    structure.emplace_back(sets[k].structure);
+    views[k].kinds = kinds.back().data();
+    views[k].layouts = layouts.back().data();
+    views[k].layout_count = static_cast<std::int32_t>(sets[k].layouts.size());
+    views[k].structure = structure.back().data();
+  }
+  const DeviceBuffer<analytic::PixelView> device_views(views);
+  const std::size_t pixels = s.view.pixels;
+  DeviceBuffer<double> images(pixels * sets.size());
+  const dim3 grid(static_cast<unsigned>((pixels + kThreadsPerBlock - 1) / kThreadsPerBlock),
+                  static_cast<unsigned>(sets.size()));
+  if (precision == Precision::float32)
+    analytic_batch_kernel<float><<<grid, kThreadsPerBlock>>>(device_views.data(), pixels, images.data());
+  else
+    analytic_batch_kernel<double><<<grid, kThreadsPerBlock>>>(device_views.data(), pixels, images.data());
+  NS_CUDA_CHECK_LAUNCH();
+  const std::vector<double> host = images.download();
+  for (std::size_t k = 0; k < sets.size(); ++k) std::copy_n(host.data() + k * pixels, pixels, out[k]);
 }
 
 }  // namespace nanoscatter::gisaxs

@@ -170,6 +170,14 @@ std::size_t analytic_device_bytes(const AnalyticGeometry& g, const AnalyticParti
          a.kinds.size() * sizeof(analytic::Kind) + a.layouts.size() * sizeof(analytic::LayoutTerms);
 }
 
+std::size_t analytic_batch_bytes(std::size_t pixels, const std::vector<AnalyticParticles>& sets) {
+  std::size_t bytes = 0;
+  for (const AnalyticParticles& a : sets)
+    bytes += pixels * sizeof(double) + a.structure.size() * sizeof(double) + a.kinds.size() * sizeof(analytic::Kind) +
+             a.layouts.size() * sizeof(analytic::LayoutTerms) + sizeof(analytic::PixelView);
+  return bytes;
+}
+
 analytic::PixelView host_view(const AnalyticGeometry& g, const AnalyticParticles& a) {
   analytic::PixelView v;
   set_geometry_view(v, g, g);

@@ -53,6 +53,10 @@ AnalyticParticles make_analytic_particles(const std::vector<LayoutPlan>& layouts
 // Bytes the device keeps for these tables (and one float64 output per pixel).
 std::size_t analytic_device_bytes(const AnalyticGeometry& geometry, const AnalyticParticles& particles);
 
+// Device bytes a batch of particle tables needs beyond the resident
+// geometry (analytic_images_batch_cuda): the tables, a view and an image each.
+std::size_t analytic_batch_bytes(std::size_t pixels, const std::vector<AnalyticParticles>& sets);
+
 // A view with host pointers: the CPU runs of the pixel function (tests).
 analytic::PixelView host_view(const AnalyticGeometry& geometry, const AnalyticParticles& particles);
 

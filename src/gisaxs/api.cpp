@@ -192,6 +192,7 @@ struct GisaxsPlan::Impl {
     choose_path();
   }
   std::vector<Layout> current_layouts;
+  std::size_t batched_images = 0, batch_launches = 0;  // execute_batch (Stats)
 
   // The CPU loop's amplitudes of the last execute(), index
   // ((beam · kind_count) + kind) · pixels + pixel, for the blocks this part
@@ -526,7 +527,64 @@ void GisaxsPlan::set_layouts(std::vector<Layout> layouts) {
   impl_->set_layouts(sample, /*refit=*/true);
 }
 std::size_t GisaxsPlan::particle_kinds() const { return impl_->kind_count; }
-GisaxsPlan::Stats GisaxsPlan::stats() const { return Stats{impl_->amplitude_pixels.load()}; }
+GisaxsPlan::Stats GisaxsPlan::stats() const {
+  return Stats{impl_->amplitude_pixels.load(), impl_->batched_images, impl_->batch_launches};
+}
+
+std::vector<std::vector<double>> GisaxsPlan::execute_batch(const std::vector<std::vector<Layout>>& sets) {
+  std::vector<std::vector<double>> images;
+  if (sets.empty()) return images;
+  // Each set checked as set_layouts checks it, and its particle tables where
+  // the analytic GPU path can take it.
+  std::vector<Sample> samples;
+  samples.reserve(sets.size());
+  for (const auto& layouts : sets) {
+    Sample sample = impl_->frame;
+    sample.layouts = layouts;
+    sample.validated = false;
+    validate_sample(sample);
+    samples.push_back(std::move(sample));
+  }
+  std::vector<AnalyticParticles> tables;
+#if NANOSCATTER_HAVE_CUDA
+  bool batched = impl_->analytic_gpu && impl_->options.share.whole();
+  for (std::size_t k = 0; batched && k < samples.size(); ++k) {
+    const std::vector<LayoutPlan> plans = layout_plans(samples[k]);
+    batched = analytic_unsupported(plans, impl_->beams).empty();
+    if (batched) tables.push_back(make_analytic_particles(plans, impl_->pixels));
+  }
+  if (batched) {
+    const std::size_t n = impl_->pixels.size();
+    images.assign(sets.size(), std::vector<double>(n));
+    const std::size_t budget = analytic_device_budget(impl_->options.compute.max_device_memory);
+    const std::size_t resident = analytic_device_bytes(*impl_->geometry, impl_->particles);
+    const std::size_t room = budget > resident ? budget - resident : 0;
+    // Launches of as many sets as fit beside the resident tables (at least one).
+    for (std::size_t first = 0; first < tables.size();) {
+      std::size_t last = first + 1, bytes = analytic_batch_bytes(n, {tables[first]});
+      while (last < tables.size() && (bytes += analytic_batch_bytes(n, {tables[last]})) <= room) ++last;
+      const std::vector<AnalyticParticles> part(tables.begin() + long(first), tables.begin() + long(last));
+      std::vector<double*> out;
+      for (std::size_t k = first; k < last; ++k) out.push_back(images[k].data());
+      {
+        const std::lock_guard<std::mutex> lock(impl_->cuda_mutex);
+        analytic_images_batch_cuda(*impl_->cuda, impl_->options.compute.precision, part, out);
+      }
+      ++impl_->batch_launches;
+      impl_->batched_images += last - first;
+      first = last;
+    }
+    for (auto& image : images) impl_->resolution.apply(impl_->pixels.rows, impl_->pixels.cols, image);
+    impl_->set_layouts(samples.back(), /*refit=*/true);
+    return images;
+  }
+#endif
+  for (const Sample& sample : samples) {
+    impl_->set_layouts(sample, /*refit=*/true);
+    images.push_back(execute().intensity);
+  }
+  return images;
+}
 
 void GisaxsPlan::compute_pixels(std::size_t first, std::size_t count, double* out) const {
   if (first + count > impl_->pixels.size()) fail("GisaxsPlan::compute_pixels: pixel range beyond the detector");

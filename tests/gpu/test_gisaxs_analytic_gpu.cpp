@@ -20,6 +20,7 @@
 #include <random>
 
 #include "gisaxs_analytic_samples.hpp"
+#include "gisaxs_batch_check.hpp"
 #include "nanoscatter/device.hpp"
 #include "nanoscatter/gisaxs.hpp"
 #include "property_seed.hpp"
@@ -141,4 +142,24 @@ TEST(GisaxsAnalyticGpu, ShapesWithoutGpuFormFactorRunOnTheCpuLoop) {
   const GisaxsPlan gpu(s, options(Approximation::dwba, Device::gpu));
   EXPECT_EQ(gpu.device_summary().rfind("CPU pixel loop (shape 'icosahedron'", 0), 0u) << gpu.device_summary();
   EXPECT_EQ(gpu.execute().intensity, GisaxsPlan(s, options(Approximation::dwba, Device::cpu)).execute().intensity);
+}
+
+// A fit model's Jacobian batch (GisaxsFitModel::evaluate_batch →
+// GisaxsPlan::execute_batch) on the analytic GPU path: all sets in one
+// launch, each image equal to the same set evaluated alone on the GPU
+// (the same kernel code: 1e-12), and the last set stays set.
+TEST(GisaxsAnalyticGpu, FitBatchIsOneLaunchAndMatchesOneAfterTheOther) {
+  SKIP_WITHOUT_GPU();
+  for (int k = 0; k < property_cases(4); ++k) {
+    const auto seed = case_seed(k);
+    NS_PROPERTY_CASE(seed);
+    std::mt19937_64 rng(seed);
+    for (Precision p : {Precision::float64, Precision::float32}) {
+      const test::BatchCheck c = test::check_fit_model_batch(options(Approximation::dwba, Device::gpu, p), rng);
+      EXPECT_LE(c.max_rel, 1e-12);
+      EXPECT_LE(c.last_stays, 1e-12);
+      EXPECT_EQ(c.stats.batch_launches, 1u);
+      EXPECT_EQ(c.stats.batched_images, c.sets);
+    }
+  }
 }

@@ -139,6 +139,27 @@ TEST(FitFramework, TiesAndFixedParametersAreRespected) {
   EXPECT_EQ(model.y0, model.x0 + 2.8);  // the model is left at the best values
 }
 
+// A fit stopped by max_evaluations says so and reports its last accepted
+// iterate (its χ² the last of the history, below the start's), not the
+// start: Ceres puts the start back into the parameters when a callback aborts.
+TEST(FitFramework, StoppedFitReportsItsLastIterateNotTheStart) {
+  const std::uint64_t seed = test::case_seed(2);
+  NS_PROPERTY_CASE(seed);
+  for (const char* name : {"lm", "dogleg"}) {
+    MinimizerOptions few = quiet_lm();
+    few.name = name;
+    few.max_evaluations = 12;  // 4 images per Jacobian: a few iterations
+    GaussModel model;
+    const FitResult r = run_fit(model, start_parameters(), noisy_data(seed), {}, few);
+    EXPECT_FALSE(r.converged) << r.message;
+    ASSERT_GE(r.history_chi2.size(), 2u) << name;
+    EXPECT_LT(r.chi2, r.history_chi2.front()) << name;
+    EXPECT_NEAR(r.chi2, r.history_chi2.back(), 1e-9 * r.chi2) << name;
+    EXPECT_NE(r.value("peak.x"), 8.0) << name;  // the start
+    EXPECT_EQ(model.x0, r.value("peak.x")) << name;  // the model is left there
+  }
+}
+
 TEST(FitFramework, VariableProjectionGivesTheSameMinimumAsFittedScaleAndBackground) {
   const std::uint64_t seed = test::case_seed(2);
   NS_PROPERTY_CASE(seed);
