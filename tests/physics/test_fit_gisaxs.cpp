@@ -135,6 +135,57 @@ TEST(FitGisaxs, SscaSpheresRecoveryAndSigmaAgainstSpread) {
   test::check_sigma_against_spread(truth, values, sigmas);
 }
 
+// The instrument in a fit: a sample with beam divergence and detector
+// resolution (tests/data/fit/spheres_ssca_instrument.toml), the resolution's
+// horizontal width free beside the radius and the peak distance, recovered
+// from Poisson-noised images with σ checked against the spread.
+TEST(FitGisaxs, ResolutionAndDivergenceRecoveryAndSigmaAgainstSpread) {
+  const std::string path = std::string(NS_TEST_DATA_DIR) + "/fit/spheres_ssca_instrument.toml";
+  GisaxsFitModel truth_model(gisaxs::SampleDocument::read(path), {}, {});
+  std::vector<double> image(truth_model.size());
+  truth_model.evaluate(image);
+  double hi = 0;
+  for (double v : image) hi = std::max(hi, v);
+  const double scale = peak_counts / hi;
+  const auto p = [](const char* name, double start, double min, double max) {
+    Parameter q;
+    q.name = name, q.start = start, q.min = min, q.max = max;
+    return q;
+  };
+  const std::vector<Parameter> free{p("layout[0].particle[0].radius", 4.7, 2, 10),
+                                    p("layout[0].interference.peak_distance", 21.0, 10, 40),
+                                    p("detector.resolution.sigma_x", 0.045, 0.01, 0.2)};
+  const std::vector<std::pair<std::string, double>> truth{{"layout[0].particle[0].radius", 5.0},
+                                                          {"layout[0].interference.peak_distance", 20.0},
+                                                          {"detector.resolution.sigma_x", 0.06},
+                                                          {"scale", scale},
+                                                          {"background", background_counts}};
+  const int realisations = test::property_cases(20);
+  std::vector<std::vector<double>> values(truth.size()), sigmas(truth.size());
+  MinimizerOptions lm;
+  lm.quiet = true;
+  ObjectiveOptions deviance;
+  deviance.kind = ObjectiveKind::deviance;
+  for (int k = 0; k < realisations; ++k) {
+    const std::uint64_t seed = test::case_seed(k);
+    NS_PROPERTY_CASE(seed);
+    std::mt19937_64 rng(seed);
+    FitData d;
+    d.rows = 32, d.cols = 40;
+    for (double m : image) d.values.push_back(double(std::poisson_distribution<long>(scale * m + background_counts)(rng)));
+    d.use.assign(d.values.size(), 1);
+    GisaxsFitModel model(gisaxs::SampleDocument::read(path), {}, {});
+    const FitResult r = run_fit(model, free, d, deviance, lm);
+    ASSERT_TRUE(r.converged) << r.message;
+    for (std::size_t j = 0; j < truth.size(); ++j) {
+      values[j].push_back(r.value(truth[j].first));
+      sigmas[j].push_back(r.parameter(truth[j].first).sigma);
+    }
+  }
+  if (realisations < 10) return;  // too few for a spread
+  test::check_sigma_against_spread(truth, values, sigmas);
+}
+
 TEST(FitGisaxs, RegionCropsTheComputedPixels) {
   // The region's pixels of a cropped model equal the same pixels of the whole image.
   GisaxsFitModel whole(gisaxs::SampleDocument::read(sample_path), {}, {});
