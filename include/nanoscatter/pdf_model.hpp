@@ -31,7 +31,7 @@
 //   [T ⊗ G](r) = (2/π) ∫_{Qmin}^{Qmax} F(Q) sin(Qr) dQ,  F(Q) = ∫_0^∞ G(r') sin(Qr') dr'
 //              = ∫_0^∞ G(r') [K(r − r') − K(r + r')] dr',
 //   K(x) = (sin(Qmax x) − sin(Qmin x)) / (π x),  K(0) = (Qmax − Qmin)/π,
-// done on a uniform grid r'_k = k h (h = termination_step) out to the
+// done on a uniform grid r'_k = (k + ½) h (h = termination_step) out to the
 // largest output r plus termination_extension (or 2eR plus 6 σ for a
 // sphere, where G_sharp ends, when that is shorter), by the midpoint
 // sum; PDFfit2 does the same convolution by FFT. Qmax = 0: no termination.

@@ -154,15 +154,36 @@ std::vector<double> PdfModel::evaluate(const PdfParameters& p, std::span<const d
     std::vector<double> fine(steps);
     for (std::size_t k = 0; k < steps; ++k) fine[k] = (double(k) + 0.5) * h;
     const std::vector<double> gs = sharp(p, fine);
-    const double qmax = options_.qmax, qmin = options_.qmin;
-    const auto kernel = [&](double x) {
-      if (std::abs(x) < 1e-9) return (qmax - qmin) / pi;
-      return (std::sin(qmax * x) - std::sin(qmin * x)) / (pi * x);
+    // sin(Q(r ∓ r')) from the sines and cosines of Q r and Q r' (no sine per
+    // term); below |x| = 1e-6 the kernel takes its limit Q/π (error Q³x²/6).
+    struct Trig {
+      double q;
+      std::vector<double> sin_r, cos_r, sin_f, cos_f;
     };
+    std::vector<Trig> trig;
+    for (const double q : {options_.qmax, -options_.qmin}) {
+      if (q == 0) continue;
+      Trig t{q, {}, {}, {}, {}};
+      for (const double x : r) t.sin_r.push_back(std::sin(std::abs(q) * x)), t.cos_r.push_back(std::cos(std::abs(q) * x));
+      for (const double x : fine) t.sin_f.push_back(std::sin(std::abs(q) * x)), t.cos_f.push_back(std::cos(std::abs(q) * x));
+      trig.push_back(std::move(t));
+    }
     g.assign(r.size(), 0.0);
     for (std::size_t i = 0; i < r.size(); ++i) {
       double sum = 0;
-      for (std::size_t k = 0; k < steps; ++k) sum += gs[k] * (kernel(r[i] - fine[k]) - kernel(r[i] + fine[k]));
+      for (const Trig& t : trig) {
+        const double sign = t.q > 0 ? 1 : -1, q = std::abs(t.q);
+        double part = 0;
+        for (std::size_t k = 0; k < steps; ++k) {
+          const double minus = r[i] - fine[k], plus = r[i] + fine[k];
+          const double k_minus = std::abs(minus) < 1e-6
+                                     ? q
+                                     : (t.sin_r[i] * t.cos_f[k] - t.cos_r[i] * t.sin_f[k]) / minus;
+          const double k_plus = (t.sin_r[i] * t.cos_f[k] + t.cos_r[i] * t.sin_f[k]) / plus;
+          part += gs[k] * (k_minus - k_plus);
+        }
+        sum += sign * part / pi;
+      }
       g[i] = sum * h;
     }
   }
