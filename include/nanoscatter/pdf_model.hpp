@@ -31,10 +31,11 @@
 //   [T ⊗ G](r) = (2/π) ∫_{Qmin}^{Qmax} F(Q) sin(Qr) dQ,  F(Q) = ∫_0^∞ G(r') sin(Qr') dr'
 //              = ∫_0^∞ G(r') [K(r − r') − K(r + r')] dr',
 //   K(x) = (sin(Qmax x) − sin(Qmin x)) / (π x),  K(0) = (Qmax − Qmin)/π,
-// done on a uniform grid r'_k = (k + ½) h (h = termination_step) out to the
-// largest output r plus termination_extension (or 2eR plus 6 σ for a
-// sphere, where G_sharp ends, when that is shorter), by the midpoint
-// sum; PDFfit2 does the same convolution by FFT. Qmax = 0: no termination.
+// done on a uniform grid r'_k = (k + ½) h (h = termination_step) by the
+// midpoint sum, out to where G_sharp ends for a sphere (2eR, or the
+// largest distance plus 8 σ), and for the bulk envelope out to the largest
+// output r plus termination_extension (no further than the sphere's end);
+// PDFfit2 does the same convolution by FFT. Qmax = 0: no termination.
 #pragma once
 #include <span>
 #include <string>
@@ -54,7 +55,7 @@ struct PdfModelOptions {
   PdfEnvelope envelope = PdfEnvelope::sphere;
   double number_density = 0;          // ρ0, Å⁻³ at ε = 0; 0: N / V of the equivalent sphere
   double termination_step = 0.005;    // h, Å (keep ≤ the narrowest σ_b / 2)
-  double termination_extension = 10;  // Å beyond the last output r
+  double termination_extension = 10;  // Å beyond the last output r (bulk envelope)
   void validate() const;  // fields pdf_qmax, pdf_qmin, number_density, termination_step, termination_extension
 };
 

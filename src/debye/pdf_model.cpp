@@ -140,16 +140,19 @@ std::vector<double> PdfModel::evaluate(const PdfParameters& p, std::span<const d
     g = sharp(p, r);
   } else if (!r.empty()) {
     const double h = options_.termination_step;
-    double r_end = r.back() + options_.termination_extension;
-    if (options_.envelope == PdfEnvelope::sphere) {
-      // G_sharp ends with the particle: 2eR for the baseline, the largest
-      // distance plus its Gaussian's reach for the pairs.
-      double u_max = 0;
-      for (double u : p.u) u_max = std::max(u_max, u);
-      const double e = 1 + p.lattice_expansion;
-      const double reach = gauss_reach * std::sqrt(2 * u_max * (1 + p.qbroad * p.qbroad * r_end * r_end) + 1e-6);
-      r_end = std::min(r_end, std::max(2 * e * sphere_radius_, e * largest_distance_ + reach));
-    }
+    // G_sharp ends with the particle: 2eR for the baseline, the largest
+    // distance plus its Gaussian's reach for the pairs. A sphere is
+    // transformed whole (nothing cut, so no cut's ripple); the bulk
+    // envelope out to the last r plus the extension.
+    const double e = 1 + p.lattice_expansion;
+    double u_max = 0;
+    for (double u : p.u) u_max = std::max(u_max, u);
+    const double far = e * largest_distance_;
+    const double reach = gauss_reach * std::sqrt(2 * u_max * (1 + p.qbroad * p.qbroad * far * far) + 1e-6);
+    const double particle_end = std::max(2 * e * sphere_radius_, far + reach);
+    const double r_end = options_.envelope == PdfEnvelope::sphere
+                             ? particle_end
+                             : std::min(particle_end, r.back() + options_.termination_extension);
     const std::size_t steps = std::size_t(std::ceil(r_end / h));
     std::vector<double> fine(steps);
     for (std::size_t k = 0; k < steps; ++k) fine[k] = (double(k) + 0.5) * h;
