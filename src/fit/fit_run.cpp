@@ -2,6 +2,7 @@
 // (fit_file.hpp).
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 
 #include "nanoscatter/fit_file.hpp"
@@ -113,7 +114,10 @@ std::pair<std::size_t, std::size_t> model_range(const FitDescription& d, const R
 // A PDF fit: G(r) from a .gr (or any pattern1d.hpp file on an r axis), the
 // points of [model] r, the structure's PdfModel (fit_pdf.hpp).
 FitRun run_pdf_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engine) {
-  if (!d.png.empty()) fail_at(d.model_where, "[output] png is for images; a PDF fit writes its curves to the .h5 file");
+  if (!d.png.empty())
+    fail_at(Where{d.source, 0, "output.png"}, "a PDF fit writes no figure (its curves go to the .h5 file)");
+  for (const auto& [path, where] : {std::pair{d.structure, d.structure_where}, std::pair{d.data_file, d.data_where}})
+    if (!std::filesystem::exists(path)) fail_at(where, "no such file: ", path);
   Structure structure = [&] {
     try {
       return read_structure(d.structure);
