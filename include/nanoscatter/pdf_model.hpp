@@ -10,7 +10,7 @@
 // distances: bin centre and mean offset scaled by e, within-bin variance
 // by e²):
 //
-//   G(r) = s · exp(−(Qdamp r)²/2) · [T ⊗ G_sharp](r)
+//   G(r) = s · [T ⊗ (exp(−(Qdamp r′)²/2) G_sharp(r′))](r)
 //   G_sharp(r) = (1/(N r)) Σ_bins 2 c_mn W_b g(r; e r_b, σ_b) / E(r)
 //                − 4π r ρ0 γ(r)
 //   g(r; μ, σ) = exp(−(r − μ)²/(2σ²)) / (√(2π) σ)
@@ -18,7 +18,9 @@
 //   σ'_mn(r) = σ_mn · √(1 − δ1/r − δ2/r² + Qbroad² r²),  σ_mn² = U_m + U_n
 //
 // (W_b = Σ w_i w_j of the bin, r_b its mean distance.) U is Uiso in Å²
-// (B = 8π²U). A radicand ≤ 1e-6 is held at 1e-6, as a floor keeps σ' > 0.
+// (B = 8π²U). A bin whose radicand is ≤ 0 is left out, as PDFfit2 leaves
+// such a pair out. The Qdamp envelope multiplies G_sharp before the
+// termination, PDFfit2's order (DataSet::determine in libpdffit2/pdf.cc).
 // Envelopes: sphere (default) E = 1, γ = γ0(r; eR) of the equivalent sphere
 // (debye_pdf.hpp), ρ0 = N / V; bulk: E = γ = γ0(r; eR), so that a large
 // particle stands for the bulk, γ = 1 in the baseline (the pair term,

@@ -16,8 +16,6 @@ namespace nanoscatter {
 namespace {
 
 constexpr double pi = std::numbers::pi;
-// Radicand floor of σ' (pdf_model.hpp).
-constexpr double min_radicand = 1e-6;
 // Gaussians are summed out to this many σ (exp(−32) ≈ 1e-14 of the peak).
 constexpr double gauss_reach = 8;
 
@@ -105,8 +103,8 @@ std::vector<double> PdfModel::sharp(const PdfParameters& p, std::span<const doub
     const double sigma2 = p.u[pb.m] + p.u[pb.n];
     for (const Bin& b : pb.bins) {
       const double mu = e * b.r;
-      const double radicand =
-          std::max(min_radicand, 1 - p.delta1 / mu - p.delta2 / (mu * mu) + p.qbroad * p.qbroad * mu * mu);
+      const double radicand = 1 - p.delta1 / mu - p.delta2 / (mu * mu) + p.qbroad * p.qbroad * mu * mu;
+      if (!(radicand > 0)) continue;  // as PDFfit2: the pair is left out
       const double var = sigma2 * radicand + e * e * b.variance;
       if (!(var > 0)) fail_option("u", "a pair at ", mu, " Å has zero width: give U > 0 for its species");
       const double sd = std::sqrt(var);
@@ -138,6 +136,7 @@ std::vector<double> PdfModel::evaluate(const PdfParameters& p, std::span<const d
   std::vector<double> g;
   if (options_.qmax <= 0) {
     g = sharp(p, r);
+    for (std::size_t k = 0; k < r.size(); ++k) g[k] *= std::exp(-0.5 * (p.qdamp * r[k]) * (p.qdamp * r[k]));
   } else if (!r.empty()) {
     const double h = options_.termination_step;
     // G_sharp ends with the particle: 2eR for the baseline, the largest
@@ -156,7 +155,9 @@ std::vector<double> PdfModel::evaluate(const PdfParameters& p, std::span<const d
     const std::size_t steps = std::size_t(std::ceil(r_end / h));
     std::vector<double> fine(steps);
     for (std::size_t k = 0; k < steps; ++k) fine[k] = (double(k) + 0.5) * h;
-    const std::vector<double> gs = sharp(p, fine);
+    std::vector<double> gs = sharp(p, fine);
+    // PDFfit2's order: the Qdamp envelope on G_sharp, then the Qmax cutoff.
+    for (std::size_t k = 0; k < steps; ++k) gs[k] *= std::exp(-0.5 * (p.qdamp * fine[k]) * (p.qdamp * fine[k]));
     // sin(Q(r ∓ r')) from the sines and cosines of Q r and Q r' (no sine per
     // term); below |x| = 1e-6 the kernel takes its limit Q/π (error Q³x²/6).
     struct Trig {
@@ -190,8 +191,7 @@ std::vector<double> PdfModel::evaluate(const PdfParameters& p, std::span<const d
       g[i] = sum * h;
     }
   }
-  for (std::size_t k = 0; k < r.size(); ++k)
-    g[k] *= p.scale * std::exp(-0.5 * (p.qdamp * r[k]) * (p.qdamp * r[k]));
+  for (double& v : g) v *= p.scale;
   return g;
 }
 
