@@ -48,7 +48,7 @@ struct FitDescription {
   Radiation radiation = Radiation::xray;
   PdfModelOptions pdf;
   double bin_width = 1e-3;  // Å, of the pair histograms
-  bool qmax_given = false, qmin_given = false;
+  bool qmax_given = false;  // else Qmax from the data's header
   Where model_where;
   // [region]
   RangeSpec horizontal, vertical;  Where region_where;

@@ -100,7 +100,7 @@ void read_pdf_model(const ConfigTable& model, const std::filesystem::path& base,
   };
   at("radiation", [&] { d.radiation = parse_radiation(model.get_string("radiation")); });
   at("envelope", [&] { d.pdf.envelope = parse_pdf_envelope(model.get_string("envelope")); });
-  d.qmax_given = model.has("qmax"), d.qmin_given = model.has("qmin");
+  d.qmax_given = model.has("qmax");
   d.pdf.qmax = model.get_double_or("qmax", 0);
   d.pdf.qmin = model.get_double_or("qmin", 0);
   d.pdf.number_density = model.get_double_or("number_density", d.pdf.number_density);

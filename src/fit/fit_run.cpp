@@ -116,6 +116,10 @@ std::pair<std::size_t, std::size_t> model_range(const FitDescription& d, const R
 FitRun run_pdf_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engine) {
   if (!d.png.empty())
     fail_at(Where{d.source, 0, "output.png"}, "a PDF fit writes no figure (its curves go to the .h5 file)");
+  // Image-only keys would be ignored here: refuse them.
+  if (d.sigma != "poisson") fail_at(d.sigma_where, "a PDF fit takes σ from the data file's dG column");
+  if (d.region_where.line) fail_at(d.region_where, "a PDF fit takes its range from [model] r");
+  if (d.mask_where.line) fail_at(d.mask_where, "a PDF fit has no mask (choose the range with [model] r)");
   for (const auto& [path, where] : {std::pair{d.structure, d.structure_where}, std::pair{d.data_file, d.data_where}})
     if (!std::filesystem::exists(path)) fail_at(where, "no such file: ", path);
   Structure structure = [&] {
