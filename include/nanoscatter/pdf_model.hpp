@@ -36,7 +36,7 @@
 // done on a uniform grid r'_k = (k + ½) h (h = termination_step) by the
 // midpoint sum, out to where G_sharp ends for a sphere (2eR, or the
 // largest distance plus 8 σ), and for the bulk envelope out to the largest
-// output r plus termination_extension (no further than the sphere's end);
+// output r plus termination_extension, but not beyond 1.5eR (γ0 = 0.086);
 // PDFfit2 does the same convolution by FFT. Qmax = 0: no termination.
 #pragma once
 #include <span>

@@ -149,9 +149,12 @@ std::vector<double> PdfModel::evaluate(const PdfParameters& p, std::span<const d
     const double far = e * largest_distance_;
     const double reach = gauss_reach * std::sqrt(2 * u_max * (1 + p.qbroad * p.qbroad * far * far) + 1e-6);
     const double particle_end = std::max(2 * e * sphere_radius_, far + reach);
+    // The bulk envelope divides by γ0, which falls to 0.086 at 1.5R: no
+    // further, so that the surface's noise is not amplified into the cut.
     const double r_end = options_.envelope == PdfEnvelope::sphere
                              ? particle_end
-                             : std::min(particle_end, r.back() + options_.termination_extension);
+                             : std::max(r.back(), std::min(1.5 * e * sphere_radius_,
+                                                           r.back() + options_.termination_extension));
     const std::size_t steps = std::size_t(std::ceil(r_end / h));
     std::vector<double> fine(steps);
     for (std::size_t k = 0; k < steps; ++k) fine[k] = (double(k) + 0.5) * h;

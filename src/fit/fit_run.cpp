@@ -170,6 +170,9 @@ FitRun run_pdf_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engine)
   debye.compute = engine.compute;
   debye.compute.quiet = true;
   fit::PdfFitModel model(PdfModel(structure, debye, pdf), r);
+  if (pdf.envelope == PdfEnvelope::bulk && d.r_last > model.model().sphere_radius())
+    fail_at(d.r_where, "the bulk envelope holds for r up to the particle's radius R = ", model.model().sphere_radius(),
+            " Å (docs/debye.md, \"PDF model\"), the range ends at ", d.r_last, " Å: build a larger particle");
 
   FitRun run;
   run.region = PixelRect{0, 1, 0, r.size()};

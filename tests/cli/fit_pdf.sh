@@ -18,6 +18,7 @@ variant envelope.toml 's/^engine = "pdf"/engine = "pdf"\nenvelope = "cube"/'
 variant qmin.toml 's/^engine = "pdf"/engine = "pdf"\nqmax = 0.5\nqmin = 1.0/'
 variant structure.toml 's/^structure = "ni_sphere.xyz"/structure = "none.xyz"/'
 variant sample.toml 's/^engine = "pdf"/engine = "pdf"\nsample = "x.toml"/'
+variant bulk.toml 's/^engine = "pdf"/engine = "pdf"\nenvelope = "bulk"/; s/^r = \[1.5, 12.0\]/r = [1.5, 14.0]/'
 variant sigma.toml 's/^file = "ni_particle.gr"/file = "ni_particle.gr"\nsigma = "s.h5:\/sigma"/'
 inputs=$(ls -A | sort)
 
@@ -28,6 +29,7 @@ expect_error "envelope.toml:7: model.envelope: unknown envelope 'cube' (sphere, 
 expect_error "qmin.toml:8: model.qmin: must be ≥ 0 and below qmax = 0.5 Å⁻¹, got 1" qmin.toml
 expect_error "structure.toml:7: model.structure: no such file: none.xyz" structure.toml
 expect_error "sample.toml:7: model: unknown key 'sample'; *" sample.toml
+expect_error "bulk.toml:9: model.r: the bulk envelope holds for r up to the particle's radius R = 12.0711 Å *" bulk.toml
 expect_error "sigma.toml:4: data.sigma: a PDF fit takes σ from the data file's dG column" sigma.toml
 expect_cli_error "fit_pdf.toml: output.png: a PDF fit writes no figure *" "$bin" fit fit_pdf.toml --output out.h5 --png out.png --quiet
 
