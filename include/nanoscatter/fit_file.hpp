@@ -5,6 +5,7 @@
 // and from Python (ns.fit), which may hand the data as arrays instead.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 #include "nanoscatter/fit_gisaxs.hpp"
 #include "nanoscatter/gisaxs.hpp"
 #include "nanoscatter/mask.hpp"
+#include "nanoscatter/pdf_model.hpp"
 #include "nanoscatter/run_record.hpp"
 
 namespace nanoscatter::fit {
@@ -38,6 +40,16 @@ struct FitDescription {
   // [model]
   std::string engine = "gisaxs";
   std::string sample;  Where sample_where;
+  // [model] of engine = "pdf" (docs/fitting.md, "PDF fits"): the structure
+  // file, the fitted r range (Å), the radiation of f(0) or b, and the model's
+  // options; qmax/qmin from the fit file, else the data file's header.
+  std::string structure;  Where structure_where;
+  double r_first = 0, r_last = 0;  Where r_where;
+  Radiation radiation = Radiation::xray;
+  PdfModelOptions pdf;
+  double bin_width = 1e-3;  // Å, of the pair histograms
+  bool qmax_given = false;  // else Qmax from the data's header
+  Where model_where;
   // [region]
   RangeSpec horizontal, vertical;  Where region_where;
   // [mask]
@@ -75,7 +87,9 @@ struct FitRun {
   FitResult result;
   FitData data;               // on the model grid (row 0 = lowest)
   PixelRect region;           // of the whole detector, model orientation
-  gisaxs::PixelGrid pixels;   // of the region (axes)
+  gisaxs::PixelGrid pixels;   // of the region (axes); for a PDF fit: r (Å) and one row
+  // PDF fits: PDFgui's Rw = √(Σ w (G_obs − G_calc)² / Σ w G_obs²), w = 1/σ²; NaN otherwise.
+  double rw = std::numeric_limits<double>::quiet_NaN();
   std::vector<std::string> run_lines;  // what the run record says about the fit
 };
 

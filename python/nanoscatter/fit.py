@@ -41,7 +41,8 @@ def description_toml(description):
 class FitResult:
     """Result of ``fit``: parameters (name -> value), sigma (name -> 1σ,
     √diag((JᵀWJ)⁻¹)·√χ²_red), correlation, chi2, chi2_red, dof, model,
-    residual, normalised_residual, data, converged, message, history_chi2."""
+    residual, normalised_residual, data, converged, message, history_chi2;
+    for a PDF fit also rw (PDFgui's Rw) and r (the fitted r points, Å)."""
 
     def __init__(self, d):
         self.names = list(d["names"])
@@ -51,6 +52,9 @@ class FitResult:
                     "seconds", "converged", "message", "model", "residual", "normalised_residual", "data",
                     "history_chi2", "summary"):
             setattr(self, key, d[key])
+        for key in ("rw", "r"):  # PDF fits only
+            if key in d:
+                setattr(self, key, d[key])
 
     def __repr__(self):
         return self.summary

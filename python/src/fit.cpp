@@ -2,6 +2,7 @@
 // runs a fit description (the fit file's TOML text; the package turns a
 // dict into it) on data from its files or NumPy arrays; GisaxsModel is the
 // GISAXS FitModel as a plain callable f(*values) → image for scipy/lmfit.
+#include <cmath>
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
@@ -47,6 +48,11 @@ py::dict result_dict(fit::FitRun&& run) {
   d["data"] = to_numpy(std::move(run.data.values), {rows, cols});
   d["history_chi2"] = to_numpy(std::move(r.history_chi2));
   d["summary"] = fit::fit_summary(run.result);
+  // PDF fits: PDFgui's Rw and the fitted r points (Å).
+  if (!std::isnan(run.rw)) {
+    d["rw"] = run.rw;
+    d["r"] = to_numpy(std::move(run.pixels.horizontal));
+  }
   return d;
 }
 

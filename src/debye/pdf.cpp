@@ -14,34 +14,6 @@ namespace nanoscatter {
 
 namespace {
 
-// Radius of gyration of the atoms (occupancy-weighted, geometric: no
-// scattering weights), Å.
-double radius_of_gyration(const debye::SpeciesBlocks& s) {
-  double n = 0, cx = 0, cy = 0, cz = 0;
-  for (const auto& b : s.blocks)
-    for (std::size_t i = 0; i < b.size(); ++i) {
-      n += b.w[i];
-      cx += b.w[i] * b.x[i];
-      cy += b.w[i] * b.y[i];
-      cz += b.w[i] * b.z[i];
-    }
-  cx /= n, cy /= n, cz /= n;
-  double r2 = 0;
-  for (const auto& b : s.blocks)
-    for (std::size_t i = 0; i < b.size(); ++i) {
-      const double dx = b.x[i] - cx, dy = b.y[i] - cy, dz = b.z[i] - cz;
-      r2 += b.w[i] * (dx * dx + dy * dy + dz * dz);
-    }
-  return std::sqrt(r2 / n);
-}
-
-// Characteristic function of a sphere of radius R (Guinier & Fournet).
-double sphere_gamma0(double r, double radius) {
-  if (radius <= 0 || r >= 2 * radius) return 0;
-  const double x = r / radius;
-  return 1 - 0.75 * x + x * x * x / 16;
-}
-
 // Upper edge of the last non-empty bin over all histograms.
 double largest_distance(const std::vector<debye::PairHistogram>& hist) {
   double r = 0;
@@ -76,6 +48,34 @@ PdfResult pair_distribution(const Structure& structure, const DebyeOptions& opti
 }
 
 namespace debye {
+
+// Radius of gyration of the atoms (occupancy-weighted, geometric: no
+// scattering weights), Å.
+double radius_of_gyration(const debye::SpeciesBlocks& s) {
+  double n = 0, cx = 0, cy = 0, cz = 0;
+  for (const auto& b : s.blocks)
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      n += b.w[i];
+      cx += b.w[i] * b.x[i];
+      cy += b.w[i] * b.y[i];
+      cz += b.w[i] * b.z[i];
+    }
+  cx /= n, cy /= n, cz /= n;
+  double r2 = 0;
+  for (const auto& b : s.blocks)
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      const double dx = b.x[i] - cx, dy = b.y[i] - cy, dz = b.z[i] - cz;
+      r2 += b.w[i] * (dx * dx + dy * dy + dz * dz);
+    }
+  return std::sqrt(r2 / n);
+}
+
+// Characteristic function of a sphere of radius R (Guinier & Fournet).
+double sphere_gamma0(double r, double radius) {
+  if (radius <= 0 || r >= 2 * radius) return 0;
+  const double x = r / radius;
+  return 1 - 0.75 * x + x * x * x / 16;
+}
 
 PdfResult pdf_from_histograms(const SpeciesBlocks& s, std::vector<PairHistogram> hist, const DebyeOptions& options,
                               const PdfOptions& pdf, const HistogramCombiner& combine) {

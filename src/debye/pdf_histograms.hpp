@@ -10,6 +10,11 @@
 
 namespace nanoscatter::debye {
 
+// Radius of gyration of the atoms (occupancy-weighted, geometric), Å.
+double radius_of_gyration(const SpeciesBlocks& species);
+// Characteristic function γ0(r) of a sphere of radius R (debye_pdf.hpp).
+double sphere_gamma0(double r, double radius);
+
 // hist: per species pair (pair_index order), with options.bin_width; added
 // over the parts of a work share by `combine` when it is set.
 PdfResult pdf_from_histograms(const SpeciesBlocks& species, std::vector<PairHistogram> hist,

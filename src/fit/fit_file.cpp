@@ -32,9 +32,9 @@ RangeSpec range_of(const ConfigTable& t, std::initializer_list<const char*> keys
   return r;
 }
 
-ObjectiveOptions read_objective(const ConfigTable& t) {
+// Keys not given keep the engine's defaults in `o`.
+ObjectiveOptions read_objective(const ConfigTable& t, ObjectiveOptions o) {
   t.check_keys({"kind", "scale", "background", "reweight_iterations"});
-  ObjectiveOptions o;
   // Option errors (fail_option) are rethrown at the key's line.
   auto at = [&](const char* key, auto&& read) {
     try {
@@ -44,8 +44,8 @@ ObjectiveOptions read_objective(const ConfigTable& t) {
     }
   };
   at("kind", [&] { o.kind = parse_objective_kind(t.get_string_or("kind", to_string(o.kind))); });
-  at("scale", [&] { o.scale = parse_linear_mode(t.get_string_or("scale", "linear"), "scale"); });
-  at("background", [&] { o.background = parse_linear_mode(t.get_string_or("background", "linear"), "background"); });
+  at("scale", [&] { o.scale = parse_linear_mode(t.get_string_or("scale", to_string(o.scale)), "scale"); });
+  at("background", [&] { o.background = parse_linear_mode(t.get_string_or("background", to_string(o.background)), "background"); });
   o.reweight_iterations = int(t.get_int_or("reweight_iterations", o.reweight_iterations));
   try {
     o.validate();
@@ -78,6 +78,47 @@ MinimizerOptions read_minimizer(const ConfigTable& t) {
   return o;
 }
 
+// [model] engine = "pdf"; a fit without [objective] takes chi2 with the
+// closed-form scale and no background (PDFgui's fit of G(r)).
+void read_pdf_model(const ConfigTable& model, const std::filesystem::path& base, FitDescription& d) {
+  model.check_keys({"engine", "structure", "r", "qmax", "qmin", "radiation", "envelope", "number_density",
+                    "termination_step", "termination_extension", "bin_width"});
+  d.structure = relative_to(base, model.get_string("structure"));
+  d.structure_where = model.where("structure");
+  const RangeSpec r = range_of(model, {"r"}, "r");
+  if (r.key.empty()) fail_at(model.where(), "missing r = [first, last] (Å), the fitted range");
+  if (!(r.first > 0)) fail_at(r.where, "the fitted r range must start above 0 Å, got ", r.first);
+  d.r_first = r.first, d.r_last = r.last, d.r_where = r.where;
+  const auto at = [&](const char* key, auto&& read) {
+    if (!model.has(key)) return;
+    try {
+      read();
+    } catch (const Error& e) {
+      if (!e.where().file.empty() && e.where().line) throw;
+      fail_at(model.where(key), e.reason());
+    }
+  };
+  at("radiation", [&] { d.radiation = parse_radiation(model.get_string("radiation")); });
+  at("envelope", [&] { d.pdf.envelope = parse_pdf_envelope(model.get_string("envelope")); });
+  d.qmax_given = model.has("qmax");
+  d.pdf.qmax = model.get_double_or("qmax", 0);
+  d.pdf.qmin = model.get_double_or("qmin", 0);
+  d.pdf.number_density = model.get_double_or("number_density", d.pdf.number_density);
+  d.pdf.termination_step = model.get_double_or("termination_step", d.pdf.termination_step);
+  d.pdf.termination_extension = model.get_double_or("termination_extension", d.pdf.termination_extension);
+  d.bin_width = model.get_double_or("bin_width", d.bin_width);
+  try {
+    d.pdf.validate();
+  } catch (const Error& e) {
+    const std::string key = e.where().field == "pdf_qmax" ? "qmax" : e.where().field == "pdf_qmin" ? "qmin" : e.where().field;
+    fail_at(model.has(key) ? model.where(key) : model.where(), e.reason());
+  }
+  if (!(d.bin_width > 0) || !(d.bin_width <= 0.01))
+    fail_at(model.where("bin_width"), "must be in (0, 0.01] Å, got ", d.bin_width);
+  d.objective.kind = ObjectiveKind::chi2;
+  d.objective.background = LinearMode::none;
+}
+
 FitDescription read_description(const ConfigTable& root, const std::filesystem::path& base) {
   root.check_keys({"data", "model", "region", "mask", "parameter", "objective", "minimizer", "output"});
   FitDescription d;
@@ -103,11 +144,17 @@ FitDescription read_description(const ConfigTable& root, const std::filesystem::
 
   if (!root.has("model")) fail_at(root.where(), "missing [model]");
   const ConfigTable model = root.get_table("model");
-  model.check_keys({"engine", "sample"});
   d.engine = model.get_string_or("engine", "gisaxs");
-  if (d.engine != "gisaxs") fail_at(model.where("engine"), "unknown engine '", d.engine, "' (gisaxs)");
-  d.sample = relative_to(base, model.get_string("sample"));
-  d.sample_where = model.where("sample");
+  d.model_where = model.where();
+  if (d.engine == "gisaxs") {
+    model.check_keys({"engine", "sample"});
+    d.sample = relative_to(base, model.get_string("sample"));
+    d.sample_where = model.where("sample");
+  } else if (d.engine == "pdf") {
+    read_pdf_model(model, base, d);
+  } else {
+    fail_at(model.where("engine"), "unknown engine '", d.engine, "' (gisaxs, pdf)");
+  }
 
   if (root.has("region")) {
     const ConfigTable region = root.get_table("region");
@@ -154,7 +201,7 @@ FitDescription read_description(const ConfigTable& root, const std::filesystem::
       d.parameters.push_back(p);
     }
   }
-  if (root.has("objective")) d.objective = read_objective(root.get_table("objective"));
+  if (root.has("objective")) d.objective = read_objective(root.get_table("objective"), d.objective);
   if (root.has("minimizer")) d.minimizer = read_minimizer(root.get_table("minimizer"));
   if (root.has("output")) {
     const ConfigTable out = root.get_table("output");

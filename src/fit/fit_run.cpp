@@ -2,12 +2,16 @@
 // (fit_file.hpp).
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 
 #include "nanoscatter/fit_file.hpp"
 #include "nanoscatter/gisaxs_sample_document.hpp"
 #include "nanoscatter/detector_image.hpp"
 #include "nanoscatter/mask.hpp"
+#include "nanoscatter/fit_pdf.hpp"
+#include "nanoscatter/pattern1d.hpp"
+#include "nanoscatter/structure_io.hpp"
 
 namespace nanoscatter::fit {
 
@@ -107,6 +111,102 @@ std::pair<std::size_t, std::size_t> model_range(const FitDescription& d, const R
   return centres_inside(centres, r.first, r.last, r.where);
 }
 
+// A PDF fit: G(r) from a .gr (or any pattern1d.hpp file on an r axis), the
+// points of [model] r, the structure's PdfModel (fit_pdf.hpp).
+FitRun run_pdf_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engine) {
+  if (!d.png.empty())
+    fail_at(Where{d.source, 0, "output.png"}, "a PDF fit writes no figure (its curves go to the .h5 file)");
+  // Image-only keys would be ignored here: refuse them.
+  if (d.sigma != "poisson") fail_at(d.sigma_where, "a PDF fit takes σ from the data file's dG column");
+  if (d.region_where.line) fail_at(d.region_where, "a PDF fit takes its range from [model] r");
+  if (d.mask_where.line) fail_at(d.mask_where, "a PDF fit has no mask (choose the range with [model] r)");
+  for (const auto& [path, where] : {std::pair{d.structure, d.structure_where}, std::pair{d.data_file, d.data_where}})
+    if (!std::filesystem::exists(path)) fail_at(where, "no such file: ", path);
+  Structure structure = [&] {
+    try {
+      return read_structure(d.structure);
+    } catch (const Error& e) {
+      if (!e.where().file.empty()) throw;
+      fail_at(d.structure_where, e.what());
+    }
+  }();
+  Pattern1D pattern = [&] {
+    try {
+      PatternReadOptions o;
+      o.axis = PatternAxis::r;
+      return read_pattern(d.data_file, o);
+    } catch (const Error& e) {
+      if (!e.where().file.empty()) throw;
+      fail_at(d.data_where, e.what());
+    }
+  }();
+  PdfModelOptions pdf = d.pdf;
+  // Qmax from the data's header unless the fit file gives it; the header's
+  // Qmin is not applied (reductions extrapolate F(Q) below it, and PDFfit2
+  // terminates at Qmax only).
+  if (!d.qmax_given)
+    if (const auto it = pattern.metadata.find("Qmax"); it != pattern.metadata.end()) pdf.qmax = std::stod(it->second);
+  try {
+    pdf.validate();
+  } catch (const Error& e) {
+    fail_at(d.model_where, e.reason(), " (qmax ", pdf.qmax, " Å⁻¹", d.qmax_given ? "" : " from the data's header", ")");
+  }
+  std::vector<double> r, g, sigma;
+  bool unit_weights = pattern.sigma.empty();
+  for (std::size_t i = 0; i < pattern.x.size(); ++i)
+    if (pattern.x[i] >= d.r_first && pattern.x[i] <= d.r_last) {
+      r.push_back(pattern.x[i]), g.push_back(pattern.y[i]);
+      if (!pattern.sigma.empty()) {
+        sigma.push_back(pattern.sigma[i]);
+        unit_weights = unit_weights || !(pattern.sigma[i] > 0);
+      }
+    }
+  if (r.size() < 2) fail_at(d.r_where, "fewer than 2 points of ", d.data_file, " lie in [", d.r_first, ", ", d.r_last, "] Å");
+  if (unit_weights) sigma.assign(r.size(), 1.0);
+
+  DebyeOptions debye;
+  debye.radiation = d.radiation;
+  debye.bin_width = d.bin_width;
+  debye.compute = engine.compute;
+  debye.compute.quiet = true;
+  fit::PdfFitModel model(PdfModel(structure, debye, pdf), r);
+  if (pdf.envelope == PdfEnvelope::bulk && d.r_last > model.model().sphere_radius())
+    fail_at(d.r_where, "the bulk envelope holds for r up to the particle's radius R = ", model.model().sphere_radius(),
+            " Å (docs/debye.md, \"PDF model\"), the range ends at ", d.r_last, " Å: build a larger particle");
+
+  FitRun run;
+  run.region = PixelRect{0, 1, 0, r.size()};
+  run.pixels.rows = 1, run.pixels.cols = r.size();
+  run.pixels.horizontal_name = "r", run.pixels.horizontal_unit = "Å", run.pixels.horizontal = r;
+  run.pixels.vertical_name = "row", run.pixels.vertical = {0.0};
+  FitData& fd = run.data;
+  fd.rows = 1, fd.cols = r.size(), fd.values = g, fd.sigma = sigma, fd.use.assign(r.size(), 1);
+  run.result = run_fit(model, d.parameters, fd, d.objective, d.minimizer);
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    const double w = 1 / (sigma[i] * sigma[i]);
+    num += w * (g[i] - run.result.model[i]) * (g[i] - run.result.model[i]);
+    den += w * g[i] * g[i];
+  }
+  run.rw = std::sqrt(num / den);
+  std::ostringstream os;
+  os << "fit: " << d.source << ", model pdf " << d.structure << " (" << structure.atoms.size() << " atoms, "
+     << to_string(d.radiation) << ", envelope " << to_string(pdf.envelope) << ", qmax " << pdf.qmax << ", qmin "
+     << pdf.qmin << "), data " << d.data_file;
+  run.run_lines.push_back(os.str());
+  os.str("");
+  os << "r: [" << r.front() << ", " << r.back() << "] A, " << r.size() << " points, "
+     << (unit_weights ? "unit weights (the data have no sigma > 0 for every point)" : "sigma from the data");
+  run.run_lines.push_back(os.str());
+  os.str("");
+  os << "Rw = " << run.rw;
+  run.run_lines.push_back(os.str());
+  run.run_lines.push_back(std::string("objective: ") + to_string(d.objective.kind) + ", scale " +
+                          to_string(d.objective.scale) + ", background " + to_string(d.objective.background) +
+                          "; minimizer: " + d.minimizer.name);
+  return run;
+}
+
 }  // namespace
 
 LoadedData load_fit_data(const FitDescription& d) {
@@ -124,6 +224,10 @@ LoadedData load_fit_data(const FitDescription& d) {
 
 FitRun run_fit_description(const FitDescription& d, const std::optional<LoadedData>& given,
                            const gisaxs::GisaxsOptions& engine) {
+  if (d.engine == "pdf") {
+    if (given) fail_at(d.data_where, "a PDF fit reads its data from the file");
+    return run_pdf_fit(d, engine);
+  }
   // Options and files first, so bad input costs no model evaluation.
   if (d.objective.kind == ObjectiveKind::chi2 && d.sigma == "poisson" && !(given && !given->sigma.empty()))
     fail_at(d.sigma_where, "the chi2 objective needs sigma = \"file.h5:/dataset\" (or a poisson_* objective)");

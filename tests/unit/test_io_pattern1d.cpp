@@ -174,6 +174,46 @@ TEST(Pattern1D, PdfGuiGrHeader) {
   fs::remove_all(dir);
 }
 
+// PDFgetX2's long header (its Get_XPDF settings, ~120 lines in real files):
+// keys that contain qmin/qmax (smoothqmin, optqmax, interpolateqmin_isa),
+// sample rows of numbers and free text before "start data" are header; Qmin
+// and Qmax come from the "## S(q)" line, the wavelength from lambda=, stype
+// X from "Get_XPDF"; columns r G dr dG with negative dr.
+TEST(Pattern1D, PdfGetX2LongHeader) {
+  const fs::path dir = temp_dir();
+  const fs::path f = write_file(dir / "x2.gr",
+                                "History written:       Wed Jul 01 00:37:52 2025\n"
+                                "####### Get_XPDF #######\n"
+                                "##### General_Setting\n"
+                                "quiet=0    debug=0    autosave_isa=1    savefilenamebase=sample.chi\n"
+                                "det#  used  xcol detcol deterrcol xmin  xmax\n"
+                                "  0    1    0    1    3    0.00000    35.0000\n"
+                                "## X-Ray   radiationtype=3\n"
+                                "           (0: Ag K_alpha, 1:Cu K_alpha, 2:Mo K_alpha, 3:Customize)\n"
+                                "lambda=0.126514    energy=98.0010    polartype=2\n"
+                                "#L symbol valence fractions z\n"
+                                "  Ni    0.00   1.000000    28\n"
+                                "smoothdata_isa=0    smoothfunctype=0    smoothqmin=12.0000\n"
+                                "interpolateqmin_isa=0    qmininterpolationtype=0\n"
+                                "## S(q)  qmin=1.000000    qmax=40.000000    qgrid=0.000000\n"
+                                "optqmin=20.0000    optqmax=35.0000\n"
+                                "##### start data\n"
+                                "#F sample.chi.gr\n"
+                                "#S 1    G(r)\n"
+                                "#L r    G(r)    d_r    d_Gr\n"
+                                "   1.000000e-02    -7.7e-02    -1.38e-02     3.13e-02\n"
+                                "   2.000000e-02    -1.6e-01    -2.76e-02     6.05e-02\n");
+  const Pattern1D p = read_pattern(f);
+  EXPECT_EQ(p.x, (std::vector<double>{0.01, 0.02}));
+  EXPECT_EQ(p.sigma, (std::vector<double>{3.13e-02, 6.05e-02}));
+  EXPECT_EQ(p.metadata.at("Qmax"), "40.000000");
+  EXPECT_EQ(p.metadata.at("Qmin"), "1.000000");
+  EXPECT_EQ(p.metadata.at("stype"), "X");
+  ASSERT_TRUE(p.wavelength);
+  EXPECT_DOUBLE_EQ(*p.wavelength, 0.126514);
+  fs::remove_all(dir);
+}
+
 TEST(Pattern1D, PyFaiAndFit2dChi) {
   const fs::path dir = temp_dir();
   const Pattern1D q = read_pattern(write_file(dir / "q.chi",
