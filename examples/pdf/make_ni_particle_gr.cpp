@@ -2,8 +2,8 @@
 // fits") fits: fcc Ni (a = 3.524 Å) cut to a sphere of R = 12 Å, X-ray,
 // PdfModel with scale 0.9, U = 0.0065 Å², δ2 = 2.5 Å², ε = 0.003,
 // Qdamp = 0.05 Å⁻¹, Qmax = 30 Å⁻¹, plus Gaussian noise of σ = 0.01 max|G|
-// (seed 2026). Built by hand against the library, e.g.
-//   g++ -std=c++20 -O2 -Iinclude make_ni_particle_gr.cpp build/libnanoscatter.a <the CLI's link libraries>
+// (seed 2026). Built as the target make_ni_particle_gr; the test
+// examples.ni_particle_gr checks that the committed file is its output.
 #include <cmath>
 #include <cstdio>
 #include <random>
