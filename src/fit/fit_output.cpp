@@ -82,9 +82,54 @@ void write_fit_hdf5(const std::filesystem::path& path, const FitRun& run, const 
   h5.commit();
 }
 
+namespace {
+
+std::string short_number(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3g", v);
+  return b;
+}
+
+// A fit of one row (a PDF, a powder pattern): data and fit against the
+// axis, and their difference drawn below the curves (offset so that it
+// clears them), as PDFgui and Rietveld programs show it.
+void write_line_fit_png(const std::filesystem::path& path, const FitRun& run) {
+  const FitResult& r = run.result;
+  const gisaxs::PixelGrid& g = run.pixels;
+  LineSeries data{"data", {}, {}, {0, 0, 0}}, fit{"fit", {}, {}, {200, 30, 30}},
+      difference{"difference", {}, {}, {30, 130, 60}};
+  double lo = 0, spread = 0;
+  for (std::size_t i = 0; i < r.cols; ++i) {
+    if (!run.data.use[i]) continue;
+    lo = std::min({lo, run.data.values[i], r.model[i]});
+    spread = std::max(spread, std::abs(run.data.values[i] - r.model[i]));
+  }
+  const double offset = lo - 1.2 * spread;  // the difference curve's zero line
+  for (std::size_t i = 0; i < r.cols; ++i) {
+    if (!run.data.use[i]) continue;
+    const double x = g.horizontal[i];
+    data.x.push_back(x), data.y.push_back(run.data.values[i]);
+    fit.x.push_back(x), fit.y.push_back(r.model[i]);
+    difference.x.push_back(x), difference.y.push_back(run.data.values[i] - r.model[i] + offset);
+  }
+  LinePanel panel;
+  panel.x_label = g.horizontal_name + (g.horizontal_unit.empty() ? "" : " (" + g.horizontal_unit + ")");
+  panel.y_label = g.horizontal_name == "r" ? "G (Å⁻²)" : "intensity";
+  panel.title = std::string(std::isfinite(run.rw) ? "Rw = " + short_number(run.rw) + ", " : "") +
+                "χ²_red = " + short_number(r.chi2_reduced) + (r.converged ? "" : ", NOT converged") +
+                "; difference offset by " + short_number(offset);
+  panel.series = {data, fit, difference};
+  FigureOptions options;
+  options.panel_width = 900, options.panel_height = 480;
+  write_figure_png(path, {panel}, options);
+}
+
+}  // namespace
+
 void write_fit_png(const std::filesystem::path& path, const FitRun& run) {
   const FitResult& r = run.result;
   const gisaxs::PixelGrid& g = run.pixels;
+  if (r.rows == 1 && g.horizontal.size() == r.cols) return write_line_fit_png(path, run);
   auto label = [](const std::string& name, const std::string& unit) {
     const std::string shown = name == "phi_f" ? "φ_f" : name == "alpha_f" ? "α_f" : name;
     return unit.empty() ? shown : shown + " (" + (unit == "deg" ? "°" : unit == "1/nm" ? "nm⁻¹" : unit) + ")";
@@ -108,11 +153,7 @@ void write_fit_png(const std::filesystem::path& path, const FitRun& run) {
   data.values = run.data.values;
   for (std::size_t p = 0; p < data.values.size(); ++p)
     if (!run.data.use[p]) data.values[p] = std::nan("");
-  fit.title = "fit (χ²_red = " + [&] {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.3g", r.chi2_reduced);
-    return std::string(b);
-  }() + (r.converged ? ")" : ", NOT converged)");
+  fit.title = "fit (χ²_red = " + short_number(r.chi2_reduced) + (r.converged ? ")" : ", NOT converged)");
   fit.values = r.model;
   // Data and fit on one colour scale.
   double hi = 0;

@@ -114,8 +114,6 @@ std::pair<std::size_t, std::size_t> model_range(const FitDescription& d, const R
 // A PDF fit: G(r) from a .gr (or any pattern1d.hpp file on an r axis), the
 // points of [model] r, the structure's PdfModel (fit_pdf.hpp).
 FitRun run_pdf_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engine) {
-  if (!d.png.empty())
-    fail_at(Where{d.source, 0, "output.png"}, "a PDF fit writes no figure (its curves go to the .h5 file)");
   // Image-only keys would be ignored here: refuse them.
   if (d.sigma != "poisson") fail_at(d.sigma_where, "a PDF fit takes σ from the data file's dG column");
   if (d.region_where.line) fail_at(d.region_where, "a PDF fit takes its range from [model] r");
