@@ -234,7 +234,7 @@ TEST(PdfSize, MonodisperseEnvelopeAgainstCutSpheres) {
   std::mt19937_64 rng(test::case_seed(0));
   std::uniform_real_distribution<double> cell(0, a_coo);
   std::vector<Structure> spheres;
-  const int count = test::property_cases(64);
+  const int count = test::property_cases(16);
   for (int i = 0; i < count; ++i) spheres.push_back(coo_sphere(radius, {cell(rng), cell(rng), cell(rng)}));
   const Difference averaged = compare(r, model, reference(spheres));
   std::printf("  R %.0f Å, %d randomly centred cut spheres: max |ΔG| / max |G| = %.3g, rms %.3g (%.1f s)\n", radius,
