@@ -241,9 +241,11 @@ TEST(PdfSize, MonodisperseEnvelopeAgainstCutSpheres) {
               count, averaged.max_rel, averaged.rms_rel, seconds_since(t0));
   print_bands(averaged);
   // Measured (bench/results/2026-11-26-pdf-size-recovery.md): rms 0.0015,
-  // max 0.005 of max |G|, the same from 16 and 64 spheres, so the reference
-  // has converged and what is left is the large particle's own (one cut
-  // sphere standing for the bulk). The bounds leave a factor 2.
+  // max 0.005 of max |G|, the same from 16 and 64 spheres and from three
+  // sets of 16 offsets. The first (Co–O) shell agrees to 1e-4; the shells
+  // beyond it are 0.15–0.3 % higher in the model, not explained (large
+  // particles of 30 and 45 Å, centred or not, agree with one another to
+  // 0.03 %). The bounds leave a factor 2.
   EXPECT_LT(averaged.rms_rel, 0.003);
   EXPECT_LT(averaged.max_rel, 0.01);
 }
