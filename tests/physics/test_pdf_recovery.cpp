@@ -239,13 +239,13 @@ TEST(PdfSize, MonodisperseEnvelopeAgainstCutSpheres) {
   std::printf("  R %.0f Å, %d randomly centred cut spheres: max |ΔG| / max |G| = %.3g, rms %.3g (%.1f s)\n", radius,
               count, averaged.max_rel, averaged.rms_rel, seconds_since(t0));
   print_bands(averaged);
-  // Measured (bench/results/2026-11-26-pdf-size-recovery.md): rms 0.0015,
-  // max 0.005 of max |G|, the same from 16 and 64 spheres and from three
-  // sets of 16 offsets. It is the envelope taken at r rather than at each
+  // Measured (bench/results/2026-11-26-pdf-size-recovery.md): rms 0.0015–
+  // 0.0016, max 0.005–0.006 of max |G|. It is the envelope taken at r rather than at each
   // pair's distance d (below: the lattice sum both ways), an odd term of
   // relative size σ·|d ln γ0/dr| on each peak; PDFgui's spdiameter makes the
-  // same approximation. The bounds leave a factor 2.
-  EXPECT_LT(averaged.rms_rel, 0.003);
+  // same approximation. The bounds leave a factor 2 over that plus the
+  // spheres' sampling (below).
+  EXPECT_LT(averaged.rms_rel, 0.004);
   EXPECT_LT(averaged.max_rel, 0.01);
 
   // The ensemble's expectation as a lattice sum: about a Co and an O of the
@@ -285,9 +285,13 @@ TEST(PdfSize, MonodisperseEnvelopeAgainstCutSpheres) {
   std::printf("  model against the lattice sum with the envelope at r: max %.3g rms %.3g\n", exact_pointwise.max_rel,
               exact_pointwise.rms_rel);
   print_bands(exact_pointwise);
-  // Measured: 1.1e-4 and 6e-5 rms (the large particle's faceting and the
-  // reference's sampling); bounds ×3.
-  EXPECT_LT(exact_ref.rms_rel, 3e-4);
+  // Measured: the 16 spheres' sampling, rms 1.1e-4 to 6.8e-4 over seven
+  // seeds (max 4e-4 to 2.1e-3), bounds ~×2 of the worst and still well
+  // below one cut sphere's faceting (3.5e-3); the model computed the same
+  // way as the lattice sum, rms 4.7e-5 (the large particle's faceting),
+  // bound ×6.
+  EXPECT_LT(exact_ref.rms_rel, 1.5e-3);
+  EXPECT_LT(exact_ref.max_rel, 5e-3);
   EXPECT_LT(exact_pointwise.rms_rel, 3e-4);
   EXPECT_LT(exact_pointwise.max_rel, 1e-3);
 }
