@@ -2,6 +2,8 @@
 // point of the fitted range. Paths (docs/fitting.md, "PDF fits"):
 //   delta1 (Å), delta2 (Å²), qdamp (Å⁻¹), qbroad (Å⁻¹),
 //   lattice_expansion (ε: distances times 1 + ε),
+//   sphere_radius (median particle radius, Å; bulk envelope; 0: off) and
+//   sphere_sigma (σ of ln R, number distribution; 0: monodisperse),
 //   u[X] (Uiso of species X, Å²) and b[X] (the same as B = 8π² U, Å²),
 // with X a species label of the structure ("Ni", "Co", "O", "Fe2+").
 // The scale s of PDFfit2 is the fit's own "scale" (fit.hpp: μ = s μ₀ + b).

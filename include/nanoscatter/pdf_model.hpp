@@ -38,6 +38,20 @@
 // largest distance plus 8 σ), and for the bulk envelope out to the largest
 // output r plus termination_extension, but not beyond 1.5eR (γ0 = 0.086);
 // PDFfit2 does the same convolution by FFT. Qmax = 0: no termination.
+//
+// Nanoparticle size (PDFgui's spdiameter, with a log-normal spread): with
+// the bulk envelope and sphere_radius R_m > 0, G_sharp is multiplied by
+//   E(r) = ⟨V γ0(r; R)⟩ / ⟨V⟩   over a number distribution of radii,
+// ln R normal with median R_m and σ = sphere_sigma (0: E = γ0(r; R_m)):
+// the G(r) of a powder of such spheres normalised per atom, since each
+// sphere's atoms (∝ V) carry its G_bulk · γ0(r; R). In closed form
+// (γ0 = 1 − 3r/(4R) + r³/(16R³) for R > r/2, moments of the log-normal
+// cut at R = r/2), with μ = ln R_m, a = ln(r/2):
+//   E(r) = T3 − (3r/4) T2 + (r³/16) T0,
+//   Tk = exp((k − 3)μ + (k² − 9)σ²/2) · ½ erfc((a − μ − kσ²)/(√2 σ)).
+// E is smooth in R_m and σ (finite-difference Jacobians). The large
+// particle must reach the output: r ≤ eR_large (checked); its termination
+// grid ends at min(eR_large, last r + termination_extension).
 #pragma once
 #include <span>
 #include <string>
@@ -69,7 +83,13 @@ struct PdfParameters {
   double qbroad = 0;             // Å⁻¹
   double lattice_expansion = 0;  // ε: every distance times 1 + ε
   std::vector<double> u;         // Uiso per species (PdfModel::species order), Å²
+  double sphere_radius = 0;      // median radius R_m of the particles, Å (bulk envelope); 0: no size envelope
+  double sphere_sigma = 0;       // σ of ln R (number distribution); 0: monodisperse
 };
+
+// The size envelope E(r) above: ⟨V γ0(r; R)⟩/⟨V⟩ over ln R ~ N(ln median_radius, sigma²);
+// 1 when median_radius is 0, γ0(r; median_radius) when sigma is 0.
+double sphere_size_envelope(double r, double median_radius, double sigma);
 
 class PdfModel {
  public:

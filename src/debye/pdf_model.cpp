@@ -83,6 +83,18 @@ PdfModel::PdfModel(const Structure& structure, const DebyeOptions& options, cons
   number_density_ = pdf.number_density > 0 ? pdf.number_density : volume > 0 ? atoms_ / volume : 0.0;
 }
 
+double sphere_size_envelope(double r, double median_radius, double sigma) {
+  if (median_radius == 0) return 1;
+  if (sigma == 0) return debye::sphere_gamma0(r, median_radius);
+  if (!(r > 0)) return 1;
+  // Moments R^k of the number distribution over R > r/2, relative to ⟨R³⟩.
+  const double mu = std::log(median_radius), a = std::log(r / 2), s2 = sigma * sigma;
+  const auto tail = [&](int k) {
+    return std::exp((k - 3) * mu + (k * k - 9) * s2 / 2) * 0.5 * std::erfc((a - mu - k * s2) / (std::sqrt(2.0) * sigma));
+  };
+  return tail(3) - 0.75 * r * tail(2) + r * r * r / 16 * tail(0);
+}
+
 PdfParameters PdfModel::default_parameters() const {
   PdfParameters p;
   p.u = default_u_;
@@ -98,6 +110,16 @@ std::vector<double> PdfModel::sharp(const PdfParameters& p, std::span<const doub
   if (!(e > 0)) fail_option("lattice_expansion", "must be > −1, got ", p.lattice_expansion);
   if (!std::is_sorted(r.begin(), r.end())) fail("PdfModel: r must be increasing");
   const double radius = e * sphere_radius_, rho0 = number_density_ / (e * e * e);
+  const bool sized = p.sphere_radius != 0;
+  if (!(p.sphere_radius >= 0) || !std::isfinite(p.sphere_radius))
+    fail_option("sphere_radius", "must be a finite value ≥ 0 Å (0: no size envelope), got ", p.sphere_radius);
+  if (!(p.sphere_sigma >= 0) || !std::isfinite(p.sphere_sigma))
+    fail_option("sphere_sigma", "must be a finite value ≥ 0 (σ of ln R; 0: monodisperse), got ", p.sphere_sigma);
+  if (sized && options_.envelope != PdfEnvelope::bulk)
+    fail_option("sphere_radius", "needs envelope = \"bulk\": the size envelope multiplies the bulk G(r) of a large particle");
+  if (sized && !r.empty() && r.back() > radius)
+    fail_option("sphere_radius", "the large particle (R = ", radius, " Å) must reach the largest r, ", r.back(),
+                " Å: build it with R ≥ ", r.back(), " Å");
   std::vector<double> pair_sum(r.size(), 0.0);
   for (const auto& pb : pairs_) {
     const double sigma2 = p.u[pb.m] + p.u[pb.n];
@@ -127,6 +149,7 @@ std::vector<double> PdfModel::sharp(const PdfParameters& p, std::span<const doub
     } else {
       // Beyond the diameter a sphere has no pairs to stand for the bulk.
       g[k] = gamma > 0 ? pair_sum[k] / (rk * gamma) - 4 * pi * rk * rho0 : 0.0;
+      if (sized) g[k] *= sphere_size_envelope(rk, p.sphere_radius, p.sphere_sigma);
     }
   }
   return g;
@@ -151,11 +174,15 @@ std::vector<double> PdfModel::evaluate(const PdfParameters& p, std::span<const d
     const double particle_end = std::max(2 * e * sphere_radius_, far + reach);
     // The bulk envelope divides by γ0, which falls to 0.086 at 1.5R: no
     // further, so that the surface's noise is not amplified into the cut.
+    // With a size envelope the large particle must reach every r used
+    // (sharp checks r ≤ eR), so the grid stops at eR.
+    const double bulk_end = p.sphere_radius != 0 ? e * sphere_radius_ : 1.5 * e * sphere_radius_;
     const double r_end = options_.envelope == PdfEnvelope::sphere
                              ? particle_end
-                             : std::max(r.back(), std::min(1.5 * e * sphere_radius_,
-                                                           r.back() + options_.termination_extension));
-    const std::size_t steps = std::size_t(std::ceil(r_end / h));
+                             : std::max(r.back(), std::min(bulk_end, r.back() + options_.termination_extension));
+    // With a size envelope the last midpoint stays at or below r_end = eR.
+    const std::size_t steps = p.sphere_radius != 0 ? std::max<std::size_t>(1, std::size_t(std::floor(r_end / h + 0.5)))
+                                                   : std::size_t(std::ceil(r_end / h));
     std::vector<double> fine(steps);
     for (std::size_t k = 0; k < steps; ++k) fine[k] = (double(k) + 0.5) * h;
     std::vector<double> gs = sharp(p, fine);

@@ -12,7 +12,8 @@ PdfFitModel::PdfFitModel(PdfModel model, std::vector<double> r)
 }
 
 std::vector<std::string> PdfFitModel::paths() const {
-  std::vector<std::string> out{"delta1", "delta2", "qdamp", "qbroad", "lattice_expansion"};
+  std::vector<std::string> out{"delta1", "delta2", "qdamp", "qbroad", "lattice_expansion", "sphere_radius",
+                               "sphere_sigma"};
   for (const auto& s : model_.species()) {
     out.push_back("u[" + s + "]");
     out.push_back("b[" + s + "]");
@@ -26,13 +27,15 @@ void PdfFitModel::set(const std::string& path, double value) {
   else if (path == "qdamp") parameters_.qdamp = value;
   else if (path == "qbroad") parameters_.qbroad = value;
   else if (path == "lattice_expansion") parameters_.lattice_expansion = value;
+  else if (path == "sphere_radius") parameters_.sphere_radius = value;
+  else if (path == "sphere_sigma") parameters_.sphere_sigma = value;
   else {
     const auto& species = model_.species();
     for (std::size_t m = 0; m < species.size(); ++m) {
       if (path == "u[" + species[m] + "]") return void(parameters_.u[m] = value);
       if (path == "b[" + species[m] + "]") return void(parameters_.u[m] = value / (8 * std::numbers::pi * std::numbers::pi));
     }
-    fail_option(path, "not a path of the PDF model (delta1, delta2, qdamp, qbroad, lattice_expansion, u[X], b[X])");
+    fail_option(path, "not a path of the PDF model (delta1, delta2, qdamp, qbroad, lattice_expansion, sphere_radius, sphere_sigma, u[X], b[X])");
   }
 }
 
