@@ -1,5 +1,8 @@
 // The Debye part of the powder model (powder_model.hpp): I(Q) per atom from
 // per-species-pair histograms made once.
+#include <omp.h>
+
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <numbers>
@@ -13,8 +16,19 @@
 namespace nanoscatter {
 
 struct PowderModel::Histograms {
-  std::vector<debye::PairHistogram> pairs;  // pair_index order
+  // The non-empty bins of each species pair's histogram (pair_index order),
+  // as arrays: made once, summed on every Q list.
+  std::vector<debye::BinArrays> bins;
 };
+
+namespace {
+
+// Sinc terms per thread below which a parallel region costs more than it
+// saves (a small particle has a few hundred distinct distances; the fork
+// and join of ~6000 Q rows then dominate, the more so on shared cores).
+constexpr double terms_per_thread = 2e6;
+
+}  // namespace
 
 PowderModel::PowderModel(const Structure& structure, const DebyeOptions& options, const PowderModelOptions& powder)
     : options_(options), powder_(powder) {
@@ -24,7 +38,7 @@ PowderModel::PowderModel(const Structure& structure, const DebyeOptions& options
   used.share = WorkShare{};
   used.method = DebyeMethod::histogram;
   auto h = std::make_shared<Histograms>();
-  h->pairs = debye::pair_histograms(s, used);
+  for (const auto& pair : debye::pair_histograms(s, used)) h->bins.push_back(debye::bin_arrays(pair));
   hist_ = std::move(h);
   bin_width_ = options.bin_width;
   atoms_ = s.total_weight();
@@ -48,9 +62,13 @@ std::vector<std::vector<double>> PowderModel::pair_sums(double lattice_expansion
   // sinc(Q e r) = sinc(Q' r), Q' = eQ: the histograms stay as made.
   std::vector<double> scaled(q.size());
   for (std::size_t k = 0; k < q.size(); ++k) scaled[k] = e * q[k];
-  std::vector<std::vector<double>> sums(hist_->pairs.size(), std::vector<double>(q.size(), 0.0));
-  for (std::size_t p = 0; p < hist_->pairs.size(); ++p)
-    debye::histogram_sinc_sums(hist_->pairs[p], scaled, sums[p], debye::BinRule::taylor2, options_.compute.threads);
+  std::vector<std::vector<double>> sums(hist_->bins.size(), std::vector<double>(q.size(), 0.0));
+  for (std::size_t p = 0; p < hist_->bins.size(); ++p) {
+    const double terms = double(hist_->bins[p].r.size()) * double(q.size());
+    const int most = options_.compute.threads > 0 ? options_.compute.threads : omp_get_max_threads();
+    const int threads = std::clamp(int(terms / terms_per_thread), 1, std::max(1, most));
+    debye::bin_sinc_sums(hist_->bins[p], scaled, sums[p], debye::BinRule::taylor2, threads);
+  }
   return sums;
 }
 
@@ -70,7 +88,7 @@ std::vector<double> PowderModel::intensity_from_sums(const PowderParameters& p, 
   if (p.b.size() != ns) fail_option("b", "needs one B per species (", ns, "), got ", p.b.size());
   for (std::size_t m = 0; m < ns; ++m)
     if (!std::isfinite(p.b[m])) fail_option("b[" + labels_[m] + "]", "must be finite, got ", p.b[m]);
-  if (sums.size() != hist_->pairs.size()) fail("PowderModel: ", sums.size(), " pair sums for ", hist_->pairs.size(), " pairs");
+  if (sums.size() != hist_->bins.size()) fail("PowderModel: ", sums.size(), " pair sums for ", hist_->bins.size(), " pairs");
   if (factors.size() != ns) fail("PowderModel: factors of ", factors.size(), " species for ", ns);
   std::vector<double> out(q.size());
   std::vector<std::complex<double>> f(ns);

@@ -285,6 +285,7 @@ TEST(PowderModel, SyntheticRecoveryThroughFit) {
     }
     const fit::FitResult r = run_fit(model, parameters, data, chi2, lm);
     ASSERT_TRUE(r.converged) << r.message;
+    if (c == 0) std::printf("  %d evaluations, %.2f s\n", r.evaluations, r.seconds);
     for (std::size_t j = 0; j < truth.size(); ++j) {
       values[j].push_back(r.value(truth[j].first));
       sigmas[j].push_back(r.parameter(truth[j].first).sigma);
