@@ -51,7 +51,7 @@ void run(const FitCliOptions& o, const RunContext& context) {
 }  // namespace
 
 void add_fit_command(CLI::App& app, const RunContext& context) {
-  auto* sub = app.add_subcommand("fit", "fit a model (GISAXS image, PDF G(r)) to data (see docs/fitting.md)");
+  auto* sub = app.add_subcommand("fit", "fit a model (GISAXS image, PDF G(r), powder pattern) to data (see docs/fitting.md)");
   auto options = std::make_shared<FitCliOptions>();
   FitCliOptions& o = *options;
   sub->add_option("fit_file", o.fit_file, "fit description (TOML, see docs/fitting.md)")->required();
