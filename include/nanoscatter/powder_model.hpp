@@ -148,6 +148,9 @@ struct ProfileKernels {
   std::vector<std::size_t> first, offset;
   std::vector<double> values;
 };
+// How many values make_profile_kernels would hold at most (kernels not cut at the grid's ends).
+std::size_t profile_kernel_values(std::span<const double> true_two_theta, double step, const InstrumentParameters& ip,
+                                  double reach);
 ProfileKernels make_profile_kernels(std::span<const double> true_two_theta, double step, const InstrumentParameters& ip,
                                     double reach);
 std::vector<double> apply_profile(const ProfileKernels& kernels, std::span<const double> source);
@@ -178,7 +181,8 @@ class PowderPattern {
   std::vector<std::vector<std::vector<std::complex<double>>>> factors_;  // per wavelength (at zero)
   double sums_epsilon_ = 0, sums_zero_ = 0;
   bool have_sums_ = false;
-  // Cached: the sampled profiles at (zero, U, V, W, η).
+  // Cached: the sampled profiles at (zero, U, V, W, η), when they hold no
+  // more than 2^24 values (128 MB); else sampled on every evaluation.
   ProfileKernels kernels_;
   std::array<double, 5> kernels_key_{};
   bool have_kernels_ = false;

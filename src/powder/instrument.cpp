@@ -15,6 +15,8 @@ namespace {
 
 constexpr double pi = std::numbers::pi;
 constexpr double degree = pi / 180;
+// Sampled profile values a PowderPattern keeps (8 bytes each: 128 MB).
+constexpr std::size_t max_kept_kernel_values = std::size_t(1) << 24;
 
 }  // namespace
 
@@ -83,26 +85,41 @@ double chebyshev_sum(std::span<const double> c, double x) {
   return c.empty() ? 0.0 : c[0] + x * b1 - b2;
 }
 
+namespace {
+
+// The sampled, normalised profile of grid point k: covers points
+// [first, first + kernel.size()).
+std::size_t sample_kernel(std::size_t k, std::size_t points, double true_two_theta, double step,
+                          const InstrumentParameters& ip, double reach, std::vector<double>& kernel) {
+  const double fwhm = std::max(caglioti_fwhm(ip, std::max(true_two_theta, 0.0)), step);
+  const auto half = std::size_t(std::ceil(reach * fwhm / step));
+  const std::size_t first = k > half ? k - half : 0, last = std::min(points - 1, k + half);
+  kernel.resize(last - first + 1);
+  double norm = 0;
+  for (std::size_t i = first; i <= last; ++i) norm += kernel[i - first] = pseudo_voigt(double(i) - double(k), fwhm / step, ip.eta);
+  for (double& v : kernel) v /= norm;
+  return first;
+}
+
+}  // namespace
+
+std::size_t profile_kernel_values(std::span<const double> true_two_theta, double step, const InstrumentParameters& ip,
+                                  double reach) {
+  std::size_t total = 0;
+  for (const double t : true_two_theta)
+    total += 2 * std::size_t(std::ceil(reach * std::max(caglioti_fwhm(ip, std::max(t, 0.0)), step) / step)) + 1;
+  return total;
+}
+
 ProfileKernels make_profile_kernels(std::span<const double> true_two_theta, double step, const InstrumentParameters& ip,
                                     double reach) {
-  // Each fine point spreads its intensity with the profile of its own true
-  // angle, sampled on the grid and normalised to unit sum.
   const std::size_t nf = true_two_theta.size();
   ProfileKernels out;
-  out.first.resize(nf), out.offset.resize(nf + 1);
-  out.offset[0] = 0;
+  out.first.resize(nf), out.offset.assign(nf + 1, 0);
+  std::vector<double> kernel;
   for (std::size_t k = 0; k < nf; ++k) {
-    const double fwhm = std::max(caglioti_fwhm(ip, std::max(true_two_theta[k], 0.0)), step);
-    const auto half = std::size_t(std::ceil(reach * fwhm / step));
-    const std::size_t first = k > half ? k - half : 0, last = std::min(nf - 1, k + half);
-    out.first[k] = first;
-    const std::size_t at = out.values.size();
-    double norm = 0;
-    for (std::size_t i = first; i <= last; ++i) {
-      out.values.push_back(pseudo_voigt(double(i) - double(k), fwhm / step, ip.eta));
-      norm += out.values.back();
-    }
-    for (std::size_t i = at; i < out.values.size(); ++i) out.values[i] /= norm;
+    out.first[k] = sample_kernel(k, nf, true_two_theta[k], step, ip, reach, kernel);
+    out.values.insert(out.values.end(), kernel.begin(), kernel.end());
     out.offset[k + 1] = out.values.size();
   }
   return out;
@@ -124,9 +141,16 @@ std::vector<double> apply_profile(const ProfileKernels& kernels, std::span<const
 
 std::vector<double> profile_convolution(std::span<const double> true_two_theta, double step,
                                         std::span<const double> source, const InstrumentParameters& ip, double reach) {
-  if (true_two_theta.size() != source.size())
-    fail("profile_convolution: ", true_two_theta.size(), " angles for ", source.size(), " values");
-  return apply_profile(make_profile_kernels(true_two_theta, step, ip, reach), source);
+  const std::size_t nf = source.size();
+  if (true_two_theta.size() != nf)
+    fail("profile_convolution: ", true_two_theta.size(), " angles for ", nf, " values");
+  std::vector<double> smeared(nf, 0.0), kernel;
+  for (std::size_t k = 0; k < nf; ++k) {
+    if (source[k] == 0) continue;
+    const std::size_t first = sample_kernel(k, nf, true_two_theta[k], step, ip, reach, kernel);
+    for (std::size_t i = 0; i < kernel.size(); ++i) smeared[first + i] += source[k] * kernel[i];
+  }
+  return smeared;
 }
 
 PowderPattern::PowderPattern(PowderModel model, PowderInstrument instrument, std::vector<double> two_theta)
@@ -181,11 +205,18 @@ std::vector<double> PowderPattern::evaluate(const PowderParameters& p, const Ins
   }
   // The sampled profiles are kept while zero, U, V, W and η do not change.
   const std::array<double, 5> profile_key{ip.zero, ip.u, ip.v, ip.w, ip.eta};
+  // Kept up to max_kept_kernel_values (a wide range on a fine grid with
+  // wide profiles would need more); beyond, sampled on every evaluation.
   if (!have_kernels_ || profile_key != kernels_key_) {
-    kernels_ = make_profile_kernels(true_angle, h, ip, instrument_.reach);
-    kernels_key_ = profile_key, have_kernels_ = true;
+    have_kernels_ = false;
+    kernels_ = ProfileKernels{};
+    if (profile_kernel_values(true_angle, h, ip, instrument_.reach) <= max_kept_kernel_values) {
+      kernels_ = make_profile_kernels(true_angle, h, ip, instrument_.reach);
+      kernels_key_ = profile_key, have_kernels_ = true;
+    }
   }
-  const std::vector<double> smeared = apply_profile(kernels_, source);
+  const std::vector<double> smeared = have_kernels_ ? apply_profile(kernels_, source)
+                                                    : profile_convolution(true_angle, h, source, ip, instrument_.reach);
   const double lo = two_theta_.front(), hi = two_theta_.back();
   std::vector<double> out(two_theta_.size());
   for (std::size_t i = 0; i < two_theta_.size(); ++i) {

@@ -121,6 +121,18 @@ TEST(PowderInstrument, SingleLineHasCagliotiFwhm) {
       EXPECT_NEAR(caglioti_fwhm(ip, centre), want, 1e-14);
       EXPECT_NEAR(x_right - x_left, want, 5e-3 * want) << "2θ " << centre << " η " << eta;
     }
+  // The kept kernels (PowderPattern's path) give the same as sampling anew.
+  {
+    const std::vector<double> angle = grid(20, 40, 0.01);
+    std::vector<double> source(angle.size());
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> u(0, 1);
+    for (double& v : source) v = u(rng);
+    const ProfileKernels kept = make_profile_kernels(angle, 0.01, ip, 20);
+    EXPECT_LE(kept.values.size(), profile_kernel_values(angle, 0.01, ip, 20));
+    const std::vector<double> a = apply_profile(kept, source), b = profile_convolution(angle, 0.01, source, ip, 20);
+    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-14 * std::max(1.0, b[i]));
+  }
   // The analytic profile has unit area and its FWHM.
   for (const double eta : {0.0, 0.3, 1.0}) {
     EXPECT_NEAR(pseudo_voigt(0.05, 0.1, eta), pseudo_voigt(0, 0.1, eta) / 2, 1e-12);
