@@ -164,8 +164,11 @@ PowderPattern::PowderPattern(PowderModel model, PowderInstrument instrument, std
   // A uniform grid anchored at the first angle, so that its points do not
   // move with any parameter.
   const double h = instrument_.fine_step, lo = two_theta_.front(), hi = two_theta_.back();
-  const long below = long(std::floor(std::min(instrument_.margin, lo - h) / h));
-  const long above = long(std::ceil((std::min(hi + instrument_.margin, 180 - h) - lo) / h));
+  // At least the data's own span and one step beyond it (so that every
+  // angle lies between two grid points); no point at 2θ ≤ 0 or ≥ 180.
+  const long below = std::max(0L, long(std::floor(std::min(instrument_.margin, lo - h) / h)));
+  const long above = std::max(long(std::ceil((hi - lo) / h)) + 1,
+                              long(std::ceil((std::min(hi + instrument_.margin, 180 - h) - lo) / h)));
   for (long k = -below; k <= above; ++k) fine_.push_back(lo + double(k) * h);
 }
 

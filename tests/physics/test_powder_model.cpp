@@ -346,3 +346,25 @@ TEST(PowderModel, LineAreasCarryTheLorentzFactor) {
     EXPECT_NEAR(ratio, 1.0, 0.05) << "line " << n + 1;
   }
 }
+
+// Grids at the edges: one angle, an angle below the fine step, no margin,
+// an angle near 180°; and bad angles refused.
+TEST(PowderInstrument, EdgeGridsAndBadAngles) {
+  const PowderModel model(coo_sphere(5.0), DebyeOptions{});
+  PowderInstrument in;
+  in.margin = 0;
+  for (const std::vector<double>& t : {std::vector<double>{30.0}, std::vector<double>{0.003, 0.004, 10.0},
+                                       std::vector<double>{170.0, 179.999}}) {
+    PowderPattern pattern(model, in, t);
+    EXPECT_LE(pattern.fine_grid().front(), t.front());
+    EXPECT_GE(pattern.fine_grid().back(), t.back());
+    for (const double y : pattern.evaluate(model.default_parameters(), InstrumentParameters{}))
+      EXPECT_TRUE(std::isfinite(y) && y >= 0) << t.front();
+  }
+  EXPECT_THROW(PowderPattern(model, in, {10.0, 10.0}), Error);
+  EXPECT_THROW(PowderPattern(model, in, {20.0, 10.0}), Error);
+  EXPECT_THROW(PowderPattern(model, in, {0.0, 10.0}), Error);
+  EXPECT_THROW(PowderPattern(model, in, {}), Error);
+  in.wavelength = -1;
+  EXPECT_THROW(PowderPattern(model, in, {10.0, 20.0}), Error);
+}
