@@ -275,6 +275,7 @@ FitRun run_powder_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engi
   }
   run.rw = std::sqrt(num / den);
   std::ostringstream os;
+  os.precision(8);
   os << "fit: " << d.source << ", model powder " << d.structure << " (" << structure.atoms.size() << " atoms, "
      << to_string(d.radiation) << ", wavelength " << instrument.wavelength;
   if (instrument.wavelength2 > 0) os << " + " << instrument.wavelength2 << " (ratio " << instrument.ratio << ")";
