@@ -3,7 +3,7 @@
 // expanded particle; (b) the instrument against closed forms (Caglioti
 // FWHM of a single line, the Kα2 line where Bragg's law puts it, the
 // polarisation factors, Chebyshev values, the 2θ zero); (c) a synthetic
-// recovery through the fit framework over 20 Poisson realisations.
+// recovery through the fit framework over 40 Poisson realisations.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -282,7 +282,11 @@ TEST(PowderModel, SyntheticRecoveryThroughFit) {
   chi2.kind = fit::ObjectiveKind::chi2, chi2.background = fit::LinearMode::none;
   fit::MinimizerOptions lm;
   lm.quiet = true;
-  const int cases = test::property_cases(20);
+  // 40 realisations, not 20: ε, B, the scale and the background are
+  // strongly correlated, so the pooled σ/spread (fit_statistics.hpp, ±0.3)
+  // averages fewer independent spreads than parameters; with 20 it ranged
+  // 0.74–1.34 over 17 runs (one failure), with 40 0.92–1.12 over 8 runs.
+  const int cases = test::property_cases(40);
   std::vector<std::vector<double>> values(truth.size()), sigmas(truth.size());
   for (int c = 0; c < cases; ++c) {
     const std::uint64_t seed = test::case_seed(c);
