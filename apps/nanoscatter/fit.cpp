@@ -1,6 +1,7 @@
 // `nanoscatter fit FIT.toml`: fits a model to a detector image as the fit
 // file describes (docs/fitting.md). Flags override the file's [output] and
 // the engine's device and threads; the checks are the library's.
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -41,7 +42,8 @@ void run(const FitCliOptions& o, const RunContext& context) {
   if (!d.output.empty()) fit::write_fit_hdf5(d.output, run, record);
   if (!d.png.empty()) fit::write_fit_png(d.png, run);
   if (!d.minimizer.quiet) std::fputs(fit::fit_summary(r).c_str(), stderr);
-  if (!d.minimizer.quiet && d.engine == "pdf") std::fprintf(stderr, "fit: Rw = %.6g\n", run.rw);
+  if (!d.minimizer.quiet && std::isfinite(run.rw))
+    std::fprintf(stderr, "fit: %s = %.6g, chi2_red = %.6g\n", run.rw_name.c_str(), run.rw, r.chi2_reduced);
   // A fit that did not converge says so even when quiet; its outputs hold the last state.
   if (!r.converged) std::fprintf(stderr, "fit: warning: did not converge: %s\n", r.message.c_str());
 }
@@ -49,7 +51,7 @@ void run(const FitCliOptions& o, const RunContext& context) {
 }  // namespace
 
 void add_fit_command(CLI::App& app, const RunContext& context) {
-  auto* sub = app.add_subcommand("fit", "fit a model (GISAXS image, PDF G(r)) to data (see docs/fitting.md)");
+  auto* sub = app.add_subcommand("fit", "fit a model (GISAXS image, PDF G(r), powder pattern) to data (see docs/fitting.md)");
   auto options = std::make_shared<FitCliOptions>();
   FitCliOptions& o = *options;
   sub->add_option("fit_file", o.fit_file, "fit description (TOML, see docs/fitting.md)")->required();

@@ -16,6 +16,7 @@
 #include "nanoscatter/gisaxs.hpp"
 #include "nanoscatter/mask.hpp"
 #include "nanoscatter/pdf_model.hpp"
+#include "nanoscatter/powder_model.hpp"
 #include "nanoscatter/run_record.hpp"
 
 namespace nanoscatter::fit {
@@ -49,6 +50,14 @@ struct FitDescription {
   PdfModelOptions pdf;
   double bin_width = 1e-3;  // Å, of the pair histograms
   bool qmax_given = false;  // else Qmax from the data's header
+  // [model] of engine = "powder" (docs/fitting.md, "Powder fits"): the
+  // structure (above), the fitted 2θ range (degrees), the instrument, and
+  // the number of Chebyshev background terms (bkg[0], ...).
+  double two_theta_first = 0, two_theta_last = 0;  Where two_theta_where;
+  PowderInstrument instrument;
+  bool wavelength_given = false;  // else the data file's wavelength
+  PowderModelOptions powder;
+  std::size_t background_terms = 0;
   Where model_where;
   // [region]
   RangeSpec horizontal, vertical;  Where region_where;
@@ -88,8 +97,10 @@ struct FitRun {
   FitData data;               // on the model grid (row 0 = lowest)
   PixelRect region;           // of the whole detector, model orientation
   gisaxs::PixelGrid pixels;   // of the region (axes); for a PDF fit: r (Å) and one row
-  // PDF fits: PDFgui's Rw = √(Σ w (G_obs − G_calc)² / Σ w G_obs²), w = 1/σ²; NaN otherwise.
+  // PDF fits: PDFgui's Rw = √(Σ w (G_obs − G_calc)² / Σ w G_obs²), w = 1/σ²;
+  // powder fits: R_wp, the same sum over the 2θ points; NaN otherwise.
   double rw = std::numeric_limits<double>::quiet_NaN();
+  std::string rw_name = "Rw";  // "Rw" (PDF), "R_wp" (powder)
   std::vector<std::string> run_lines;  // what the run record says about the fit
 };
 

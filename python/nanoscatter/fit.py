@@ -42,7 +42,8 @@ class FitResult:
     """Result of ``fit``: parameters (name -> value), sigma (name -> 1σ,
     √diag((JᵀWJ)⁻¹)·√χ²_red), correlation, chi2, chi2_red, dof, model,
     residual, normalised_residual, data, converged, message, history_chi2;
-    for a PDF fit also rw (PDFgui's Rw) and r (the fitted r points, Å)."""
+    for a PDF fit also rw (PDFgui's Rw) and r (the fitted r points, Å); for a
+    powder fit rwp (R_wp) and two_theta (the fitted 2θ points, degrees)."""
 
     def __init__(self, d):
         self.names = list(d["names"])
@@ -52,7 +53,7 @@ class FitResult:
                     "seconds", "converged", "message", "model", "residual", "normalised_residual", "data",
                     "history_chi2", "summary"):
             setattr(self, key, d[key])
-        for key in ("rw", "r"):  # PDF fits only
+        for key in ("rw", "r", "rwp", "two_theta"):  # PDF fits: rw, r; powder fits: rwp, two_theta
             if key in d:
                 setattr(self, key, d[key])
 

@@ -48,8 +48,12 @@ py::dict result_dict(fit::FitRun&& run) {
   d["data"] = to_numpy(std::move(run.data.values), {rows, cols});
   d["history_chi2"] = to_numpy(std::move(r.history_chi2));
   d["summary"] = fit::fit_summary(run.result);
-  // PDF fits: PDFgui's Rw and the fitted r points (Å).
-  if (!std::isnan(run.rw)) {
+  // PDF fits: PDFgui's Rw and the fitted r points (Å); powder fits: R_wp
+  // and the fitted 2θ points (degrees).
+  if (!std::isnan(run.rw) && run.rw_name == "R_wp") {
+    d["rwp"] = run.rw;
+    d["two_theta"] = to_numpy(std::move(run.pixels.horizontal));
+  } else if (!std::isnan(run.rw)) {
     d["rw"] = run.rw;
     d["r"] = to_numpy(std::move(run.pixels.horizontal));
   }

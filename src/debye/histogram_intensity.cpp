@@ -54,14 +54,8 @@ UninitVector<BinRecord> nonempty_bins(std::span<const PairHistogram* const> hist
   return out;
 }
 
-namespace {
-struct Bins {
-  std::vector<double> r, n, m1, m2;  // non-empty bins only
-};
-
-// The records as arrays (the sums' loop vectorises over them).
-Bins bin_arrays(const PairHistogram& h) {
-  Bins b;
+BinArrays bin_arrays(const PairHistogram& h) {
+  BinArrays b;
   const PairHistogram* one[] = {&h};
   std::vector<std::size_t> ends;
   for (const BinRecord& rec : nonempty_bins(one, ends)) {
@@ -72,13 +66,16 @@ Bins bin_arrays(const PairHistogram& h) {
   }
   return b;
 }
-}  // namespace
 
 void histogram_sinc_sums(const PairHistogram& hist, std::span<const double> q,
                          std::span<double> out, BinRule rule, int threads) {
+  bin_sinc_sums(bin_arrays(hist), q, out, rule, threads);
+}
+
+void bin_sinc_sums(const BinArrays& bins, std::span<const double> q, std::span<double> out, BinRule rule,
+                   int threads) {
   if (out.size() != q.size())
     fail("histogram_sinc_sums: out has ", out.size(), " entries for ", q.size(), " Q points");
-  const Bins bins = bin_arrays(hist);
   const std::size_t nb = bins.r.size();
   if (nb == 0) return;
   const double* r = bins.r.data();

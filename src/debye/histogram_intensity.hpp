@@ -35,6 +35,15 @@ struct BinRecord {
 // 2.6e5-bin histograms of a 10⁶-atom particle, longer than the GPU's sums).
 UninitVector<BinRecord> nonempty_bins(std::span<const PairHistogram* const> hists, std::vector<std::size_t>& ends);
 
+// The non-empty bins of one histogram as arrays (the sums' loop vectorises
+// over them), for callers that sum the same histogram on many Q lists.
+struct BinArrays {
+  std::vector<double> r, n, m1, m2;
+};
+BinArrays bin_arrays(const PairHistogram& hist);
+void bin_sinc_sums(const BinArrays& bins, std::span<const double> q, std::span<double> out,
+                   BinRule rule = BinRule::taylor2, int threads = 0);
+
 // out[k] += Σ_bins [n h + m1 h' + ½ m2 h''] at Q = q[k] (already the sinc,
 // no division by Q left to do; Q = 0 gives Σ n).
 void histogram_sinc_sums(const PairHistogram& hist, std::span<const double> q,

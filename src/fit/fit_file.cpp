@@ -119,6 +119,69 @@ void read_pdf_model(const ConfigTable& model, const std::filesystem::path& base,
   d.objective.background = LinearMode::none;
 }
 
+// [model] engine = "powder"; a fit without [objective] takes chi2 with σ
+// from the data (.xye) or σ² = max(y, 1), the closed-form scale and no
+// constant background (the Chebyshev terms are model paths).
+void read_powder_model(const ConfigTable& model, const std::filesystem::path& base, FitDescription& d) {
+  model.check_keys({"engine", "structure", "two_theta", "radiation", "wavelength", "wavelength2", "ratio",
+                    "polarisation", "monochromator_two_theta", "polarisation_fraction", "fine_step", "reach", "margin",
+                    "background_terms", "self_debye_waller", "bin_width"});
+  d.structure = relative_to(base, model.get_string("structure"));
+  d.structure_where = model.where("structure");
+  const RangeSpec t = range_of(model, {"two_theta"}, "2θ");
+  if (t.key.empty()) fail_at(model.where(), "missing two_theta = [first, last] (degrees), the fitted range");
+  if (!(t.first > 0 && t.last < 180)) fail_at(t.where, "the fitted 2θ range must lie in (0, 180) degrees");
+  d.two_theta_first = t.first, d.two_theta_last = t.last, d.two_theta_where = t.where;
+  const auto at = [&](const char* key, auto&& read) {
+    if (!model.has(key)) return;
+    try {
+      read();
+    } catch (const Error& e) {
+      if (!e.where().file.empty() && e.where().line) throw;
+      fail_at(model.where(key), e.reason());
+    }
+  };
+  // radiation = "cu_ka": the Cu Kα doublet; "xray" | "neutron" | "electron": one wavelength.
+  std::string radiation = model.get_string_or("radiation", "xray");
+  if (radiation == "cu_ka" || radiation == "cu_ka1") {
+    d.radiation = Radiation::xray;
+    d.instrument.wavelength = 1.540562;
+    d.instrument.wavelength2 = radiation == "cu_ka" ? 1.544390 : 0.0;
+    d.instrument.ratio = 0.5;
+    d.wavelength_given = true;
+  } else {
+    at("radiation", [&] { d.radiation = parse_radiation(radiation); });
+    d.instrument.wavelength2 = 0;
+  }
+  if (model.has("wavelength")) {
+    d.instrument.wavelength = model.get_double("wavelength");
+    d.wavelength_given = true;
+  }
+  d.instrument.wavelength2 = model.get_double_or("wavelength2", d.instrument.wavelength2);
+  d.instrument.ratio = model.get_double_or("ratio", d.instrument.ratio);
+  at("polarisation", [&] { d.instrument.polarisation = parse_polarisation(model.get_string("polarisation")); });
+  d.instrument.monochromator_two_theta = model.get_double_or("monochromator_two_theta", d.instrument.monochromator_two_theta);
+  d.instrument.polarisation_fraction = model.get_double_or("polarisation_fraction", d.instrument.polarisation_fraction);
+  d.instrument.fine_step = model.get_double_or("fine_step", d.instrument.fine_step);
+  d.instrument.reach = model.get_double_or("reach", d.instrument.reach);
+  d.instrument.margin = model.get_double_or("margin", d.instrument.margin);
+  d.powder.self_debye_waller = model.get_bool_or("self_debye_waller", false);
+  const std::int64_t terms = model.get_int_or("background_terms", 0);
+  if (terms < 0 || terms > 30) fail_at(model.where("background_terms"), "must be in [0, 30], got ", terms);
+  d.background_terms = std::size_t(terms);
+  d.bin_width = model.get_double_or("bin_width", d.bin_width);
+  if (!(d.bin_width > 0) || !(d.bin_width <= 0.01))
+    fail_at(model.where("bin_width"), "must be in (0, 0.01] Å, got ", d.bin_width);
+  try {
+    d.instrument.validate();
+  } catch (const Error& e) {
+    const std::string key = e.where().field;
+    fail_at(model.has(key) ? model.where(key) : model.where(), e.reason());
+  }
+  d.objective.kind = ObjectiveKind::chi2;
+  d.objective.background = LinearMode::none;
+}
+
 FitDescription read_description(const ConfigTable& root, const std::filesystem::path& base) {
   root.check_keys({"data", "model", "region", "mask", "parameter", "objective", "minimizer", "output"});
   FitDescription d;
@@ -152,8 +215,10 @@ FitDescription read_description(const ConfigTable& root, const std::filesystem::
     d.sample_where = model.where("sample");
   } else if (d.engine == "pdf") {
     read_pdf_model(model, base, d);
+  } else if (d.engine == "powder") {
+    read_powder_model(model, base, d);
   } else {
-    fail_at(model.where("engine"), "unknown engine '", d.engine, "' (gisaxs, pdf)");
+    fail_at(model.where("engine"), "unknown engine '", d.engine, "' (gisaxs, pdf, powder)");
   }
 
   if (root.has("region")) {

@@ -115,7 +115,7 @@ void write_line_fit_png(const std::filesystem::path& path, const FitRun& run) {
   LinePanel panel;
   panel.x_label = g.horizontal_name + (g.horizontal_unit.empty() ? "" : " (" + g.horizontal_unit + ")");
   panel.y_label = g.horizontal_name == "r" ? "G (Å⁻²)" : "intensity";
-  panel.title = std::string(std::isfinite(run.rw) ? "Rw = " + short_number(run.rw) + ", " : "") +
+  panel.title = std::string(std::isfinite(run.rw) ? run.rw_name + " = " + short_number(run.rw) + ", " : "") +
                 "χ²_red = " + short_number(r.chi2_reduced) + (r.converged ? "" : ", NOT converged") +
                 "; difference offset by " + short_number(offset);
   panel.series = {data, fit, difference};

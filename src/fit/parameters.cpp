@@ -55,13 +55,14 @@ RewrittenTie rewrite_tie(const Parameter& p, const std::vector<Parameter>& all) 
       i = j;
     } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       // A path: identifier, then [n] or [label] and .identifier parts (a
-      // label as the PDF model's species: u[Co], b[Fe2+]).
+      // label as the PDF and powder models' species: u[Co], b[Fe2+]).
       std::size_t j = i;
       while (j < e.size() && ident(e[j])) ++j;
+      const auto index_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '+' || c == '-'; };
       for (;;) {
         if (j < e.size() && e[j] == '[') {
           std::size_t k = j + 1;
-          while (k < e.size() && (ident(e[k]) || e[k] == '+' || e[k] == '-')) ++k;
+          while (k < e.size() && index_char(e[k])) ++k;
           if (k > j + 1 && k < e.size() && e[k] == ']') { j = k + 1; continue; }
         }
         if (j + 1 < e.size() && e[j] == '.' && (std::isalpha(static_cast<unsigned char>(e[j + 1])) || e[j + 1] == '_')) {

@@ -1,0 +1,236 @@
+// The instrument of the powder model (powder_model.hpp): polarisation,
+// Caglioti pseudo-Voigt profile, Kα doublet, 2θ zero and Chebyshev
+// background, applied to the Debye pattern on a fine 2θ grid.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numbers>
+
+#include "nanoscatter/error.hpp"
+#include "nanoscatter/powder_model.hpp"
+
+namespace nanoscatter {
+
+namespace {
+
+constexpr double pi = std::numbers::pi;
+constexpr double degree = pi / 180;
+// Sampled profile values a PowderPattern keeps (8 bytes each: 128 MB).
+constexpr std::size_t max_kept_kernel_values = std::size_t(1) << 24;
+
+}  // namespace
+
+Polarisation parse_polarisation(const std::string& name) {
+  if (name == "unpolarised" || name == "unpolarized" || name == "none") return Polarisation::unpolarised;
+  if (name == "monochromator") return Polarisation::monochromator;
+  if (name == "synchrotron") return Polarisation::synchrotron;
+  fail_option("polarisation", "unknown polarisation '", name, "' (unpolarised, monochromator, synchrotron)");
+}
+
+const char* to_string(Polarisation p) {
+  switch (p) {
+    case Polarisation::monochromator: return "monochromator";
+    case Polarisation::synchrotron: return "synchrotron";
+    default: return "unpolarised";
+  }
+}
+
+void PowderInstrument::validate() const {
+  if (!(wavelength > 0) || !std::isfinite(wavelength)) fail_option("wavelength", "must be a finite value > 0 Å, got ", wavelength);
+  if (!(wavelength2 >= 0) || !std::isfinite(wavelength2))
+    fail_option("wavelength2", "must be a finite value > 0 Å (0: a single line), got ", wavelength2);
+  if (!(ratio >= 0) || !std::isfinite(ratio)) fail_option("ratio", "must be a finite value ≥ 0, got ", ratio);
+  if (!(monochromator_two_theta >= 0 && monochromator_two_theta < 180))
+    fail_option("monochromator_two_theta", "must be in [0, 180) degrees, got ", monochromator_two_theta);
+  if (!(polarisation_fraction >= 0 && polarisation_fraction <= 1))
+    fail_option("polarisation_fraction", "must be in [0, 1], got ", polarisation_fraction);
+  if (!(fine_step > 0) || !(fine_step <= 0.1)) fail_option("fine_step", "must be in (0, 0.1] degrees, got ", fine_step);
+  if (!(reach >= 3) || !std::isfinite(reach)) fail_option("reach", "must be a finite value ≥ 3 (FWHMs), got ", reach);
+  if (!(margin >= 0) || !std::isfinite(margin)) fail_option("margin", "must be a finite value ≥ 0 degrees, got ", margin);
+}
+
+double polarisation_factor(const PowderInstrument& instrument, double two_theta) {
+  const double c2 = std::pow(std::cos(two_theta * degree), 2);
+  switch (instrument.polarisation) {
+    case Polarisation::monochromator: {
+      const double cm2 = std::pow(std::cos(instrument.monochromator_two_theta * degree), 2);
+      return (1 + cm2 * c2) / (1 + cm2);
+    }
+    case Polarisation::synchrotron:
+      return instrument.polarisation_fraction + (1 - instrument.polarisation_fraction) * c2;
+    default:
+      return (1 + c2) / 2;
+  }
+}
+
+double caglioti_fwhm(const InstrumentParameters& p, double two_theta) {
+  const double t = std::tan(0.5 * two_theta * degree);
+  return std::sqrt(std::max(0.0, p.u * t * t + p.v * t + p.w));
+}
+
+double pseudo_voigt(double x, double h, double eta) {
+  const double z = 2 * x / h;
+  const double gauss = 2 / h * std::sqrt(std::numbers::ln2 / pi) * std::exp(-std::numbers::ln2 * z * z);
+  const double lorentz = 2 / (pi * h) / (1 + z * z);
+  return eta * lorentz + (1 - eta) * gauss;
+}
+
+double chebyshev_sum(std::span<const double> c, double x) {
+  // Clenshaw's recurrence.
+  double b1 = 0, b2 = 0;
+  for (std::size_t k = c.size(); k-- > 1;) {
+    const double b0 = c[k] + 2 * x * b1 - b2;
+    b2 = b1, b1 = b0;
+  }
+  return c.empty() ? 0.0 : c[0] + x * b1 - b2;
+}
+
+namespace {
+
+// The sampled, normalised profile of grid point k: covers points
+// [first, first + kernel.size()).
+std::size_t sample_kernel(std::size_t k, std::size_t points, double true_two_theta, double step,
+                          const InstrumentParameters& ip, double reach, std::vector<double>& kernel) {
+  const double fwhm = std::max(caglioti_fwhm(ip, std::max(true_two_theta, 0.0)), step);
+  const auto half = std::size_t(std::ceil(reach * fwhm / step));
+  const std::size_t first = k > half ? k - half : 0, last = std::min(points - 1, k + half);
+  kernel.resize(last - first + 1);
+  double norm = 0;
+  for (std::size_t i = first; i <= last; ++i) norm += kernel[i - first] = pseudo_voigt(double(i) - double(k), fwhm / step, ip.eta);
+  for (double& v : kernel) v /= norm;
+  return first;
+}
+
+}  // namespace
+
+std::size_t profile_kernel_values(std::span<const double> true_two_theta, double step, const InstrumentParameters& ip,
+                                  double reach) {
+  std::size_t total = 0;
+  for (const double t : true_two_theta)
+    total += 2 * std::size_t(std::ceil(reach * std::max(caglioti_fwhm(ip, std::max(t, 0.0)), step) / step)) + 1;
+  return total;
+}
+
+ProfileKernels make_profile_kernels(std::span<const double> true_two_theta, double step, const InstrumentParameters& ip,
+                                    double reach) {
+  const std::size_t nf = true_two_theta.size();
+  ProfileKernels out;
+  out.first.resize(nf), out.offset.assign(nf + 1, 0);
+  std::vector<double> kernel;
+  for (std::size_t k = 0; k < nf; ++k) {
+    out.first[k] = sample_kernel(k, nf, true_two_theta[k], step, ip, reach, kernel);
+    out.values.insert(out.values.end(), kernel.begin(), kernel.end());
+    out.offset[k + 1] = out.values.size();
+  }
+  return out;
+}
+
+std::vector<double> apply_profile(const ProfileKernels& kernels, std::span<const double> source) {
+  const std::size_t nf = source.size();
+  if (kernels.first.size() != nf) fail("apply_profile: kernels for ", kernels.first.size(), " points, ", nf, " values");
+  std::vector<double> smeared(nf, 0.0);
+  for (std::size_t k = 0; k < nf; ++k) {
+    if (source[k] == 0) continue;
+    const double* kernel = kernels.values.data() + kernels.offset[k];
+    const std::size_t n = kernels.offset[k + 1] - kernels.offset[k];
+    double* out = smeared.data() + kernels.first[k];
+    for (std::size_t i = 0; i < n; ++i) out[i] += source[k] * kernel[i];
+  }
+  return smeared;
+}
+
+std::vector<double> profile_convolution(std::span<const double> true_two_theta, double step,
+                                        std::span<const double> source, const InstrumentParameters& ip, double reach) {
+  const std::size_t nf = source.size();
+  if (true_two_theta.size() != nf)
+    fail("profile_convolution: ", true_two_theta.size(), " angles for ", nf, " values");
+  std::vector<double> smeared(nf, 0.0), kernel;
+  for (std::size_t k = 0; k < nf; ++k) {
+    if (source[k] == 0) continue;
+    const std::size_t first = sample_kernel(k, nf, true_two_theta[k], step, ip, reach, kernel);
+    for (std::size_t i = 0; i < kernel.size(); ++i) smeared[first + i] += source[k] * kernel[i];
+  }
+  return smeared;
+}
+
+PowderPattern::PowderPattern(PowderModel model, PowderInstrument instrument, std::vector<double> two_theta)
+    : model_(std::move(model)), instrument_(instrument), two_theta_(std::move(two_theta)) {
+  instrument_.validate();
+  if (two_theta_.empty()) fail("PowderPattern: no 2θ points");
+  for (std::size_t i = 0; i < two_theta_.size(); ++i) {
+    if (!(two_theta_[i] > 0 && two_theta_[i] < 180)) fail("PowderPattern: 2θ must lie in (0, 180) degrees, got ", two_theta_[i]);
+    if (i > 0 && !(two_theta_[i] > two_theta_[i - 1])) fail("PowderPattern: 2θ must be strictly increasing");
+  }
+  // A uniform grid anchored at the first angle, so that its points do not
+  // move with any parameter.
+  const double h = instrument_.fine_step, lo = two_theta_.front(), hi = two_theta_.back();
+  // At least the data's own span and one step beyond it (so that every
+  // angle lies between two grid points); no point at 2θ ≤ 0 or ≥ 180.
+  const long below = std::max(0L, long(std::floor(std::min(instrument_.margin, lo - h) / h)));
+  const long above = std::max(long(std::ceil((hi - lo) / h)) + 1,
+                              long(std::ceil((std::min(hi + instrument_.margin, 180 - h) - lo) / h)));
+  for (long k = -below; k <= above; ++k) fine_.push_back(lo + double(k) * h);
+}
+
+std::vector<double> PowderPattern::evaluate(const PowderParameters& p, const InstrumentParameters& ip) {
+  if (!(ip.eta >= 0 && ip.eta <= 1)) fail_option("eta", "must be in [0, 1], got ", ip.eta);
+  if (!std::isfinite(ip.zero) || !std::isfinite(ip.u) || !std::isfinite(ip.v) || !std::isfinite(ip.w))
+    fail_option("zero", "zero, u, v, w must be finite");
+  const std::size_t nf = fine_.size();
+  const double h = instrument_.fine_step;
+  std::vector<double> lambdas{instrument_.wavelength}, weights{1.0};
+  if (instrument_.wavelength2 > 0) lambdas.push_back(instrument_.wavelength2), weights.push_back(instrument_.ratio);
+  // True angles; a point at 2θ_t ≤ 0 or ≥ 180 scatters nothing.
+  std::vector<double> true_angle(nf);
+  for (std::size_t k = 0; k < nf; ++k) true_angle[k] = fine_[k] - ip.zero;
+  std::vector<std::vector<double>> q(lambdas.size(), std::vector<double>(nf, 0.0));
+  for (std::size_t j = 0; j < lambdas.size(); ++j)
+    for (std::size_t k = 0; k < nf; ++k) {
+      const double t = std::clamp(true_angle[k], 0.0, 180.0);
+      q[j][k] = 4 * pi * std::sin(0.5 * t * degree) / lambdas[j];
+    }
+  if (!have_sums_ || sums_zero_ != ip.zero) {
+    factors_.clear();
+    for (std::size_t j = 0; j < lambdas.size(); ++j) factors_.push_back(model_.factors(q[j]));
+  }
+  if (!have_sums_ || sums_epsilon_ != p.lattice_expansion || sums_zero_ != ip.zero) {
+    sums_.clear();
+    for (std::size_t j = 0; j < lambdas.size(); ++j) sums_.push_back(model_.pair_sums(p.lattice_expansion, q[j]));
+    sums_epsilon_ = p.lattice_expansion, sums_zero_ = ip.zero, have_sums_ = true;
+    ++pair_sum_runs_;
+  }
+  std::vector<double> source(nf, 0.0);
+  for (std::size_t j = 0; j < lambdas.size(); ++j) {
+    const std::vector<double> intensity = model_.intensity_from_sums(p, q[j], sums_[j], factors_[j]);
+    for (std::size_t k = 0; k < nf; ++k)
+      if (true_angle[k] > 0 && true_angle[k] < 180)
+        source[k] += weights[j] * intensity[k] * polarisation_factor(instrument_, true_angle[k]);
+  }
+  // The sampled profiles are kept while zero, U, V, W and η do not change.
+  const std::array<double, 5> profile_key{ip.zero, ip.u, ip.v, ip.w, ip.eta};
+  // Kept up to max_kept_kernel_values (a wide range on a fine grid with
+  // wide profiles would need more); beyond, sampled on every evaluation.
+  if (!have_kernels_ || profile_key != kernels_key_) {
+    have_kernels_ = false;
+    kernels_ = ProfileKernels{};
+    if (profile_kernel_values(true_angle, h, ip, instrument_.reach) <= max_kept_kernel_values) {
+      kernels_ = make_profile_kernels(true_angle, h, ip, instrument_.reach);
+      kernels_key_ = profile_key, have_kernels_ = true;
+    }
+  }
+  const std::vector<double> smeared = have_kernels_ ? apply_profile(kernels_, source)
+                                                    : profile_convolution(true_angle, h, source, ip, instrument_.reach);
+  const double lo = two_theta_.front(), hi = two_theta_.back();
+  std::vector<double> out(two_theta_.size());
+  for (std::size_t i = 0; i < two_theta_.size(); ++i) {
+    const double x = two_theta_[i];
+    const double position = (x - fine_.front()) / h;
+    const auto k = std::min(std::size_t(position), nf - 2);
+    const double t = position - double(k);
+    const double background = chebyshev_sum(ip.background, hi > lo ? 2 * (x - lo) / (hi - lo) - 1 : 0.0);
+    out[i] = (1 - t) * smeared[k] + t * smeared[k + 1] + background;
+  }
+  return out;
+}
+
+}  // namespace nanoscatter
