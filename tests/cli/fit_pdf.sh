@@ -23,7 +23,7 @@ variant sigma.toml 's/^file = "ni_particle.gr"/file = "ni_particle.gr"\nsigma = 
 inputs=$(ls -A | sort)
 
 expect_error() { expect_cli_error "$1" "$bin" fit "$2" --output out.h5 --quiet; }
-expect_error "path.toml:11: parameter[0].path: unknown model path 'u[Co]' (the model has: scale, background, delta1, delta2, qdamp, qbroad, lattice_expansion, u[Ni], b[Ni])" path.toml
+expect_error "path.toml:11: parameter[0].path: unknown model path 'u[Co]' (the model has: scale, background, delta1, delta2, qdamp, qbroad, lattice_expansion, sphere_radius, sphere_sigma, u[Ni], b[Ni])" path.toml
 expect_error "range.toml:8: model.r: fewer than 2 points of ni_particle.gr lie in [30, 40] Å" range.toml
 expect_error "envelope.toml:7: model.envelope: unknown envelope 'cube' (sphere, bulk)" envelope.toml
 expect_error "qmin.toml:8: model.qmin: must be ≥ 0 and below qmax = 0.5 Å⁻¹, got 1" qmin.toml
