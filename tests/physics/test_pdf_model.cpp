@@ -251,9 +251,12 @@ TEST(PdfModel, SyntheticRecoveryThroughFit) {
     const auto& fitted = result.parameter(path);
     std::printf("  %-18s truth %-9.5g fitted %-11.6g ± %.3g (%.2f σ)\n", path.c_str(), value, fitted.value,
                 fitted.sigma, (fitted.value - value) / fitted.sigma);
-    // 3σ per parameter (a false alarm in ~1% of runs over five
-    // parameters; 2σ would fail ~20% of runs by chance alone).
-    EXPECT_NEAR(fitted.value, value, 3 * fitted.sigma) << path;
+    // One noise draw: 4.5σ per parameter, a false alarm in ~3e-5 of runs
+    // over five parameters (3σ failed ~1 run in 40: qdamp at 3.8σ with
+    // NS_TEST_SEED=1, while the rms z over 40 seeds was 0.87–1.17 for every
+    // parameter). The 2σ criterion with σ against the spread over 20 draws
+    // is PdfSize.LogNormalSpheresRecoveredOverNoiseRealisations.
+    EXPECT_NEAR(fitted.value, value, 4.5 * fitted.sigma) << path;
     within_two += std::abs(fitted.value - value) <= 2 * fitted.sigma;
   }
   std::printf("  %d of %zu parameters within 2σ\n", within_two, truth.size());

@@ -8,7 +8,7 @@
 //      (the average of the pair counts over a uniform offset is exactly
 //      ρ0 V γ0(d) times the bulk's), and both against the lattice sum;
 //  (c) recovery of a CoO powder of log-normal spheres (median 25 Å,
-//      σ_ln 0.2) at Qmax 20 Å⁻¹, Qdamp 0.04 Å⁻¹ over 20 noise realisations;
+//      σ_ln 0.2) at Qmax 20 Å⁻¹, Qdamp 0.04 Å⁻¹ over 40 noise realisations;
 //  (d) reported, not asserted: the same model fitted to the G(r) of an
 //      ensemble of actual cut spheres, and the bias of the median radius.
 #include <gtest/gtest.h>
@@ -337,7 +337,10 @@ fit::FitResult fit_to(fit::PdfFitModel& model, const std::vector<double>& values
 
 }  // namespace
 
-// (c) 20 noise realisations of the model's own G(r).
+// (c) 40 noise realisations of the model's own G(r) (the issue asks for 20;
+// with 20, the sample spread's own scatter, ~16 %, put a parameter at the
+// 16-of-20-within-2σ bound in about one run of seven here (sphere_radius
+// at ratio 0.71 with NS_TEST_SEED=15); with 40 it is ~11 %).
 TEST(PdfSize, LogNormalSpheresRecoveredOverNoiseRealisations) {
   const auto t0 = std::chrono::steady_clock::now();
   fit::PdfFitModel model = sized_model();
@@ -351,7 +354,7 @@ TEST(PdfSize, LogNormalSpheresRecoveredOverNoiseRealisations) {
   const double sigma = noise_fraction * largest;
   std::printf("  %zu r points, max |G| %.4g Å⁻², noise σ %.4g (%.0f %%)\n", clean.size(), largest, sigma,
               100 * noise_fraction);
-  const int realisations = 20;
+  const int realisations = test::property_cases(40);
   std::vector<std::vector<double>> values(truth.size()), sigmas(truth.size());
   for (int i = 0; i < realisations; ++i) {
     const std::uint64_t seed = test::case_seed(i);
