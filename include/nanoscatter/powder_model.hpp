@@ -181,11 +181,12 @@ class PowderPattern {
   std::vector<std::vector<std::vector<std::complex<double>>>> factors_;  // per wavelength (at zero)
   double sums_epsilon_ = 0, sums_zero_ = 0;
   bool have_sums_ = false;
-  // Cached: the sampled profiles at (zero, U, V, W, η), when they hold no
-  // more than 2^24 values (128 MB); else sampled on every evaluation.
+  // Cached: the sampled profiles at (zero, U, V, W, η), for a profile seen
+  // in two evaluations running and holding no more than 2^24 values
+  // (128 MB); else sampled as they are spread (instrument.cpp).
   ProfileKernels kernels_;
-  std::array<double, 5> kernels_key_{};
-  bool have_kernels_ = false;
+  std::array<double, 5> kernels_key_{}, pending_key_{};
+  bool have_kernels_ = false, have_pending_key_ = false;
   int pair_sum_runs_ = 0;
 };
 

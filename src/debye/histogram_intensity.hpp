@@ -57,6 +57,11 @@ void histogram_sinc_sums_cuda(const PairHistogram& hist, std::span<const double>
 void histogram_sinc_sums_cuda(const std::vector<const PairHistogram*>& hists, std::span<const double> q,
                               std::vector<std::vector<double>>& out, BinRule rule = BinRule::taylor2,
                               std::size_t max_device_memory = 0);
+// The same for histograms kept as BinArrays (a model that sums them on many
+// Q lists): out[h][k] += the sums of *arrays[h] at q[k], one launch.
+void bin_sinc_sums_cuda(const std::vector<const BinArrays*>& arrays, std::span<const double> q,
+                        std::vector<std::vector<double>>& out, BinRule rule = BinRule::taylor2,
+                        std::size_t max_device_memory = 0);
 #endif
 
 }  // namespace nanoscatter::debye

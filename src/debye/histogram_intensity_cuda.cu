@@ -61,16 +61,18 @@ __global__ void __launch_bounds__(kThreads) sinc_sums_kernel(const BinRecord* __
 
 }  // namespace
 
-void histogram_sinc_sums_cuda(const std::vector<const PairHistogram*>& hists, std::span<const double> q,
-                              std::vector<std::vector<double>>& out, BinRule rule, std::size_t max_device_memory) {
-  if (out.size() != hists.size())
-    fail("histogram_sinc_sums_cuda: ", out.size(), " outputs for ", hists.size(), " histograms");
+namespace {
+
+// out[h][k] += the sums of histogram h's non-empty bins (bins[.. ends[h]),
+// after histogram h − 1's) at q[k]: the launches of both entry points.
+void record_sinc_sums_cuda(std::span<const BinRecord> bins, const std::vector<std::size_t>& ends,
+                           std::span<const double> q, std::vector<std::vector<double>>& out, BinRule rule,
+                           std::size_t max_device_memory) {
+  if (out.size() != ends.size())
+    fail("histogram_sinc_sums_cuda: ", out.size(), " outputs for ", ends.size(), " histograms");
   for (const auto& o : out)
     if (o.size() != q.size())
       fail("histogram_sinc_sums_cuda: out has ", o.size(), " entries for ", q.size(), " Q points");
-  // Non-empty bins of every histogram, one after the other; ends[h] is one past histogram h's.
-  std::vector<std::size_t> ends;
-  const UninitVector<BinRecord> bins = nonempty_bins(hists, ends);
   if (bins.empty() || q.empty()) return;
   const int nq = int(q.size());
   const int qblocks = (nq + kThreads - 1) / kThreads;
@@ -87,7 +89,7 @@ void histogram_sinc_sums_cuda(const std::vector<const PairHistogram*>& hists, st
     const std::size_t chunk = kTileBins * std::max<std::size_t>(1, tiles / min_chunks);
     std::vector<Chunk> chunks;
     std::vector<std::size_t> owner;  // histogram of each chunk
-    for (std::size_t h = 0, begin = 0; h < hists.size(); begin = ends[h], ++h)
+    for (std::size_t h = 0, begin = 0; h < ends.size(); begin = ends[h], ++h)
       for (std::size_t b = std::max(begin, first); b < std::min(ends[h], last); b += chunk) {
         chunks.push_back({int(b - first), int(std::min({ends[h], last, b + chunk}) - first)});
         owner.push_back(h);
@@ -103,6 +105,27 @@ void histogram_sinc_sums_cuda(const std::vector<const PairHistogram*>& hists, st
     for (std::size_t c = 0; c < chunks.size(); ++c)
       for (int k = 0; k < nq; ++k) out[owner[c]][std::size_t(k)] += partial[c * std::size_t(nq) + std::size_t(k)];
   }
+}
+
+}  // namespace
+
+void histogram_sinc_sums_cuda(const std::vector<const PairHistogram*>& hists, std::span<const double> q,
+                              std::vector<std::vector<double>>& out, BinRule rule, std::size_t max_device_memory) {
+  // Non-empty bins of every histogram, one after the other; ends[h] is one past histogram h's.
+  std::vector<std::size_t> ends;
+  const UninitVector<BinRecord> bins = nonempty_bins(hists, ends);
+  record_sinc_sums_cuda({bins.data(), bins.size()}, ends, q, out, rule, max_device_memory);
+}
+
+void bin_sinc_sums_cuda(const std::vector<const BinArrays*>& arrays, std::span<const double> q,
+                        std::vector<std::vector<double>>& out, BinRule rule, std::size_t max_device_memory) {
+  std::vector<BinRecord> bins;
+  std::vector<std::size_t> ends;
+  for (const BinArrays* a : arrays) {
+    for (std::size_t i = 0; i < a->r.size(); ++i) bins.push_back({a->r[i], a->n[i], a->m1[i], a->m2[i]});
+    ends.push_back(bins.size());
+  }
+  record_sinc_sums_cuda(bins, ends, q, out, rule, max_device_memory);
 }
 
 void histogram_sinc_sums_cuda(const PairHistogram& hist, std::span<const double> q, std::span<double> out,

@@ -63,6 +63,14 @@ std::vector<std::vector<double>> PowderModel::pair_sums(double lattice_expansion
   std::vector<double> scaled(q.size());
   for (std::size_t k = 0; k < q.size(); ++k) scaled[k] = e * q[k];
   std::vector<std::vector<double>> sums(hist_->bins.size(), std::vector<double>(q.size(), 0.0));
+#if NANOSCATTER_HAVE_CUDA
+  if (options_.compute.device == Device::gpu) {  // every species pair in one launch
+    std::vector<const debye::BinArrays*> arrays;
+    for (const auto& b : hist_->bins) arrays.push_back(&b);
+    debye::bin_sinc_sums_cuda(arrays, scaled, sums, debye::BinRule::taylor2, options_.compute.max_device_memory);
+    return sums;
+  }
+#endif
   for (std::size_t p = 0; p < hist_->bins.size(); ++p) {
     const double terms = double(hist_->bins[p].r.size()) * double(q.size());
     const int most = options_.compute.threads > 0 ? options_.compute.threads : omp_get_max_threads();
