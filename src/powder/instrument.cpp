@@ -92,14 +92,29 @@ namespace {
 // Half-width (grid points) of grid point k's sampled profile, and its FWHM in grid steps.
 struct KernelExtent {
   std::size_t first, last;
-  double fwhm_steps;
+  double fwhm_steps, cut_steps;  // FWHM and the cut (reach · FWHM), in grid steps
 };
 
 KernelExtent kernel_extent(std::size_t k, std::size_t points, double true_two_theta, double step,
                            const InstrumentParameters& ip, double reach) {
   const double fwhm = std::max(caglioti_fwhm(ip, std::max(true_two_theta, 0.0)), step);
   const auto half = std::size_t(std::ceil(reach * fwhm / step));
-  return {k > half ? k - half : 0, std::min(points - 1, k + half), fwhm / step};
+  return {k > half ? k - half : 0, std::min(points - 1, k + half), fwhm / step, reach * fwhm / step};
+}
+
+// The profile's cut at `reach` FWHM is tapered over its last
+// taper_fraction (a raised cosine to 0 at the cut), so that a point the
+// cut takes in or leaves as the FWHM changes enters with weight 0: the
+// pattern is then a continuous function of U, V, W (a hard cut made
+// finite-difference derivatives in W jump by the ~1e-5 a tail point holds,
+// and Levenberg–Marquardt rejected most of its steps).
+constexpr double taper_fraction = 0.2;
+
+double taper(double x) {  // x: offset over the cut's distance
+  const double start = 1 - taper_fraction;
+  if (x <= start) return 1;
+  if (x >= 1) return 0;
+  return 0.5 * (1 + std::cos(pi * (x - start) / taper_fraction));
 }
 
 // The normalised profile of grid point k into kernel[0 .. last − first]:
@@ -109,7 +124,7 @@ void fill_kernel(std::size_t k, const KernelExtent& e, double eta, double* kerne
   double norm = 0;
   const std::size_t reach = std::max(k - e.first, e.last - k);
   for (std::size_t d = 0; d <= reach; ++d) {
-    const double v = pseudo_voigt(double(d), e.fwhm_steps, eta);
+    const double v = pseudo_voigt(double(d), e.fwhm_steps, eta) * taper(double(d) / e.cut_steps);
     if (d <= k - e.first) kernel[k - d - e.first] = v, norm += v;
     if (d > 0 && k + d <= e.last) kernel[k + d - e.first] = v, norm += v;
   }

@@ -33,7 +33,7 @@ inputs=$(ls -A | sort)
 expect_error() { expect_cli_error "$1" "$bin" fit "$2" --output out.h5 --quiet; }
 expect_error "duplicate.xye:4: x: duplicate x 15 (as on line 3)" duplicate.toml
 expect_error "decreasing.xye:4: x: x not increasing: 14 after 15 on line 3" decreasing.toml
-expect_error "negative.xye:4: sigma: negative σ: -90.5704" negative.toml
+expect_error "negative.xye:4: sigma: negative σ: -90.5759" negative.toml
 expect_error "nowavelength.toml:3: data.file: plain.xy is on a 2θ axis without a wavelength: give [model] wavelength (Å) or radiation = \"cu_ka\"" nowavelength.toml
 expect_error "path.toml:25: parameter[2].path: unknown model path 'b[Ni]' *" path.toml
 expect_error "range.toml:9: model.two_theta: fewer than 2 points of coo_particle.xye lie in [100, 120] degrees" range.toml
