@@ -142,7 +142,8 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
 
   const RunRecord record{"debye", context.command_line,
                          debye_run_lines(o.structure, structure, options, norm, result.seconds)};
-  write_debye(o.common.output, result, record, options.radiation, norm);
+  write_debye(o.common.output, result, record, options.radiation, norm,
+              given(sub, "--wavelength") ? std::optional<double>(o.wavelength) : std::nullopt);
   if (pdf) write_pdf(o.pdf, *pdf, record);
   if (!o.common.quiet)
     std::fprintf(stderr, "debye: %zu atoms, %zu Q points, %.3f s → %s\n", result.atom_count,

@@ -2,6 +2,7 @@
 // write the same ones: I(Q) with its partials, and the PDF, as text, HDF5 or
 // a picture (from the extension), each with the run's record.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,9 +23,11 @@ std::vector<std::string> debye_run_lines(const std::string& structure_name, cons
                                          const DebyeOptions& options, DebyeNormalization normalization,
                                          double seconds);
 
-// I(Q) and the partials, normalised as `normalization` says.
+// I(Q) and the partials, normalised as `normalization` says. With a
+// wavelength (Å), also 2θ = 2 asin(Qλ/4π) in degrees: the text table's last
+// column, /two_theta in HDF5 (the x axis of a PNG stays Q).
 void write_debye(const std::string& path, const DebyeResult& result, const RunRecord& record, Radiation radiation,
-                 DebyeNormalization normalization);
+                 DebyeNormalization normalization, std::optional<double> wavelength = std::nullopt);
 
 // R(r) and G(r).
 void write_pdf(const std::string& path, const PdfResult& pdf, const RunRecord& record);

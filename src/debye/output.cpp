@@ -6,6 +6,7 @@
 
 #include "nanoscatter/io_hdf5.hpp"
 #include "nanoscatter/io_png.hpp"
+#include "nanoscatter/pattern1d.hpp"
 #include "nanoscatter/run_record.hpp"
 #include "nanoscatter/io_text.hpp"
 
@@ -41,8 +42,11 @@ OutputFormat checked_debye_output(const std::string& path, const std::string& op
 }
 
 void write_debye(const std::string& path, const DebyeResult& result, const RunRecord& record, Radiation radiation,
-                 DebyeNormalization normalization) {
+                 DebyeNormalization normalization, std::optional<double> wavelength) {
   const OutputFormat format = checked_debye_output(path, "output");
+  std::vector<double> two_theta;
+  if (wavelength)
+    for (const double q : result.q) two_theta.push_back(two_theta_from_q(q, *wavelength));
   const std::string column = intensity_column(normalization), unit = intensity_unit(radiation, normalization);
   const std::vector<std::string> lines = record.header_lines(kTitle);
   if (format == OutputFormat::png) {
@@ -70,12 +74,22 @@ void write_debye(const std::string& path, const DebyeResult& result, const RunRe
       t.column_units.push_back(unit);
       t.columns.push_back(result.partials[p]);
     }
+    if (wavelength) {  // last, so that Q and I keep their columns
+      t.column_names.push_back("two_theta");
+      t.column_units.push_back("deg");
+      t.columns.push_back(two_theta);
+    }
     write_text_table(path, t);
     return;
   }
   H5Writer h5(path);
   h5.write("/q", result.q.data(), {result.q.size()});
   h5.set_attribute("/q", "units", "1/Å");
+  if (wavelength) {
+    h5.write("/two_theta", two_theta.data(), {two_theta.size()});
+    h5.set_attribute("/two_theta", "units", "deg");
+    h5.set_attribute("/two_theta", "wavelength_angstrom", *wavelength);
+  }
   h5.write("/intensity", result.intensity.data(), {result.intensity.size()});
   h5.set_attribute("/intensity", "units", unit);
   h5.set_attribute("/intensity", "quantity", column);

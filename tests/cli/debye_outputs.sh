@@ -63,6 +63,10 @@ PY
 awk '!/^#/ { tt = 10 + n * 140 / 56; n++; q = 4 * atan2(0, -1) * sin(tt / 2 * atan2(0, -1) / 180) / 1.5406;
   r = ($1 - q) / q; if (r < 0) r = -r; if (r > w) w = r } END { if (n != 57 || w > 1e-12) { print n, w; exit 1 } }' tt.dat ||
   fail "2θ grid is not Q = 4π sin θ / λ"
+# ... and the table's last column is that 2θ (degrees, 1e-12).
+grep -q '^# Q I two_theta$' tt.dat || fail "2θ column missing: $(grep '^# Q' tt.dat)"
+awk '!/^#/ { tt = 10 + n * 140 / 56; n++; r = ($3 - tt) / tt; if (r < 0) r = -r; if (r > w) w = r }
+  END { if (n != 57 || w > 1e-12) { print n, w; exit 1 } }' tt.dat || fail "2θ column is not the grid"
 
 # per-atom normalisation: I/N.
 "$bin" debye au2.xyz --qmin 0.5 --qmax 10 --qpoints 20 --normalize per-atom --output pa.dat --quiet || fail "per-atom"
