@@ -38,25 +38,46 @@
 // spreads its intensity with the profile of its own angle, the sampled
 // profile normalised to unit sum so intensity is kept), and interpolated
 // linearly to the requested angles.
+//
+// Size distribution (PowderModelOptions::size): the structure is then the
+// largest sphere of the grid (powder_size.hpp), centred on the origin as
+// cut_crystal centres it, and the pattern is the number-weighted mean over
+// the nested spheres k (radius R_k, N_k atoms, fraction w_k), per atom of
+// the ensemble:
+//   I(Q) = Σ_k w_k N_k I_k(Q) / Σ_k w_k N_k
+//        = (1/Σ_m W_m n_m) Σ_m W_m [ Σ_a n_ma |f_a|² D_a^self
+//                                    + 2 Σ_{a≤b} Re(f_a f_b*) D_a D_b S_m,ab(eQ) ],
+// shell m = the atoms inside sphere m and not sphere m − 1 (n_m of them,
+// n_ma of species a), W_m = Σ_{k≥m} w_k, and S_m,ab the sums of the pairs
+// whose outer atom lies in shell m (within shell m, and shell m against
+// the shells inside it): such a pair belongs to every sphere k ≥ m. The
+// sums are kept per shell, so the median and σ cost only the sums over m.
 #pragma once
 #include <array>
 #include <complex>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "nanoscatter/debye.hpp"
+#include "nanoscatter/powder_size.hpp"
 
 namespace nanoscatter {
 
 struct PowderModelOptions {
   bool self_debye_waller = false;  // D_m² on the self term too (see above)
+  // A log-normal ensemble of spheres cut from the structure (see above);
+  // none: the structure itself.
+  std::optional<SizeDistributionOptions> size;
 };
 
 struct PowderParameters {
   double lattice_expansion = 0;  // ε: every distance times 1 + ε
   std::vector<double> b;         // B per species (PowderModel::species order), Å²
+  double size_median = 0;        // m, Å, of the expanded particles (size distribution only)
+  double size_sigma = 0;         // σ_ln (size distribution only)
 };
 
 // The Debye part: I(Q) per atom from the pair histograms, kept across
@@ -69,11 +90,16 @@ class PowderModel {
   PowderModel(const Structure& structure, const DebyeOptions& options, const PowderModelOptions& powder = {});
 
   const std::vector<std::string>& species() const { return labels_; }
-  // B of each species from the structure, ε = 0.
+  // B of each species from the structure, ε = 0; with a size distribution
+  // m = √(r_min r_max), σ = 0.2.
   PowderParameters default_parameters() const;
+  const std::optional<SizeDistributionOptions>& size() const { return powder_.size; }
+  // Atoms (Σ occupancy) of each shell: one entry, all atoms, without a size distribution.
+  const std::vector<double>& shell_atoms() const { return shell_atoms_; }
   // I(Q) per atom (electrons² for X-rays, fm² for neutrons) at each Q (Å⁻¹, ≥ 0).
   std::vector<double> intensity(const PowderParameters& p, std::span<const double> q) const;
-  // The pair sums S_mn(eQ) (pairs in m ≤ n order), the costly part of intensity().
+  // The pair sums S_mn(eQ) (pairs in m ≤ n order; with a size
+  // distribution, shell after shell), the costly part of intensity().
   std::vector<std::vector<double>> pair_sums(double lattice_expansion, std::span<const double> q) const;
   // The scattering factors f_m(Q) without Debye–Waller, [m][k].
   std::vector<std::vector<std::complex<double>>> factors(std::span<const double> q) const;
@@ -82,6 +108,12 @@ class PowderModel {
   std::vector<double> intensity_from_sums(const PowderParameters& p, std::span<const double> q,
                                           const std::vector<std::vector<double>>& sums,
                                           const std::vector<std::vector<std::complex<double>>>& factors) const;
+  // The same for given number fractions w_k of the grid's spheres (size
+  // distribution only; intensity_from_sums takes the log-normal's).
+  std::vector<double> intensity_for_weights(const PowderParameters& p, std::span<const double> weights,
+                                            std::span<const double> q,
+                                            const std::vector<std::vector<double>>& sums,
+                                            const std::vector<std::vector<std::complex<double>>>& factors) const;
   double atoms() const { return atoms_; }
 
  private:
@@ -90,6 +122,8 @@ class PowderModel {
   std::vector<std::string> labels_;
   std::vector<Species> species_;
   std::vector<double> species_weight_, default_b_;
+  std::vector<std::vector<double>> shell_species_weight_;  // [shell][species]
+  std::vector<double> shell_atoms_;
   struct Histograms;  // per species pair (m ≤ n), made once, shared by copies
   std::shared_ptr<const Histograms> hist_;
   double bin_width_ = 1e-3, atoms_ = 0;

@@ -10,14 +10,16 @@
 #include "debye/dispatch.hpp"
 #include "debye/histogram_intensity.hpp"
 #include "debye/species.hpp"
+#include "nanoscatter/builder.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/powder_model.hpp"
 
 namespace nanoscatter {
 
 struct PowderModel::Histograms {
-  // The non-empty bins of each species pair's histogram (pair_index order),
-  // as arrays: made once, summed on every Q list.
+  // The non-empty bins of each species pair's histogram (pair_index order;
+  // with a size distribution shell after shell), as arrays: made once,
+  // summed on every Q list.
   std::vector<debye::BinArrays> bins;
 };
 
@@ -27,6 +29,46 @@ namespace {
 // saves (a small particle has a few hundred distinct distances; the fork
 // and join of ~6000 Q rows then dominate, the more so on shared cores).
 constexpr double terms_per_thread = 2e6;
+
+// The shells of a size distribution: shell[m][a] holds the atoms of
+// species a inside sphere m (the test shape_contains makes, so that sphere
+// m is exactly cut_crystal's Sphere{R_m}) and not inside sphere m − 1.
+std::vector<std::vector<debye::AtomBlock>> split_shells(const debye::SpeciesBlocks& s, const std::vector<double>& radii) {
+  const double tolerance = CutOptions{}.tolerance;
+  std::vector<std::vector<debye::AtomBlock>> shell(radii.size(), std::vector<debye::AtomBlock>(s.blocks.size()));
+  for (std::size_t a = 0; a < s.blocks.size(); ++a) {
+    const debye::AtomBlock& b = s.blocks[a];
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      const Vec3 r{b.x[i], b.y[i], b.z[i]};
+      // The first sphere that holds the atom (containment grows with R).
+      std::size_t lo = 0, hi = radii.size();
+      while (lo < hi) {
+        const std::size_t mid = (lo + hi) / 2;
+        if (shape_contains(Sphere{radii[mid]}, r, tolerance)) hi = mid;
+        else lo = mid + 1;
+      }
+      if (lo == radii.size())
+        fail_option("size", "an atom at |r| = ", norm(r), " Å lies outside the largest sphere (r_max = ", radii.back(),
+                    " Å): the structure must be that sphere, centred on the origin");
+      debye::AtomBlock& out = shell[lo][a];
+      out.x.push_back(b.x[i]), out.y.push_back(b.y[i]), out.z.push_back(b.z[i]), out.w.push_back(b.w[i]);
+    }
+  }
+  return shell;
+}
+
+void append(debye::AtomBlock& to, const debye::AtomBlock& from) {
+  to.x.insert(to.x.end(), from.x.begin(), from.x.end());
+  to.y.insert(to.y.end(), from.y.begin(), from.y.end());
+  to.z.insert(to.z.end(), from.z.begin(), from.z.end());
+  to.w.insert(to.w.end(), from.w.begin(), from.w.end());
+}
+
+double weight(const debye::AtomBlock& b) {
+  double sum = 0;
+  for (const double w : b.w) sum += w;
+  return sum;
+}
 
 }  // namespace
 
@@ -38,21 +80,56 @@ PowderModel::PowderModel(const Structure& structure, const DebyeOptions& options
   used.share = WorkShare{};
   used.method = DebyeMethod::histogram;
   auto h = std::make_shared<Histograms>();
-  for (const auto& pair : debye::pair_histograms(s, used)) h->bins.push_back(debye::bin_arrays(pair));
+  const std::size_t ns = s.species.size();
+  if (!powder.size) {
+    for (const auto& pair : debye::pair_histograms(s, used)) h->bins.push_back(debye::bin_arrays(pair));
+  } else {
+    // Pairs whose outer atom lies in shell m: the triangle of shell m and
+    // its rectangle against the shells inside it (every pair of the
+    // largest sphere once), on the CPU (made once; the GPU sums them).
+    const std::vector<double> radii = powder.size->radii();
+    const auto shell = split_shells(s, radii);
+    std::vector<debye::AtomBlock> inside(ns);
+    const int threads = options.compute.threads;
+    for (std::size_t m = 0; m < radii.size(); ++m) {
+      std::vector<debye::PairHistogram> hist(ns * (ns + 1) / 2);
+      for (auto& one : hist) one.bin_width = options.bin_width;
+      for (std::size_t a = 0; a < ns; ++a) {
+        debye::pair_histogram_cpu(shell[m][a], shell[m][a], debye::PairSet::triangle, hist[debye::pair_index(ns, a, a)], threads);
+        for (std::size_t b = a + 1; b < ns; ++b)
+          debye::pair_histogram_cpu(shell[m][a], shell[m][b], debye::PairSet::rectangle, hist[debye::pair_index(ns, a, b)], threads);
+        for (std::size_t b = 0; b < ns; ++b)
+          debye::pair_histogram_cpu(shell[m][a], inside[b], debye::PairSet::rectangle,
+                                    hist[debye::pair_index(ns, std::min(a, b), std::max(a, b))], threads);
+      }
+      for (const auto& pair : hist) h->bins.push_back(debye::bin_arrays(pair));
+      std::vector<double> weights(ns);
+      for (std::size_t a = 0; a < ns; ++a) weights[a] = weight(shell[m][a]);
+      shell_species_weight_.push_back(weights);
+      for (std::size_t a = 0; a < ns; ++a) append(inside[a], shell[m][a]);
+    }
+  }
   hist_ = std::move(h);
   bin_width_ = options.bin_width;
   atoms_ = s.total_weight();
   labels_ = s.labels;
   species_ = s.species;
-  for (std::size_t m = 0; m < s.species.size(); ++m) {
+  for (std::size_t m = 0; m < ns; ++m) {
     species_weight_.push_back(s.total_weight(m));
     default_b_.push_back(s.species[m].b_iso);
+  }
+  if (!powder.size) shell_species_weight_ = {species_weight_};
+  for (const auto& w : shell_species_weight_) {
+    double sum = 0;
+    for (const double v : w) sum += v;
+    shell_atoms_.push_back(sum);
   }
 }
 
 PowderParameters PowderModel::default_parameters() const {
   PowderParameters p;
   p.b = default_b_;
+  if (powder_.size) p.size_median = std::sqrt(powder_.size->r_min * powder_.size->r_max), p.size_sigma = 0.2;
   return p;
 }
 
@@ -92,12 +169,45 @@ std::vector<std::vector<std::complex<double>>> PowderModel::factors(std::span<co
 std::vector<double> PowderModel::intensity_from_sums(const PowderParameters& p, std::span<const double> q,
                                                      const std::vector<std::vector<double>>& sums,
                                                      const std::vector<std::vector<std::complex<double>>>& factors) const {
-  const std::size_t ns = species_.size();
+  if (!powder_.size) return intensity_for_weights(p, std::vector<double>{1.0}, q, sums, factors);
+  return intensity_for_weights(p, lognormal_bin_weights(*powder_.size, p.size_median, p.size_sigma, p.lattice_expansion),
+                               q, sums, factors);
+}
+
+std::vector<double> PowderModel::intensity_for_weights(const PowderParameters& p, std::span<const double> weights,
+                                                       std::span<const double> q,
+                                                       const std::vector<std::vector<double>>& sums,
+                                                       const std::vector<std::vector<std::complex<double>>>& factors) const {
+  const std::size_t ns = species_.size(), shells = shell_atoms_.size(), pairs = ns * (ns + 1) / 2;
   if (p.b.size() != ns) fail_option("b", "needs one B per species (", ns, "), got ", p.b.size());
   for (std::size_t m = 0; m < ns; ++m)
     if (!std::isfinite(p.b[m])) fail_option("b[" + labels_[m] + "]", "must be finite, got ", p.b[m]);
   if (sums.size() != hist_->bins.size()) fail("PowderModel: ", sums.size(), " pair sums for ", hist_->bins.size(), " pairs");
   if (factors.size() != ns) fail("PowderModel: factors of ", factors.size(), " species for ", ns);
+  if (weights.size() != shells) fail("PowderModel: ", weights.size(), " size weights for ", shells, " spheres");
+  // W_m = Σ_{k≥m} w_k: a pair (or atom) of shell m is in every sphere k ≥ m.
+  std::vector<double> cumulative(shells);
+  double total = 0, atoms = 0;
+  for (std::size_t m = shells; m-- > 0;) {
+    if (!(weights[m] >= 0) || !std::isfinite(weights[m])) fail_option("size", "weight of sphere ", m, " must be finite and ≥ 0, got ", weights[m]);
+    cumulative[m] = total += weights[m];
+    atoms += cumulative[m] * shell_atoms_[m];
+  }
+  if (!(atoms > 0))
+    fail_option("size_median", "the size distribution (median ", p.size_median, " Å, σ ", p.size_sigma,
+                ") puts no weight on the grid's spheres");
+  // The ensemble is the single-particle formula with species weights
+  // Σ_m W_m n_ma and pair sums Σ_m W_m S_m,ab.
+  std::vector<double> species_weight(ns, 0.0);
+  std::vector<std::vector<double>> pair_sum(pairs, std::vector<double>(q.size(), 0.0));
+  for (std::size_t m = 0; m < shells; ++m) {
+    for (std::size_t a = 0; a < ns; ++a) species_weight[a] += cumulative[m] * shell_species_weight_[m][a];
+    for (std::size_t ab = 0; ab < pairs; ++ab) {
+      const std::vector<double>& s = sums[m * pairs + ab];
+      if (s.size() != q.size()) fail("PowderModel: pair sums of ", s.size(), " Q for ", q.size());
+      for (std::size_t k = 0; k < q.size(); ++k) pair_sum[ab][k] += cumulative[m] * s[k];
+    }
+  }
   std::vector<double> out(q.size());
   std::vector<std::complex<double>> f(ns);
   std::vector<double> dw(ns);
@@ -107,14 +217,14 @@ std::vector<double> PowderModel::intensity_from_sums(const PowderParameters& p, 
       f[m] = factors[m][k];
       dw[m] = std::exp(-p.b[m] * qk * qk / (16 * std::numbers::pi * std::numbers::pi));
     }
-    double total = 0;
+    double sum = 0;
     for (std::size_t m = 0; m < ns; ++m) {
       const double self = powder_.self_debye_waller ? dw[m] * dw[m] : 1.0;
-      total += species_weight_[m] * std::norm(f[m]) * self;
+      sum += species_weight[m] * std::norm(f[m]) * self;
       for (std::size_t n = m; n < ns; ++n)
-        total += 2 * std::real(f[m] * std::conj(f[n])) * dw[m] * dw[n] * sums[debye::pair_index(ns, m, n)][k];
+        sum += 2 * std::real(f[m] * std::conj(f[n])) * dw[m] * dw[n] * pair_sum[debye::pair_index(ns, m, n)][k];
     }
-    out[k] = total / atoms_;
+    out[k] = sum / atoms;
   }
   return out;
 }
