@@ -51,7 +51,11 @@
 // n_ma of species a), W_m = Σ_{k≥m} w_k, and S_m,ab the sums of the pairs
 // whose outer atom lies in shell m (within shell m, and shell m against
 // the shells inside it): such a pair belongs to every sphere k ≥ m. The
-// sums are kept per shell, so the median and σ cost only the sums over m.
+// sums are linear in the histogram, so the model keeps each shell's
+// moments on the union of the shells' non-empty bins and sums the
+// ensemble's histogram Σ_m W_m (shell m's) once per evaluation (a
+// crystal's distances recur from shell to shell, so the union holds about
+// as many bins as one shell: one sum costs what one particle's does).
 #pragma once
 #include <array>
 #include <complex>
@@ -65,6 +69,10 @@
 #include "nanoscatter/powder_size.hpp"
 
 namespace nanoscatter {
+
+namespace debye {
+struct BinArrays;
+}
 
 struct PowderModelOptions {
   bool self_debye_waller = false;  // D_m² on the self term too (see above)
@@ -98,9 +106,17 @@ class PowderModel {
   const std::vector<double>& shell_atoms() const { return shell_atoms_; }
   // I(Q) per atom (electrons² for X-rays, fm² for neutrons) at each Q (Å⁻¹, ≥ 0).
   std::vector<double> intensity(const PowderParameters& p, std::span<const double> q) const;
-  // The pair sums S_mn(eQ) (pairs in m ≤ n order; with a size
-  // distribution, shell after shell), the costly part of intensity().
+  // The pair sums S_mn(eQ) (pairs in m ≤ n order), the costly part of
+  // intensity(); without a size distribution only.
   std::vector<std::vector<double>> pair_sums(double lattice_expansion, std::span<const double> q) const;
+  // The same for any model: with a size distribution, of the ensemble's
+  // histogram at (m, σ, ε).
+  std::vector<std::vector<double>> pair_sums(const PowderParameters& p, std::span<const double> q) const;
+  // The same for given number fractions w_k of the grid's spheres (size distribution only).
+  std::vector<std::vector<double>> pair_sums_for_weights(std::span<const double> weights, double lattice_expansion,
+                                                         std::span<const double> q) const;
+  // w_k of p's log-normal ({1} without a size distribution).
+  std::vector<double> size_weights(const PowderParameters& p) const;
   // The scattering factors f_m(Q) without Debye–Waller, [m][k].
   std::vector<std::vector<std::complex<double>>> factors(std::span<const double> q) const;
   // intensity() from sums made by pair_sums() at the same ε and Q, and
@@ -108,8 +124,9 @@ class PowderModel {
   std::vector<double> intensity_from_sums(const PowderParameters& p, std::span<const double> q,
                                           const std::vector<std::vector<double>>& sums,
                                           const std::vector<std::vector<std::complex<double>>>& factors) const;
-  // The same for given number fractions w_k of the grid's spheres (size
-  // distribution only; intensity_from_sums takes the log-normal's).
+  // The same for given number fractions w_k of the grid's spheres
+  // (intensity_from_sums takes size_weights(p)); sums from
+  // pair_sums_for_weights with the same w_k.
   std::vector<double> intensity_for_weights(const PowderParameters& p, std::span<const double> weights,
                                             std::span<const double> q,
                                             const std::vector<std::vector<double>>& sums,
@@ -125,6 +142,9 @@ class PowderModel {
   std::vector<std::vector<double>> shell_species_weight_;  // [shell][species]
   std::vector<double> shell_atoms_;
   struct Histograms;  // per species pair (m ≤ n), made once, shared by copies
+  std::vector<double> cumulative_weights(std::span<const double> weights) const;  // W_m
+  std::vector<std::vector<double>> sums_of(const std::vector<debye::BinArrays>& bins, double lattice_expansion,
+                                           std::span<const double> q) const;
   std::shared_ptr<const Histograms> hist_;
   double bin_width_ = 1e-3, atoms_ = 0;
 };
@@ -210,10 +230,11 @@ class PowderPattern {
   PowderModel model_;
   PowderInstrument instrument_;
   std::vector<double> two_theta_, fine_;
-  // Cached: per wavelength, the pair sums on the fine grid at (ε, zero).
+  // Cached: per wavelength, the pair sums on the fine grid at (ε, zero,
+  // and with a size distribution m, σ).
   std::vector<std::vector<std::vector<double>>> sums_;
   std::vector<std::vector<std::vector<std::complex<double>>>> factors_;  // per wavelength (at zero)
-  double sums_epsilon_ = 0, sums_zero_ = 0;
+  double sums_epsilon_ = 0, sums_zero_ = 0, sums_median_ = 0, sums_sigma_ = 0;
   bool have_sums_ = false;
   // Cached: the sampled profiles at (zero, U, V, W, η), for a profile seen
   // in two evaluations running and holding no more than 2^24 values
