@@ -94,7 +94,9 @@ class PowderModel {
  public:
   // Histograms the structure once (options.bin_width, options.device;
   // options.share is ignored; options.factors.debye_waller is ignored: B
-  // comes from PowderParameters).
+  // comes from PowderParameters). With powder.size the structure must be
+  // the grid's largest sphere about the origin (an atom beyond r_max is an
+  // error, field "size"), histogrammed shell by shell on the CPU.
   PowderModel(const Structure& structure, const DebyeOptions& options, const PowderModelOptions& powder = {});
 
   const std::vector<std::string>& species() const { return labels_; }
@@ -212,8 +214,9 @@ std::vector<double> apply_profile(const ProfileKernels& kernels, std::span<const
 double chebyshev_sum(std::span<const double> c, double x);
 
 // The pattern on fixed observed angles (strictly increasing, degrees):
-// pair sums are kept while ε, zero and the wavelengths do not change, so
-// that B, the profile and the background cost no Debye sums.
+// pair sums are kept while ε, zero, the wavelengths (and with a size
+// distribution m and σ) do not change, so that B, the profile and the
+// background cost no Debye sums.
 class PowderPattern {
  public:
   PowderPattern(PowderModel model, PowderInstrument instrument, std::vector<double> two_theta);
