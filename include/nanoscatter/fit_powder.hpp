@@ -2,7 +2,9 @@
 // per 2θ point of the fitted range. Paths (docs/fitting.md, "Powder fits"):
 //   lattice_expansion (ε), b[X] (B of species X, Å²) and u[X] (the same as
 //   U = B/8π², Å²), zero (degrees), u, v, w (Caglioti, degrees²), eta,
-//   bkg[k] (Chebyshev coefficients, k < background_terms).
+//   bkg[k] (Chebyshev coefficients, k < background_terms); with a size
+//   distribution (PowderModelOptions::size) also size_median (Å, of the
+//   expanded particles) and size_sigma (σ_ln).
 // The fit's own "scale" multiplies the whole pattern, background included
 // (fit.hpp: μ = s μ₀ + b): bkg[k] are in units of the unscaled pattern.
 #pragma once

@@ -38,25 +38,54 @@
 // spreads its intensity with the profile of its own angle, the sampled
 // profile normalised to unit sum so intensity is kept), and interpolated
 // linearly to the requested angles.
+//
+// Size distribution (PowderModelOptions::size): the structure is then the
+// largest sphere of the grid (powder_size.hpp), centred on the origin as
+// cut_crystal centres it, and the pattern is the number-weighted mean over
+// the nested spheres k (radius R_k, N_k atoms, fraction w_k), per atom of
+// the ensemble:
+//   I(Q) = Σ_k w_k N_k I_k(Q) / Σ_k w_k N_k
+//        = (1/Σ_m W_m n_m) Σ_m W_m [ Σ_a n_ma |f_a|² D_a^self
+//                                    + 2 Σ_{a≤b} Re(f_a f_b*) D_a D_b S_m,ab(eQ) ],
+// shell m = the atoms inside sphere m and not sphere m − 1 (n_m of them,
+// n_ma of species a), W_m = Σ_{k≥m} w_k, and S_m,ab the sums of the pairs
+// whose outer atom lies in shell m (within shell m, and shell m against
+// the shells inside it): such a pair belongs to every sphere k ≥ m. The
+// sums are linear in the histogram, so the model keeps each shell's
+// moments on the union of the shells' non-empty bins and sums the
+// ensemble's histogram Σ_m W_m (shell m's) once per evaluation (a
+// crystal's distances recur from shell to shell, so the union holds about
+// as many bins as one shell: one sum costs what one particle's does).
 #pragma once
 #include <array>
 #include <complex>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "nanoscatter/debye.hpp"
+#include "nanoscatter/powder_size.hpp"
 
 namespace nanoscatter {
 
+namespace debye {
+struct BinArrays;
+}
+
 struct PowderModelOptions {
   bool self_debye_waller = false;  // D_m² on the self term too (see above)
+  // A log-normal ensemble of spheres cut from the structure (see above);
+  // none: the structure itself.
+  std::optional<SizeDistributionOptions> size;
 };
 
 struct PowderParameters {
   double lattice_expansion = 0;  // ε: every distance times 1 + ε
   std::vector<double> b;         // B per species (PowderModel::species order), Å²
+  double size_median = 0;        // m, Å, of the expanded particles (size distribution only)
+  double size_sigma = 0;         // σ_ln (size distribution only)
 };
 
 // The Debye part: I(Q) per atom from the pair histograms, kept across
@@ -65,16 +94,31 @@ class PowderModel {
  public:
   // Histograms the structure once (options.bin_width, options.device;
   // options.share is ignored; options.factors.debye_waller is ignored: B
-  // comes from PowderParameters).
+  // comes from PowderParameters). With powder.size the structure must be
+  // the grid's largest sphere about the origin (an atom beyond r_max is an
+  // error, field "size"), histogrammed shell by shell on the CPU.
   PowderModel(const Structure& structure, const DebyeOptions& options, const PowderModelOptions& powder = {});
 
   const std::vector<std::string>& species() const { return labels_; }
-  // B of each species from the structure, ε = 0.
+  // B of each species from the structure, ε = 0; with a size distribution
+  // m = √(r_min r_max), σ = 0.2.
   PowderParameters default_parameters() const;
+  const std::optional<SizeDistributionOptions>& size() const { return powder_.size; }
+  // Atoms (Σ occupancy) of each shell: one entry, all atoms, without a size distribution.
+  const std::vector<double>& shell_atoms() const { return shell_atoms_; }
   // I(Q) per atom (electrons² for X-rays, fm² for neutrons) at each Q (Å⁻¹, ≥ 0).
   std::vector<double> intensity(const PowderParameters& p, std::span<const double> q) const;
-  // The pair sums S_mn(eQ) (pairs in m ≤ n order), the costly part of intensity().
+  // The pair sums S_mn(eQ) (pairs in m ≤ n order), the costly part of
+  // intensity(); without a size distribution only.
   std::vector<std::vector<double>> pair_sums(double lattice_expansion, std::span<const double> q) const;
+  // The same for any model: with a size distribution, of the ensemble's
+  // histogram at (m, σ, ε).
+  std::vector<std::vector<double>> pair_sums(const PowderParameters& p, std::span<const double> q) const;
+  // The same for given number fractions w_k of the grid's spheres (size distribution only).
+  std::vector<std::vector<double>> pair_sums_for_weights(std::span<const double> weights, double lattice_expansion,
+                                                         std::span<const double> q) const;
+  // w_k of p's log-normal ({1} without a size distribution).
+  std::vector<double> size_weights(const PowderParameters& p) const;
   // The scattering factors f_m(Q) without Debye–Waller, [m][k].
   std::vector<std::vector<std::complex<double>>> factors(std::span<const double> q) const;
   // intensity() from sums made by pair_sums() at the same ε and Q, and
@@ -82,6 +126,13 @@ class PowderModel {
   std::vector<double> intensity_from_sums(const PowderParameters& p, std::span<const double> q,
                                           const std::vector<std::vector<double>>& sums,
                                           const std::vector<std::vector<std::complex<double>>>& factors) const;
+  // The same for given number fractions w_k of the grid's spheres
+  // (intensity_from_sums takes size_weights(p)); sums from
+  // pair_sums_for_weights with the same w_k.
+  std::vector<double> intensity_for_weights(const PowderParameters& p, std::span<const double> weights,
+                                            std::span<const double> q,
+                                            const std::vector<std::vector<double>>& sums,
+                                            const std::vector<std::vector<std::complex<double>>>& factors) const;
   double atoms() const { return atoms_; }
 
  private:
@@ -90,7 +141,12 @@ class PowderModel {
   std::vector<std::string> labels_;
   std::vector<Species> species_;
   std::vector<double> species_weight_, default_b_;
+  std::vector<std::vector<double>> shell_species_weight_;  // [shell][species]
+  std::vector<double> shell_atoms_;
   struct Histograms;  // per species pair (m ≤ n), made once, shared by copies
+  std::vector<double> cumulative_weights(std::span<const double> weights) const;  // W_m
+  std::vector<std::vector<double>> sums_of(const std::vector<debye::BinArrays>& bins, double lattice_expansion,
+                                           std::span<const double> q) const;
   std::shared_ptr<const Histograms> hist_;
   double bin_width_ = 1e-3, atoms_ = 0;
 };
@@ -158,8 +214,9 @@ std::vector<double> apply_profile(const ProfileKernels& kernels, std::span<const
 double chebyshev_sum(std::span<const double> c, double x);
 
 // The pattern on fixed observed angles (strictly increasing, degrees):
-// pair sums are kept while ε, zero and the wavelengths do not change, so
-// that B, the profile and the background cost no Debye sums.
+// pair sums are kept while ε, zero, the wavelengths (and with a size
+// distribution m and σ) do not change, so that B, the profile and the
+// background cost no Debye sums.
 class PowderPattern {
  public:
   PowderPattern(PowderModel model, PowderInstrument instrument, std::vector<double> two_theta);
@@ -176,10 +233,11 @@ class PowderPattern {
   PowderModel model_;
   PowderInstrument instrument_;
   std::vector<double> two_theta_, fine_;
-  // Cached: per wavelength, the pair sums on the fine grid at (ε, zero).
+  // Cached: per wavelength, the pair sums on the fine grid at (ε, zero,
+  // and with a size distribution m, σ).
   std::vector<std::vector<std::vector<double>>> sums_;
   std::vector<std::vector<std::vector<std::complex<double>>>> factors_;  // per wavelength (at zero)
-  double sums_epsilon_ = 0, sums_zero_ = 0;
+  double sums_epsilon_ = 0, sums_zero_ = 0, sums_median_ = 0, sums_sigma_ = 0;
   bool have_sums_ = false;
   // Cached: the sampled profiles at (zero, U, V, W, η), for a profile seen
   // in two evaluations running and holding no more than 2^24 values

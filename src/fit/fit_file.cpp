@@ -125,7 +125,7 @@ void read_pdf_model(const ConfigTable& model, const std::filesystem::path& base,
 void read_powder_model(const ConfigTable& model, const std::filesystem::path& base, FitDescription& d) {
   model.check_keys({"engine", "structure", "two_theta", "radiation", "wavelength", "wavelength2", "ratio",
                     "polarisation", "monochromator_two_theta", "polarisation_fraction", "fine_step", "reach", "margin",
-                    "background_terms", "self_debye_waller", "bin_width"});
+                    "background_terms", "self_debye_waller", "bin_width", "size"});
   d.structure = relative_to(base, model.get_string("structure"));
   d.structure_where = model.where("structure");
   const RangeSpec t = range_of(model, {"two_theta"}, "2θ");
@@ -166,6 +166,23 @@ void read_powder_model(const ConfigTable& model, const std::filesystem::path& ba
   d.instrument.reach = model.get_double_or("reach", d.instrument.reach);
   d.instrument.margin = model.get_double_or("margin", d.instrument.margin);
   d.powder.self_debye_waller = model.get_bool_or("self_debye_waller", false);
+  // size = { r_min, r_max, count }: a log-normal ensemble of spheres cut
+  // from the (periodic) structure at r_max (run_powder_fit).
+  if (model.has("size")) {
+    const ConfigTable size = model.get_table("size");
+    size.check_keys({"r_min", "r_max", "count"});
+    SizeDistributionOptions o;
+    o.r_min = size.get_double("r_min"), o.r_max = size.get_double("r_max");
+    const std::int64_t count = size.get_int_or("count", std::int64_t(o.count));
+    if (count < 2 || count > 1000) fail_at(size.where("count"), "must be in [2, 1000] radii, got ", count);
+    o.count = std::size_t(count);
+    try {
+      o.validate();
+    } catch (const Error& e) {
+      fail_at(size.has(e.where().field) ? size.where(e.where().field) : size.where(), e.reason());
+    }
+    d.powder.size = o;
+  }
   const std::int64_t terms = model.get_int_or("background_terms", 0);
   if (terms < 0 || terms > 30) fail_at(model.where("background_terms"), "must be in [0, 30], got ", terms);
   d.background_terms = std::size_t(terms);

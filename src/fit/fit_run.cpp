@@ -10,6 +10,7 @@
 #include "nanoscatter/detector_image.hpp"
 #include "nanoscatter/mask.hpp"
 #include "nanoscatter/fit_pdf.hpp"
+#include "nanoscatter/builder.hpp"
 #include "nanoscatter/fit_powder.hpp"
 #include "nanoscatter/pattern1d.hpp"
 #include "nanoscatter/structure_io.hpp"
@@ -223,6 +224,16 @@ FitRun run_powder_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engi
       fail_at(d.structure_where, e.what());
     }
   }();
+  // A size distribution: the structure is a crystal (a cell, periodic),
+  // cut here to the grid's largest sphere about the lattice origin.
+  if (d.powder.size) {
+    try {
+      structure = cut_crystal(unit_cell_from_structure(structure), Sphere{d.powder.size->r_max});
+    } catch (const Error& e) {
+      if (!e.where().file.empty() && e.where().line) throw;
+      fail_at(d.structure_where, "with [model] size, ", e.reason());
+    }
+  }
   Pattern1D pattern = [&] {
     try {
       PatternReadOptions o;
@@ -279,6 +290,9 @@ FitRun run_powder_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engi
   os << "fit: " << d.source << ", model powder " << d.structure << " (" << structure.atoms.size() << " atoms, "
      << to_string(d.radiation) << ", wavelength " << instrument.wavelength;
   if (instrument.wavelength2 > 0) os << " + " << instrument.wavelength2 << " (ratio " << instrument.ratio << ")";
+  if (d.powder.size)
+    os << " A, log-normal spheres on " << d.powder.size->count << " radii " << d.powder.size->r_min << " to "
+       << d.powder.size->r_max;
   os << " A, polarisation " << to_string(instrument.polarisation) << ", " << d.background_terms
      << " background terms), data " << d.data_file;
   run.run_lines.push_back(os.str());

@@ -13,6 +13,7 @@ PowderFitModel::PowderFitModel(PowderPattern pattern, std::size_t background_ter
 
 std::vector<std::string> PowderFitModel::paths() const {
   std::vector<std::string> out{"lattice_expansion", "zero", "u", "v", "w", "eta"};
+  if (pattern_.model().size()) out.push_back("size_median"), out.push_back("size_sigma");
   for (const auto& s : pattern_.model().species()) {
     out.push_back("b[" + s + "]");
     out.push_back("u[" + s + "]");
@@ -28,6 +29,8 @@ void PowderFitModel::set(const std::string& path, double value) {
   else if (path == "v") instrument_.v = value;
   else if (path == "w") instrument_.w = value;
   else if (path == "eta") instrument_.eta = value;
+  else if (pattern_.model().size() && path == "size_median") parameters_.size_median = value;
+  else if (pattern_.model().size() && path == "size_sigma") parameters_.size_sigma = value;
   else {
     const auto& species = pattern_.model().species();
     for (std::size_t m = 0; m < species.size(); ++m) {
@@ -36,7 +39,8 @@ void PowderFitModel::set(const std::string& path, double value) {
     }
     for (std::size_t k = 0; k < instrument_.background.size(); ++k)
       if (path == "bkg[" + std::to_string(k) + "]") return void(instrument_.background[k] = value);
-    fail_option(path, "not a path of the powder model (lattice_expansion, zero, u, v, w, eta, b[X], u[X], bkg[k])");
+    fail_option(path, "not a path of the powder model (lattice_expansion, zero, u, v, w, eta, b[X], u[X], bkg[k]; "
+                "size_median, size_sigma with a size distribution)");
   }
 }
 

@@ -256,10 +256,12 @@ std::vector<double> PowderPattern::evaluate(const PowderParameters& p, const Ins
     factors_.clear();
     for (std::size_t j = 0; j < lambdas.size(); ++j) factors_.push_back(model_.factors(q[j]));
   }
-  if (!have_sums_ || sums_epsilon_ != p.lattice_expansion || sums_zero_ != ip.zero) {
+  const bool sizes_moved = model_.size() && (sums_median_ != p.size_median || sums_sigma_ != p.size_sigma);
+  if (!have_sums_ || sums_epsilon_ != p.lattice_expansion || sums_zero_ != ip.zero || sizes_moved) {
     sums_.clear();
-    for (std::size_t j = 0; j < lambdas.size(); ++j) sums_.push_back(model_.pair_sums(p.lattice_expansion, q[j]));
+    for (std::size_t j = 0; j < lambdas.size(); ++j) sums_.push_back(model_.pair_sums(p, q[j]));
     sums_epsilon_ = p.lattice_expansion, sums_zero_ = ip.zero, have_sums_ = true;
+    sums_median_ = p.size_median, sums_sigma_ = p.size_sigma;
     ++pair_sum_runs_;
   }
   std::vector<double> source(nf, 0.0);

@@ -1,0 +1,31 @@
+// A log-normal distribution of sphere radii for the powder model
+// (powder_model.hpp): a fixed grid of K radii, uniform in ln R,
+//   R_k = r_min (r_max/r_min)^(k/(K−1)),  k = 0 … K−1,  Δ = ln(r_max/r_min)/(K−1),
+// and the number fraction of each as the log-normal's probability of the
+// ln R bin around R_k (the distribution truncated to the grid's bins,
+// [ln r_min − Δ/2, ln r_max + Δ/2]; the pattern is normalised, so the
+// truncation only drops the tails):
+//   w_k = Φ((ln R_k + ln e + Δ/2 − ln m)/σ) − Φ((ln R_k + ln e − Δ/2 − ln m)/σ),
+// m the median radius (Å) and σ = σ_ln of the expanded particles: every
+// distance, the radii too, scales with e = 1 + ε. Smooth in m, σ and ε.
+// docs/debye.md, "Powder model", writes out the ensemble built on it.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+namespace nanoscatter {
+
+struct SizeDistributionOptions {
+  double r_min = 15;   // Å, the smallest grid radius (unexpanded lattice)
+  double r_max = 40;   // Å, the largest (the particle the model cuts)
+  std::size_t count = 20;  // K ≥ 2 radii
+  void validate() const;   // fields: r_min, r_max, count
+  std::vector<double> radii() const;  // R_k, increasing
+};
+
+// w_k (the grid's bins; Σ w_k ≤ 1). Error (fields size_median, size_sigma)
+// unless m > 0 and σ > 0 are finite.
+std::vector<double> lognormal_bin_weights(const SizeDistributionOptions& grid, double median, double sigma,
+                                          double lattice_expansion = 0);
+
+}  // namespace nanoscatter
