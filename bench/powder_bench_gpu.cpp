@@ -11,6 +11,7 @@
 // bench/gpu_suite.sh; results in bench/results/.
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <random>
 
 #include "nanoscatter/builder.hpp"
@@ -129,8 +130,40 @@ void fit5(benchmark::State& state) {
   }
 }
 
+// A log-normal size distribution over 15 nested spheres of the same
+// lattice, radii 25–62.5 Å (the largest the 105,759-atom particle; the
+// shells are histogrammed on the CPU, once): one evaluation when the
+// median moves (the ensemble's histogram recombined, its sums on the GPU,
+// the instrument). Issue 23's target: ≤ 0.5 s per evaluation.
+void size15(benchmark::State& state) {
+  static PowderPattern p = [] {
+    DebyeOptions o;
+    o.compute.device = Device::gpu;
+    o.compute.quiet = true;
+    PowderModelOptions po;
+    po.size = SizeDistributionOptions{25.0, 62.5, 15};
+    PowderInstrument in;
+    in.wavelength2 = 1.544390;
+    std::vector<double> two_theta;
+    for (int k = 0; k < 3000; ++k) two_theta.push_back(10 + 0.03 * k);
+    const Stopwatch t;
+    PowderPattern made(PowderModel(coo_sphere(), o, po), in, two_theta);
+    std::fprintf(stderr, "size15: model (shell histograms) %.2f s\n", t.seconds());
+    return made;
+  }();
+  PowderParameters pp = p.model().default_parameters();
+  pp.size_median = 40, pp.size_sigma = 0.2;
+  InstrumentParameters ip;
+  ip.u = 0.004, ip.w = 0.003, ip.eta = 0.4;
+  for (auto _ : state) {
+    pp.size_median += 1e-3;
+    benchmark::DoNotOptimize(p.evaluate(pp, ip));
+  }
+}
+
 }  // namespace
 
+BENCHMARK(size15)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(fit5)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(first)->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK(new_epsilon)->Unit(benchmark::kMillisecond)->MinTime(2.0);
