@@ -150,14 +150,30 @@ FitResult run_fit(FitModel& model, const std::vector<Parameter>& given, const Fi
       for (std::size_t i = 0; i < n; ++i) s += columns[a][i] * columns[b][i];
       jtj(a, b) = jtj(b, a) = s;
     }
+  // A column the data do not see at all (J's column zero: a parameter on a
+  // bound where the model's derivative vanishes, as Qdamp at 0) would make
+  // the whole of JᵀJ singular: it gets σ = NaN, and C of the others is the
+  // inverse without it (as if it were fixed there).
+  std::vector<std::size_t> seen;
+  double largest_diagonal = 0;
+  for (std::size_t a = 0; a < q; ++a) largest_diagonal = std::max(largest_diagonal, jtj(a, a));
+  for (std::size_t a = 0; a < q; ++a)
+    if (jtj(a, a) > singular_fraction * largest_diagonal) seen.push_back(a);
   Eigen::MatrixXd covariance = Eigen::MatrixXd::Constant(q, q, nan);
-  if (q) {
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(jtj);
+  if (!seen.empty()) {
+    const std::size_t u = seen.size();
+    Eigen::MatrixXd reduced(u, u);
+    for (std::size_t a = 0; a < u; ++a)
+      for (std::size_t b = 0; b < u; ++b) reduced(a, b) = jtj(seen[a], seen[b]);
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(reduced);
     const auto& lambda = eigen.eigenvalues();
     if (eigen.info() == Eigen::Success && lambda.minCoeff() > singular_fraction * lambda.maxCoeff() &&
-        std::isfinite(result.chi2_reduced))
-      covariance = eigen.eigenvectors() * lambda.cwiseInverse().asDiagonal() * eigen.eigenvectors().transpose() *
-                   result.chi2_reduced;
+        std::isfinite(result.chi2_reduced)) {
+      const Eigen::MatrixXd c = eigen.eigenvectors() * lambda.cwiseInverse().asDiagonal() *
+                                eigen.eigenvectors().transpose() * result.chi2_reduced;
+      for (std::size_t a = 0; a < u; ++a)
+        for (std::size_t b = 0; b < u; ++b) covariance(seen[a], seen[b]) = c(a, b);
+    }
   }
   result.correlation_names = names;
   result.correlation.resize(q * q);

@@ -160,6 +160,40 @@ TEST(FitFramework, StoppedFitReportsItsLastIterateNotTheStart) {
   }
 }
 
+// A free parameter the data do not see (its Jacobian column is zero, as
+// Qdamp at its bound 0) gets σ = NaN; the others keep the σ they have
+// without it, instead of all turning NaN with a singular JᵀJ (up to
+// χ²_red's degrees of freedom, which count it: √(475/474) − 1 = 0.1 % here).
+class GaussWithIdleKnob : public GaussModel {
+ public:
+  std::vector<std::string> paths() const override { return {"peak.x", "peak.y", "peak.width", "idle"}; }
+  void set(const std::string& path, double v) override {
+    if (path != "idle") GaussModel::set(path, v);
+  }
+};
+
+TEST(FitFramework, AParameterTheDataDoNotSeeLeavesTheOthersTheirSigma) {
+  const std::uint64_t seed = test::case_seed(3);
+  NS_PROPERTY_CASE(seed);
+  const FitData data = noisy_data(seed);
+  GaussModel plain;
+  const FitResult without = run_fit(plain, start_parameters(), data, {}, quiet_lm());
+  auto with_idle = start_parameters();
+  Parameter idle;
+  idle.name = "idle", idle.start = 0.5, idle.min = 0, idle.max = 1;
+  with_idle.push_back(idle);
+  GaussWithIdleKnob model;
+  const FitResult with = run_fit(model, with_idle, data, {}, quiet_lm());
+  EXPECT_TRUE(std::isnan(with.parameter("idle").sigma));
+  for (const char* name : {"peak.x", "peak.y", "peak.width", "scale", "background"}) {
+    EXPECT_NEAR(with.value(name), without.value(name), 1e-6 * without.parameter(name).sigma) << name;
+    const double dof = double(without.degrees_of_freedom);
+    EXPECT_NEAR(with.parameter(name).sigma, without.parameter(name).sigma * std::sqrt(dof / (dof - 1)),
+                1e-6 * without.parameter(name).sigma)
+        << name;
+  }
+}
+
 TEST(FitFramework, VariableProjectionGivesTheSameMinimumAsFittedScaleAndBackground) {
   const std::uint64_t seed = test::case_seed(2);
   NS_PROPERTY_CASE(seed);
