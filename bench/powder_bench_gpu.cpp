@@ -29,31 +29,26 @@ Structure coo_sphere() {
   return cut_crystal(make_lattice(l), Sphere{62.5});
 }
 
+// The benchmark's pattern of coo_sphere() on the GPU: 3000 points 10–100°, Cu Kα doublet.
+PowderPattern make_pattern(const PowderModelOptions& powder = {}) {
+  DebyeOptions o;
+  o.compute.device = Device::gpu;
+  o.compute.quiet = true;
+  PowderInstrument in;
+  in.wavelength2 = 1.544390;
+  std::vector<double> two_theta;
+  for (int k = 0; k < 3000; ++k) two_theta.push_back(10 + 0.03 * k);
+  return PowderPattern(PowderModel(coo_sphere(), o, powder), in, two_theta);
+}
+
 PowderPattern& pattern() {
-  static PowderPattern p = [] {
-    DebyeOptions o;
-    o.compute.device = Device::gpu;
-    o.compute.quiet = true;
-    PowderInstrument in;
-    in.wavelength2 = 1.544390;
-    std::vector<double> two_theta;
-    for (int k = 0; k < 3000; ++k) two_theta.push_back(10 + 0.03 * k);
-    return PowderPattern(PowderModel(coo_sphere(), o), in, two_theta);
-  }();
+  static PowderPattern p = make_pattern();
   return p;
 }
 
 void first(benchmark::State& state) {
   for (auto _ : state) {
-    const Stopwatch t;
-    DebyeOptions o;
-    o.compute.device = Device::gpu;
-    o.compute.quiet = true;
-    PowderInstrument in;
-    in.wavelength2 = 1.544390;
-    std::vector<double> two_theta;
-    for (int k = 0; k < 3000; ++k) two_theta.push_back(10 + 0.03 * k);
-    PowderPattern p(PowderModel(coo_sphere(), o), in, two_theta);
+    PowderPattern p = make_pattern();
     PowderParameters pp = p.model().default_parameters();
     InstrumentParameters ip;
     benchmark::DoNotOptimize(p.evaluate(pp, ip));
@@ -137,17 +132,10 @@ void fit5(benchmark::State& state) {
 // the instrument). Issue 23's target: ≤ 0.5 s per evaluation.
 void size15(benchmark::State& state) {
   static PowderPattern p = [] {
-    DebyeOptions o;
-    o.compute.device = Device::gpu;
-    o.compute.quiet = true;
     PowderModelOptions po;
     po.size = SizeDistributionOptions{25.0, 62.5, 15};
-    PowderInstrument in;
-    in.wavelength2 = 1.544390;
-    std::vector<double> two_theta;
-    for (int k = 0; k < 3000; ++k) two_theta.push_back(10 + 0.03 * k);
     const Stopwatch t;
-    PowderPattern made(PowderModel(coo_sphere(), o, po), in, two_theta);
+    PowderPattern made = make_pattern(po);
     std::fprintf(stderr, "size15: model (shell histograms) %.2f s\n", t.seconds());
     return made;
   }();

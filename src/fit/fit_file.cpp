@@ -9,6 +9,20 @@ namespace nanoscatter::fit {
 
 namespace {
 
+// Reads [model] key with `read` when the key is there; an error of the
+// reader that names no file line is put at the key.
+template <class Read>
+void read_model_key(const ConfigTable& model, const char* key, Read&& read) {
+  if (!model.has(key)) return;
+  try {
+    read();
+  } catch (const Error& e) {
+    if (!e.where().file.empty() && e.where().line) throw;
+    fail_at(model.where(key), e.reason());
+  }
+}
+
+
 std::string relative_to(const std::filesystem::path& base, const std::string& path) {
   if (path.empty()) return path;
   // "file.h5:/dataset": only the file part is a path.
@@ -89,15 +103,7 @@ void read_pdf_model(const ConfigTable& model, const std::filesystem::path& base,
   if (r.key.empty()) fail_at(model.where(), "missing r = [first, last] (Å), the fitted range");
   if (!(r.first > 0)) fail_at(r.where, "the fitted r range must start above 0 Å, got ", r.first);
   d.r_first = r.first, d.r_last = r.last, d.r_where = r.where;
-  const auto at = [&](const char* key, auto&& read) {
-    if (!model.has(key)) return;
-    try {
-      read();
-    } catch (const Error& e) {
-      if (!e.where().file.empty() && e.where().line) throw;
-      fail_at(model.where(key), e.reason());
-    }
-  };
+  const auto at = [&](const char* key, auto&& read) { read_model_key(model, key, read); };
   at("radiation", [&] { d.radiation = parse_radiation(model.get_string("radiation")); });
   at("envelope", [&] { d.pdf.envelope = parse_pdf_envelope(model.get_string("envelope")); });
   d.qmax_given = model.has("qmax");
@@ -132,15 +138,7 @@ void read_powder_model(const ConfigTable& model, const std::filesystem::path& ba
   if (t.key.empty()) fail_at(model.where(), "missing two_theta = [first, last] (degrees), the fitted range");
   if (!(t.first > 0 && t.last < 180)) fail_at(t.where, "the fitted 2θ range must lie in (0, 180) degrees");
   d.two_theta_first = t.first, d.two_theta_last = t.last, d.two_theta_where = t.where;
-  const auto at = [&](const char* key, auto&& read) {
-    if (!model.has(key)) return;
-    try {
-      read();
-    } catch (const Error& e) {
-      if (!e.where().file.empty() && e.where().line) throw;
-      fail_at(model.where(key), e.reason());
-    }
-  };
+  const auto at = [&](const char* key, auto&& read) { read_model_key(model, key, read); };
   // radiation = "cu_ka": the Cu Kα doublet; "xray" | "neutron" | "electron": one wavelength.
   std::string radiation = model.get_string_or("radiation", "xray");
   if (radiation == "cu_ka" || radiation == "cu_ka1") {

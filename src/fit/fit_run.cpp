@@ -113,33 +113,50 @@ std::pair<std::size_t, std::size_t> model_range(const FitDescription& d, const R
   return centres_inside(centres, r.first, r.last, r.where);
 }
 
+// What a fit of one curve (PDF, powder) reads before its model: the
+// image-only keys refused, the structure and the data file read, errors at
+// the fit file's keys.
+struct LineFitKind {
+  const char* name;        // "PDF", "powder"
+  const char* range;       // the [model] key of the fitted range
+  const char* sigma_from;  // where σ comes from
+  PatternAxis axis;
+};
+
+struct LineFitInputs {
+  Structure structure;
+  Pattern1D pattern;
+};
+
+LineFitInputs load_line_fit(const FitDescription& d, const LineFitKind& kind) {
+  const std::string a = std::string("a ") + kind.name + " fit ";
+  if (d.sigma != "poisson") fail_at(d.sigma_where, a, "takes σ from ", kind.sigma_from);
+  if (d.region_where.line) fail_at(d.region_where, a, "takes its range from [model] ", kind.range);
+  if (d.mask_where.line) fail_at(d.mask_where, a, "has no mask (choose the range with [model] ", kind.range, ")");
+  for (const auto& [path, where] : {std::pair{d.structure, d.structure_where}, std::pair{d.data_file, d.data_where}})
+    if (!std::filesystem::exists(path)) fail_at(where, "no such file: ", path);
+  // Errors of the readers that name no file line are put at the key.
+  const auto at_key = [](const Where& where, auto&& read) {
+    try {
+      return read();
+    } catch (const Error& e) {
+      if (!e.where().file.empty()) throw;
+      fail_at(where, e.what());
+    }
+  };
+  LineFitInputs in{at_key(d.structure_where, [&] { return read_structure(d.structure); }),
+                   at_key(d.data_where, [&] {
+                     PatternReadOptions o;
+                     o.axis = kind.axis;
+                     return read_pattern(d.data_file, o);
+                   })};
+  return in;
+}
+
 // A PDF fit: G(r) from a .gr (or any pattern1d.hpp file on an r axis), the
 // points of [model] r, the structure's PdfModel (fit_pdf.hpp).
 FitRun run_pdf_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engine) {
-  // Image-only keys would be ignored here: refuse them.
-  if (d.sigma != "poisson") fail_at(d.sigma_where, "a PDF fit takes σ from the data file's dG column");
-  if (d.region_where.line) fail_at(d.region_where, "a PDF fit takes its range from [model] r");
-  if (d.mask_where.line) fail_at(d.mask_where, "a PDF fit has no mask (choose the range with [model] r)");
-  for (const auto& [path, where] : {std::pair{d.structure, d.structure_where}, std::pair{d.data_file, d.data_where}})
-    if (!std::filesystem::exists(path)) fail_at(where, "no such file: ", path);
-  Structure structure = [&] {
-    try {
-      return read_structure(d.structure);
-    } catch (const Error& e) {
-      if (!e.where().file.empty()) throw;
-      fail_at(d.structure_where, e.what());
-    }
-  }();
-  Pattern1D pattern = [&] {
-    try {
-      PatternReadOptions o;
-      o.axis = PatternAxis::r;
-      return read_pattern(d.data_file, o);
-    } catch (const Error& e) {
-      if (!e.where().file.empty()) throw;
-      fail_at(d.data_where, e.what());
-    }
-  }();
+  auto [structure, pattern] = load_line_fit(d, {"PDF", "r", "the data file's dG column", PatternAxis::r});
   PdfModelOptions pdf = d.pdf;
   // Qmax from the data's header unless the fit file gives it; the header's
   // Qmin is not applied (reductions extrapolate F(Q) below it, and PDFfit2
@@ -211,19 +228,8 @@ FitRun run_pdf_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engine)
 // .xye/.fxye, else σ² = max(y, 1)), the points of [model] two_theta, the
 // structure's PowderModel and the instrument (fit_powder.hpp).
 FitRun run_powder_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engine) {
-  if (d.sigma != "poisson") fail_at(d.sigma_where, "a powder fit takes σ from the data file (.xye), else σ² = max(y, 1)");
-  if (d.region_where.line) fail_at(d.region_where, "a powder fit takes its range from [model] two_theta");
-  if (d.mask_where.line) fail_at(d.mask_where, "a powder fit has no mask (choose the range with [model] two_theta)");
-  for (const auto& [path, where] : {std::pair{d.structure, d.structure_where}, std::pair{d.data_file, d.data_where}})
-    if (!std::filesystem::exists(path)) fail_at(where, "no such file: ", path);
-  Structure structure = [&] {
-    try {
-      return read_structure(d.structure);
-    } catch (const Error& e) {
-      if (!e.where().file.empty()) throw;
-      fail_at(d.structure_where, e.what());
-    }
-  }();
+  auto [structure, pattern] =
+      load_line_fit(d, {"powder", "two_theta", "the data file (.xye), else σ² = max(y, 1)", PatternAxis::two_theta});
   // A size distribution: the structure is a crystal (a cell, periodic),
   // cut here to the grid's largest sphere about the lattice origin.
   if (d.powder.size) {
@@ -234,16 +240,6 @@ FitRun run_powder_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engi
       fail_at(d.structure_where, "with [model] size, ", e.reason());
     }
   }
-  Pattern1D pattern = [&] {
-    try {
-      PatternReadOptions o;
-      o.axis = PatternAxis::two_theta;
-      return read_pattern(d.data_file, o);
-    } catch (const Error& e) {
-      if (!e.where().file.empty()) throw;
-      fail_at(d.data_where, e.what());
-    }
-  }();
   PowderInstrument instrument = d.instrument;
   if (!d.wavelength_given) {
     if (!pattern.wavelength)
