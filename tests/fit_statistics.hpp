@@ -19,7 +19,17 @@
 #include <utility>
 #include <vector>
 
+#include "nanoscatter/fit.hpp"
+
 namespace nanoscatter::test {
+
+// A free parameter with its start and bounds (optionally tied), as the
+// recovery tests give them.
+inline fit::Parameter bounded_parameter(const char* name, double start, double min, double max, const char* tie = "") {
+  fit::Parameter p;
+  p.name = name, p.start = start, p.min = min, p.max = max, p.tie = tie;
+  return p;
+}
 
 inline void check_sigma_against_spread(const std::vector<std::pair<std::string, double>>& truth,
                                        const std::vector<std::vector<double>>& values,

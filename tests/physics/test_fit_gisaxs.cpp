@@ -50,11 +50,7 @@ FitData noisy(const Truth& t, std::uint64_t seed) {
 }
 
 std::vector<Parameter> parameters() {
-  auto p = [](const char* name, double start, double min, double max) {
-    Parameter q;
-    q.name = name, q.start = start, q.min = min, q.max = max;
-    return q;
-  };
+  const auto p = [](auto... a) { return test::bounded_parameter(a...); };
   return {p("particle[0].radius", 4.6, 2, 10), p("particle[0].height", 5.5, 2, 10),
           p("interference.peak_distance", 21.0, 10, 40)};
 }
@@ -132,19 +128,13 @@ void recover_over_draws(const std::string& path, const std::vector<Parameter>& f
   test::check_sigma_against_spread(truth, values, sigmas);
 }
 
-Parameter free_parameter(const char* name, double start, double min, double max) {
-  Parameter q;
-  q.name = name, q.start = start, q.min = min, q.max = max;
-  return q;
-}
-
 }  // namespace
 
 TEST(FitGisaxs, SscaSpheresRecoveryAndSigmaAgainstSpread) {
   recover_over_draws(std::string(NS_TEST_DATA_DIR) + "/fit/spheres_ssca.toml",
-                     {free_parameter("layout[0].particle[0].radius", 4.6, 2, 10),
-                      free_parameter("layout[0].particle[0].distribution.scale", 0.25, 0.05, 0.5),
-                      free_parameter("layout[0].interference.peak_distance", 21.0, 10, 40)},
+                     {test::bounded_parameter("layout[0].particle[0].radius", 4.6, 2, 10),
+                      test::bounded_parameter("layout[0].particle[0].distribution.scale", 0.25, 0.05, 0.5),
+                      test::bounded_parameter("layout[0].interference.peak_distance", 21.0, 10, 40)},
                      {{"layout[0].particle[0].radius", 5.0},
                       {"layout[0].particle[0].distribution.scale", 0.2},
                       {"layout[0].interference.peak_distance", 20.0}},
@@ -158,9 +148,9 @@ TEST(FitGisaxs, SscaSpheresRecoveryAndSigmaAgainstSpread) {
 // draws (20 leave ~1.5 % of runs below 16/20 within 2σ by chance).
 TEST(FitGisaxs, ResolutionAndDivergenceRecoveryAndSigmaAgainstSpread) {
   recover_over_draws(std::string(NS_TEST_DATA_DIR) + "/fit/spheres_ssca_instrument.toml",
-                     {free_parameter("layout[0].particle[0].radius", 4.7, 2, 10),
-                      free_parameter("layout[0].interference.peak_distance", 21.0, 10, 40),
-                      free_parameter("detector.resolution.sigma_x", 0.045, 0.01, 0.2)},
+                     {test::bounded_parameter("layout[0].particle[0].radius", 4.7, 2, 10),
+                      test::bounded_parameter("layout[0].interference.peak_distance", 21.0, 10, 40),
+                      test::bounded_parameter("detector.resolution.sigma_x", 0.045, 0.01, 0.2)},
                      {{"layout[0].particle[0].radius", 5.0},
                       {"layout[0].interference.peak_distance", 20.0},
                       {"detector.resolution.sigma_x", 0.06}},

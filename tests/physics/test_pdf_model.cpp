@@ -12,6 +12,7 @@
 
 #include "nanoscatter/builder.hpp"
 #include "nanoscatter/fit_pdf.hpp"
+#include "fit_statistics.hpp"
 #include "property_seed.hpp"
 
 using namespace nanoscatter;
@@ -230,11 +231,7 @@ TEST(PdfModel, SyntheticRecoveryThroughFit) {
   const double sigma = 0.02 * largest;
   for (double v : clean) data.values.push_back(v + sigma * noise(rng)), data.sigma.push_back(sigma), data.use.push_back(1);
 
-  const auto start = [](const char* name, double value, double min, double max) {
-    fit::Parameter p;
-    p.name = name, p.start = value, p.min = min, p.max = max;
-    return p;
-  };
+  const auto start = [](auto... a) { return test::bounded_parameter(a...); };
   const std::vector<fit::Parameter> parameters{start("u[Ni]", 0.004, 0.0005, 0.05), start("delta2", 1.0, 0, 10),
                                                start("lattice_expansion", 0.0, -0.05, 0.05),
                                                start("qdamp", 0.03, 0, 0.2)};

@@ -319,11 +319,7 @@ fit::FitResult fit_to(fit::PdfFitModel& model, const std::vector<double>& values
   data.values = values;
   data.sigma.assign(values.size(), sigma);
   data.use.assign(values.size(), 1);
-  const auto start = [](const char* name, double value, double min, double max, const char* tie = "") {
-    fit::Parameter p;
-    p.name = name, p.start = value, p.min = min, p.max = max, p.tie = tie;
-    return p;
-  };
+  const auto start = [](auto... a) { return test::bounded_parameter(a...); };
   const std::vector<fit::Parameter> parameters{
       start("sphere_radius", 20.0, 5, 60), start("lattice_expansion", 0.0, -0.05, 0.05), start("b[Co]", 0.4, 0.05, 3),
       start("b[O]", 0.4, 0.05, 3, "b[Co]"), start("delta2", 1.5, 0, 6)};

@@ -308,11 +308,7 @@ TEST(PowderModel, SyntheticRecoveryThroughFit) {
   std::printf("  counts from %.0f to %.0f\n", *std::min_element(clean.begin(), clean.end()),
               *std::max_element(clean.begin(), clean.end()));
 
-  const auto start = [](const char* name, double value, double min, double max) {
-    fit::Parameter p;
-    p.name = name, p.start = value, p.min = min, p.max = max;
-    return p;
-  };
+  const auto start = [](auto... a) { return test::bounded_parameter(a...); };
   std::vector<fit::Parameter> parameters{start("lattice_expansion", 0.0, -0.05, 0.05), start("b[Co]", 0.4, 0.0, 5.0),
                                          start("bkg[0]", 20.0, -1e4, 1e4), start("bkg[1]", 0.0, -1e4, 1e4)};
   fit::Parameter tie;

@@ -54,11 +54,7 @@ FitData noisy_data(std::uint64_t seed) {
 }
 
 std::vector<Parameter> start_parameters() {
-  auto p = [](const char* name, double start, double min, double max) {
-    Parameter q;
-    q.name = name, q.start = start, q.min = min, q.max = max;
-    return q;
-  };
+  const auto p = [](auto... a) { return test::bounded_parameter(a...); };
   return {p("peak.x", 8.0, 0, 20), p("peak.y", 13.0, 0, 24), p("peak.width", 2.5, 0.5, 10)};
 }
 
