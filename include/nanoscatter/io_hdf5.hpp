@@ -41,6 +41,13 @@ class H5Writer {
   void write(const std::string& dataset_path, const std::complex<double>* data,
              const std::vector<std::size_t>& dims);
 
+  // A scalar string dataset (variable-length UTF-8), e.g. a NeXus text field.
+  void write(const std::string& dataset_path, const std::string& value);
+
+  // A soft link at `link_path` (groups on the way are created) to the
+  // existing object at `target_path`: the object read under a second name.
+  void link(const std::string& link_path, const std::string& target_path);
+
   // Creates a group (and its parents); existing groups are fine.
   void create_group(const std::string& group_path);
 
@@ -53,6 +60,9 @@ class H5Writer {
   void set_attribute(const std::string& object_path, const std::string& name, int value);
   void set_attribute(const std::string& object_path, const std::string& name,
                      const std::vector<double>& values);
+  // An array of variable-length UTF-8 strings (NeXus @axes).
+  void set_attribute(const std::string& object_path, const std::string& name,
+                     const std::vector<std::string>& values);
 
   // Flushes and closes the file, then renames it onto the final path.
   // No write is allowed afterwards.

@@ -118,7 +118,8 @@ struct DetectorGrid {
   std::vector<Vec3> q;  // lab frame, Å⁻¹, one per pixel
   // Polar: rows are |q| (Å⁻¹), columns φ (degrees). Flat: rows are Y and
   // columns X of the pixel centres relative to the beam centre (detector
-  // units).
+  // units, mm on the command line). Units spelled as in HDF5 files
+  // (docs/nexus.md): "1/angstrom", "deg", "mm".
   std::vector<double> row_axis, col_axis;
   std::string row_name, col_name, row_unit, col_unit;
   bool polar = true;

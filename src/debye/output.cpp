@@ -4,7 +4,7 @@
 #include <sstream>
 #include <utility>
 
-#include "nanoscatter/io_hdf5.hpp"
+#include "nanoscatter/io_nexus.hpp"
 #include "nanoscatter/io_png.hpp"
 #include "nanoscatter/pattern1d.hpp"
 #include "nanoscatter/run_record.hpp"
@@ -21,6 +21,14 @@ std::string intensity_unit(Radiation r, DebyeNormalization n) {
   if (n == DebyeNormalization::sq) return "";
   if (n == DebyeNormalization::fq) return "1/Å";
   const std::string base = r == Radiation::xray ? "e²" : (r == Radiation::neutron ? "fm²" : "Å²");
+  return n == DebyeNormalization::per_atom ? base + "/atom" : base;
+}
+
+// The same units in the HDF5 file's spelling (docs/nexus.md).
+std::string nexus_intensity_unit(Radiation r, DebyeNormalization n) {
+  if (n == DebyeNormalization::sq) return "";
+  if (n == DebyeNormalization::fq) return "1/angstrom";
+  const std::string base = r == Radiation::xray ? "electron^2" : (r == Radiation::neutron ? "fm^2" : "angstrom^2");
   return n == DebyeNormalization::per_atom ? base + "/atom" : base;
 }
 
@@ -82,26 +90,28 @@ void write_debye(const std::string& path, const DebyeResult& result, const RunRe
     write_text_table(path, t);
     return;
   }
-  H5Writer h5(path);
-  h5.write("/q", result.q.data(), {result.q.size()});
-  h5.set_attribute("/q", "units", "1/Å");
-  if (wavelength) {
-    h5.write("/two_theta", two_theta.data(), {two_theta.size()});
-    h5.set_attribute("/two_theta", "units", "deg");
-    h5.set_attribute("/two_theta", "wavelength_angstrom", *wavelength);
+  nexus::Writer nx(path, record, lines);
+  const std::string nx_unit = nexus_intensity_unit(radiation, normalization);
+  nx.field("data/q", result.q.data(), {result.q.size()}, {"1/angstrom", "Q (1/angstrom)"});
+  nx.field("data/intensity", result.intensity.data(), {result.intensity.size()},
+           {nx_unit, nx_unit.empty() ? column : column + " (" + nx_unit + ")"});
+  nx.h5().set_attribute(nexus::Writer::in_entry("data/intensity"), "quantity", column);
+  nx.alias("/q", "data/q");
+  nx.alias("/intensity", "data/intensity");
+  if (wavelength) {  // a second axis of the same dimension (NeXus @two_theta_indices)
+    nx.field("data/two_theta", two_theta.data(), {two_theta.size()}, {"deg", "2θ (deg)"});
+    nx.h5().set_attribute(nexus::Writer::in_entry("data/two_theta"), "wavelength_angstrom", *wavelength);
+    nx.h5().set_attribute(nexus::Writer::in_entry("data"), "two_theta_indices", std::int64_t(0));
+    nx.alias("/two_theta", "data/two_theta");
   }
-  h5.write("/intensity", result.intensity.data(), {result.intensity.size()});
-  h5.set_attribute("/intensity", "units", unit);
-  h5.set_attribute("/intensity", "quantity", column);
   for (std::size_t p = 0; p < result.partials.size(); ++p) {
-    const std::string name = "/partials/" + result.partial_names[p];
-    h5.write(name, result.partials[p].data(), {result.partials[p].size()});
-    h5.set_attribute(name, "units", unit);
+    const std::string& name = result.partial_names[p];
+    nx.field("data/" + name, result.partials[p].data(), {result.partials[p].size()}, {nx_unit, name});
+    nx.alias("/partials/" + name, "data/" + name);
   }
-  for (std::size_t i = 0; i < lines.size(); ++i)
-    h5.set_attribute("/", "header_" + std::to_string(i), lines[i]);
-  h5.set_attribute("/", "atom_count", std::int64_t(result.atom_count));
-  h5.commit();
+  nx.data_group({.name = "data", .signal = "intensity", .axes = {"q"}, .auxiliary_signals = result.partial_names});
+  nx.h5().set_attribute("/", "atom_count", std::int64_t(result.atom_count));
+  nx.commit();
 }
 
 void write_pdf(const std::string& path, const PdfResult& pdf, const RunRecord& record) {
@@ -134,18 +144,15 @@ void write_pdf(const std::string& path, const PdfResult& pdf, const RunRecord& r
     write_text_table(path, t);
     return;
   }
-  H5Writer h5(path);
-  h5.write("/r", pdf.r.data(), {pdf.r.size()});
-  h5.set_attribute("/r", "units", "Å");
-  h5.write("/R", pdf.rdf.data(), {pdf.rdf.size()});
-  h5.set_attribute("/R", "units", "1/Å");
-  h5.write("/G", pdf.g.data(), {pdf.g.size()});
-  h5.set_attribute("/G", "units", "1/Å²");
-  for (std::size_t i = 0; i < lines.size(); ++i)
-    h5.set_attribute("/", "header_" + std::to_string(i), lines[i]);
-  h5.set_attribute("/", "number_density", pdf.number_density);
-  h5.set_attribute("/", "sphere_radius", pdf.sphere_radius);
-  h5.commit();
+  nexus::Writer nx(path, record, lines);
+  nx.field("data/r", pdf.r.data(), {pdf.r.size()}, {"angstrom", "r (angstrom)"});
+  nx.field("data/G", pdf.g.data(), {pdf.g.size()}, {"1/angstrom^2", "G(r) (1/angstrom^2)"});
+  nx.field("data/R", pdf.rdf.data(), {pdf.rdf.size()}, {"1/angstrom", "R(r) (1/angstrom)"});
+  nx.data_group({.name = "data", .signal = "G", .axes = {"r"}});
+  for (const char* name : {"r", "R", "G"}) nx.alias(std::string("/") + name, std::string("data/") + name);
+  nx.h5().set_attribute("/", "number_density", pdf.number_density);
+  nx.h5().set_attribute("/", "sphere_radius", pdf.sphere_radius);
+  nx.commit();
 }
 
 // The run's description lines (after the title, command and version).

@@ -4,7 +4,7 @@
 
 #include "nanoscatter/fit_file.hpp"
 #include "nanoscatter/io_figure.hpp"
-#include "nanoscatter/io_hdf5.hpp"
+#include "nanoscatter/io_nexus.hpp"
 
 namespace nanoscatter::fit {
 
@@ -14,27 +14,65 @@ std::string joined_lines(const std::vector<std::string>& names) {
   for (const auto& n : names) out += (out.empty() ? "" : "\n") + n;
   return out;
 }
+
+// The line fits name their axis for figures ("2θ" in "°", "r" in "Å"); in
+// HDF5 names and units are spelled as docs/nexus.md says.
+std::pair<std::string, std::string> nexus_axis(const std::string& name, const std::string& unit) {
+  if (name == "2θ") return {"two_theta", "deg"};
+  return {name, unit == "Å" ? "angstrom" : unit};
+}
+
 }  // namespace
 
 void write_fit_hdf5(const std::filesystem::path& path, const FitRun& run, const RunRecord& record) {
   const FitResult& r = run.result;
-  H5Writer h5(path);
-  const std::vector<std::size_t> dims{r.rows, r.cols};
-  h5.write("/data", run.data.values.data(), dims);
-  h5.write("/model", r.model.data(), dims);
-  h5.write("/residual", r.residual.data(), dims);
-  h5.write("/normalised_residual", r.normalised_residual.data(), dims);
-  h5.write("/mask", run.data.use.data(), dims);
-  h5.set_attribute("/mask", "meaning", "1 = used in the fit (not masked); model orientation, row 0 the lowest row");
-  h5.set_attribute("/data", "region", std::vector<double>{double(run.region.row0), double(run.region.rows),
-                                                          double(run.region.col0), double(run.region.cols)});
-  h5.set_attribute("/data", "region_meaning", "row0, rows, col0, cols of the detector (row 0 the lowest row)");
-  if (!run.data.sigma.empty()) h5.write("/sigma", run.data.sigma.data(), dims);
+  const auto header = record.header_lines("nanoscatter fit");
+  nexus::Writer nx(path, record, header);
+  H5Writer& h5 = nx.h5();
+  const auto in_entry = nexus::Writer::in_entry;
+  // A line fit (PDF, powder) is one row: a curve of the horizontal axis.
+  const bool curve = r.rows == 1;
+  const std::vector<std::size_t> dims = curve ? std::vector<std::size_t>{r.cols} : std::vector<std::size_t>{r.rows, r.cols};
+  const auto [h_name, h_unit] = nexus_axis(run.pixels.horizontal_name, run.pixels.horizontal_unit);
+  const auto [v_name, v_unit] = nexus_axis(run.pixels.vertical_name, run.pixels.vertical_unit);
+  nx.field("data/data", run.data.values.data(), dims, {"", "data"});
+  nx.field("data/model", r.model.data(), dims, {"", "fitted model"});
+  nx.field("data/residual", r.residual.data(), dims, {"", "residual"});
+  nx.field("data/normalised_residual", r.normalised_residual.data(), dims, {"", "normalised residual"});
+  nx.field("data/mask", run.data.use.data(), dims, {"", "1 = used in the fit"});
+  h5.set_attribute(in_entry("data/mask"), "meaning",
+                   "1 = used in the fit (not masked); model orientation, row 0 the lowest row");
+  h5.set_attribute(in_entry("data/data"), "region",
+                   std::vector<double>{double(run.region.row0), double(run.region.rows), double(run.region.col0),
+                                       double(run.region.cols)});
+  h5.set_attribute(in_entry("data/data"), "region_meaning",
+                   "row0, rows, col0, cols of the detector (row 0 the lowest row)");
+  if (!run.data.sigma.empty()) {
+    nx.field("data/sigma", run.data.sigma.data(), dims, {"", "sigma of the data"});
+    nx.alias("/sigma", "data/sigma");
+  }
+  for (const char* name : {"data", "model", "residual", "normalised_residual", "mask"})
+    nx.alias(std::string("/") + name, std::string("data/") + name);
   if (!run.pixels.horizontal.empty()) {
-    h5.write("/axes/" + run.pixels.horizontal_name, run.pixels.horizontal.data(), {run.pixels.horizontal.size()});
-    h5.set_attribute("/axes/" + run.pixels.horizontal_name, "unit", run.pixels.horizontal_unit);
-    h5.write("/axes/" + run.pixels.vertical_name, run.pixels.vertical.data(), {run.pixels.vertical.size()});
-    h5.set_attribute("/axes/" + run.pixels.vertical_name, "unit", run.pixels.vertical_unit);
+    nx.field("data/" + h_name, run.pixels.horizontal.data(), {run.pixels.horizontal.size()},
+             {h_unit, h_unit.empty() ? h_name : h_name + " (" + h_unit + ")"});
+    nx.alias("/axes/" + h_name, "data/" + h_name);
+    if (!curve) {
+      nx.field("data/" + v_name, run.pixels.vertical.data(), {run.pixels.vertical.size()},
+               {v_unit, v_unit.empty() ? v_name : v_name + " (" + v_unit + ")"});
+      nx.alias("/axes/" + v_name, "data/" + v_name);
+    }
+    nx.data_group({.name = "data",
+                   .signal = "data",
+                   .axes = curve ? std::vector<std::string>{h_name} : std::vector<std::string>{v_name, h_name},
+                   .auxiliary_signals = {"model"},
+                   .orientation = curve ? "" : "row index: " + v_name + ", increasing upwards (row 0 the lowest, at "
+                                               "the bottom); column index: " + h_name + ", increasing to the right"});
+  } else {
+    nx.data_group({.name = "data",
+                   .signal = "data",
+                   .axes = std::vector<std::string>(dims.size(), "."),
+                   .auxiliary_signals = {"model"}});
   }
 
   const std::size_t k = r.parameters.size();
@@ -45,29 +83,35 @@ void write_fit_hdf5(const std::filesystem::path& path, const FitRun& run, const 
     names.push_back(p.name), value.push_back(p.value), sigma.push_back(p.sigma), lo.push_back(p.min),
         hi.push_back(p.max), fixed.push_back(p.fixed), tied.push_back(p.tied), linear.push_back(p.linear);
   }
-  h5.write("/parameters/value", value.data(), {k});
-  h5.write("/parameters/sigma", sigma.data(), {k});
-  h5.write("/parameters/min", lo.data(), {k});
-  h5.write("/parameters/max", hi.data(), {k});
-  h5.write("/parameters/fixed", fixed.data(), {k});
-  h5.write("/parameters/tied", tied.data(), {k});
-  h5.write("/parameters/closed_form", linear.data(), {k});
-  h5.set_attribute("/parameters", "names", joined_lines(names));
-  h5.set_attribute("/parameters", "sigma_convention", "sqrt(diag((J^T W J)^-1)) * sqrt(chi2_red) (lmfit, BornAgain)");
+  nx.field("parameters/value", value.data(), {k}, {});
+  nx.field("parameters/sigma", sigma.data(), {k}, {});
+  nx.field("parameters/min", lo.data(), {k}, {});
+  nx.field("parameters/max", hi.data(), {k}, {});
+  nx.field("parameters/fixed", fixed.data(), {k}, {});
+  nx.field("parameters/tied", tied.data(), {k}, {});
+  nx.field("parameters/closed_form", linear.data(), {k}, {});
+  const std::string parameters = in_entry("parameters");
+  h5.set_attribute(parameters, "NX_class", "NXparameters");
+  h5.set_attribute(parameters, "names", joined_lines(names));
+  h5.set_attribute(parameters, "sigma_convention", "sqrt(diag((J^T W J)^-1)) * sqrt(chi2_red) (lmfit, BornAgain)");
+  nx.alias("/parameters", "parameters");
   const std::size_t q = r.correlation_names.size();
   if (q) {
-    h5.write("/correlation", r.correlation.data(), {q, q});
-    h5.set_attribute("/correlation", "names", joined_lines(r.correlation_names));
+    nx.field("correlation", r.correlation.data(), {q, q}, {"", "parameter correlation"});
+    h5.set_attribute(in_entry("correlation"), "names", joined_lines(r.correlation_names));
+    nx.alias("/correlation", "correlation");
   }
   const std::size_t iterations = r.history_chi2.size();
   if (iterations) {
-    h5.write("/history/chi2", r.history_chi2.data(), {iterations});
+    nx.field("history/chi2", r.history_chi2.data(), {iterations}, {"", "chi2"});
     std::vector<double> flat;
     for (const auto& row : r.history_parameters) flat.insert(flat.end(), row.begin(), row.end());
     const std::size_t given = r.history_parameters.front().size();
-    h5.write("/history/parameters", flat.data(), {iterations, given});
+    nx.field("history/parameters", flat.data(), {iterations, given}, {});
     std::vector<std::string> given_names(names.begin(), names.begin() + long(std::min(given, names.size())));
-    h5.set_attribute("/history/parameters", "names", joined_lines(given_names));
+    h5.set_attribute(in_entry("history/parameters"), "names", joined_lines(given_names));
+    h5.set_attribute(in_entry("history"), "NX_class", "NXcollection");
+    nx.alias("/history", "history");
   }
   h5.set_attribute("/", "chi2", r.chi2);
   h5.set_attribute("/", "chi2_reduced", r.chi2_reduced);
@@ -77,9 +121,7 @@ void write_fit_hdf5(const std::filesystem::path& path, const FitRun& run, const 
   h5.set_attribute("/", "seconds", r.seconds);
   h5.set_attribute("/", "converged", int(r.converged));
   h5.set_attribute("/", "message", r.message);
-  const auto header = record.header_lines("nanoscatter fit");
-  for (std::size_t i = 0; i < header.size(); ++i) h5.set_attribute("/", "header_" + std::to_string(i), header[i]);
-  h5.commit();
+  nx.commit();
 }
 
 namespace {

@@ -6,12 +6,13 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "nanoscatter/atomic_file.hpp"
 #include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs_output.hpp"
-#include "nanoscatter/io_hdf5.hpp"
+#include "nanoscatter/io_nexus.hpp"
 #include "nanoscatter/io_png.hpp"
 
 namespace nanoscatter::gisaxs {
@@ -37,42 +38,48 @@ std::string describe_detector(const PixelGrid& g) {
   return os.str();
 }
 
-void write_hdf5(const std::string& path, const GisaxsResult& r, const std::vector<std::string>& header) {
+void write_hdf5(const std::string& path, const GisaxsResult& r, const RunRecord& record,
+                const std::vector<std::string>& header) {
   const PixelGrid& g = r.pixels;
-  H5Writer h5(path);
-  h5.write("/intensity", r.intensity.data(), {r.rows, r.cols});
-  h5.set_attribute("/intensity", "units", "1 (per unit beam intensity)");
-  h5.set_attribute("/intensity", "definition", kIntensityMeaning);
-  h5.set_attribute("/intensity", "rows", g.vertical_name + " (row 0 lowest)");
-  h5.set_attribute("/intensity", "columns", g.horizontal_name + " (column 0 lowest)");
-  const std::string h = "/axes/" + g.horizontal_name, v = "/axes/" + g.vertical_name;
-  h5.write(h, g.horizontal.data(), {g.horizontal.size()});
-  h5.set_attribute(h, "units", g.horizontal_unit);
-  h5.write(h + "_edges", g.horizontal_edges.data(), {g.horizontal_edges.size()});
-  h5.set_attribute(h + "_edges", "units", g.horizontal_unit);
-  h5.write(v, g.vertical.data(), {g.vertical.size()});
-  h5.set_attribute(v, "units", g.vertical_unit);
-  h5.write(v + "_edges", g.vertical_edges.data(), {g.vertical_edges.size()});
-  h5.set_attribute(v + "_edges", "units", g.vertical_unit);
+  nexus::Writer nx(path, record, header);
+  H5Writer& h5 = nx.h5();
+  nx.field("data/intensity", r.intensity.data(), {r.rows, r.cols}, {"", "I (per unit beam intensity)"});
+  const std::string intensity = nexus::Writer::in_entry("data/intensity");
+  h5.set_attribute(intensity, "normalisation", "per unit beam intensity (dimensionless)");
+  h5.set_attribute(intensity, "definition", kIntensityMeaning);
+  h5.set_attribute(intensity, "rows", g.vertical_name + " (row 0 lowest)");
+  h5.set_attribute(intensity, "columns", g.horizontal_name + " (column 0 lowest)");
+  for (const auto& [name, unit, centres, edges] :
+       {std::tuple{g.horizontal_name, g.horizontal_unit, &g.horizontal, &g.horizontal_edges},
+        std::tuple{g.vertical_name, g.vertical_unit, &g.vertical, &g.vertical_edges}}) {
+    nx.field("data/" + name, centres->data(), {centres->size()}, {unit, name + " (" + unit + ")"});
+    nx.field("data/" + name + "_edges", edges->data(), {edges->size()}, {unit, name + " pixel edges (" + unit + ")"});
+    nx.alias("/axes/" + name, "data/" + name);
+    nx.alias("/axes/" + name + "_edges", "data/" + name + "_edges");
+  }
+  nx.data_group({.name = "data",
+                 .signal = "intensity",
+                 .axes = {g.vertical_name, g.horizontal_name},
+                 .orientation = "row index: " + g.vertical_name +
+                                ", increasing upwards (row 0 the lowest, drawn at the bottom); column index: " +
+                                g.horizontal_name + ", increasing to the right"});
+  nx.alias("/intensity", "data/intensity");
   const std::vector<std::size_t> dims{r.rows, r.cols};
   const auto alpha = in_degrees(g.alpha_f), phi = in_degrees(g.phi_f);
-  h5.write("/pixels/alpha_f", alpha.data(), dims);
-  h5.set_attribute("/pixels/alpha_f", "units", "deg");
-  h5.write("/pixels/phi_f", phi.data(), dims);
-  h5.set_attribute("/pixels/phi_f", "units", "deg");
-  h5.write("/pixels/solid_angle", g.solid_angle.data(), dims);
-  h5.set_attribute("/pixels/solid_angle", "units", "sr");
+  nx.field("pixels/alpha_f", alpha.data(), dims, {"deg", "alpha_f (deg)"});
+  nx.field("pixels/phi_f", phi.data(), dims, {"deg", "phi_f (deg)"});
+  nx.field("pixels/solid_angle", g.solid_angle.data(), dims, {"sr", "solid angle (sr)"});
   for (const auto& [name, data] : {std::pair{"qx", &g.qx}, std::pair{"qy", &g.qy}, std::pair{"qz", &g.qz}}) {
-    const std::string p = std::string("/pixels/") + name;
-    h5.write(p, data->data(), dims);
-    h5.set_attribute(p, "units", "1/nm");
-    h5.set_attribute(p, "definition", "q = k_i - k_f in the ambient");
+    nx.field(std::string("pixels/") + name, data->data(), dims, {"1/nm", std::string(name) + " (1/nm)"});
+    h5.set_attribute(nexus::Writer::in_entry(std::string("pixels/") + name), "definition",
+                     "q = k_i - k_f in the ambient");
   }
-  h5.write("/pixels/reachable", g.reachable.data(), dims);
-  for (std::size_t i = 0; i < header.size(); ++i) h5.set_attribute("/", "header_" + std::to_string(i), header[i]);
+  nx.field("pixels/reachable", g.reachable.data(), dims, {"", "1 = reachable by the scattered beam"});
+  h5.set_attribute(nexus::Writer::in_entry("pixels"), "NX_class", "NXcollection");
+  nx.alias("/pixels", "pixels");
   h5.set_attribute("/", "particle_kinds", std::int64_t(r.particle_kinds));
   h5.set_attribute("/", "seconds", r.seconds);
-  h5.commit();
+  nx.commit();
 }
 
 void write_text(const std::string& path, const GisaxsResult& r, const std::vector<std::string>& header) {
@@ -154,7 +161,7 @@ void write_gisaxs(const std::string& path, const GisaxsResult& result, const Run
       record.header_lines(std::string("nanoscatter gisaxs: ") + (approximation == Approximation::dwba
                                                                      ? "distorted-wave Born approximation"
                                                                      : "Born approximation"));
-  if (format == OutputFormat::hdf5) write_hdf5(path, result, header);
+  if (format == OutputFormat::hdf5) write_hdf5(path, result, record, header);
   else if (format == OutputFormat::text) write_text(path, result, header);
   else write_png(path, result, header);
 }

@@ -26,6 +26,20 @@ Handle complex_type(hid_t part_type) {
   return t;
 }
 
+// Variable-length UTF-8 strings: h5py returns them as str, tools show them as text.
+Handle utf8_string_type(const std::string& file, const std::string& field) {
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  if (!type.valid() || H5Tset_size(type.get(), H5T_VARIABLE) < 0 || H5Tset_cset(type.get(), H5T_CSET_UTF8) < 0)
+    fail_at({file, 0, field}, "cannot build string type", hdf5_reason());
+  return type;
+}
+
+std::vector<const char*> c_strings(const std::vector<std::string>& values) {
+  std::vector<const char*> out;
+  for (const std::string& v : values) out.push_back(v.c_str());
+  return out;
+}
+
 }  // namespace
 
 struct H5Writer::Impl {
@@ -40,13 +54,14 @@ struct H5Writer::Impl {
     if (committed) fail_at({name(), 0, field}, "file already committed; no more writes");
   }
 
+  // Empty `dims` with `scalar`: one value in a scalar dataspace (a string field).
   void write(const std::string& dataset_path, const void* data, const std::vector<std::size_t>& dims,
-             hid_t mem_type, hid_t file_type) {
+             hid_t mem_type, hid_t file_type, bool scalar = false) {
     const std::string path = absolute_object_path(dataset_path);
     const Where where{name(), 0, path};
     require_open(path);
     if (path.size() < 2 || path.back() == '/') fail_at(where, "not a valid dataset path");
-    if (dims.empty()) fail_at(where, "a dataset needs at least one dimension");
+    if (dims.empty() && !scalar) fail_at(where, "a dataset needs at least one dimension");
     std::vector<hsize_t> h5_dims(dims.begin(), dims.end());
     std::size_t count = 1;
     for (std::size_t d : dims) {
@@ -57,7 +72,8 @@ struct H5Writer::Impl {
     if (count > 0 && data == nullptr) fail_at(where, "no data given for ", count, " values");
     ErrorSilencer quiet;
     if (link_exists(file.get(), path)) fail_at(where, "dataset or group already exists");
-    Handle space(H5Screate_simple(static_cast<int>(h5_dims.size()), h5_dims.data(), nullptr),
+    Handle space(scalar ? H5Screate(H5S_SCALAR)
+                        : H5Screate_simple(static_cast<int>(h5_dims.size()), h5_dims.data(), nullptr),
                  H5Sclose);
     Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
     if (!space.valid() || !lcpl.valid() || H5Pset_create_intermediate_group(lcpl.get(), 1) < 0)
@@ -167,15 +183,41 @@ void H5Writer::create_group(const std::string& group_path) {
 
 void H5Writer::set_attribute(const std::string& object_path, const std::string& name,
                              const std::string& value) {
-  // Variable-length UTF-8: h5py returns it as str, tools show it as text.
   ErrorSilencer quiet;
-  Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
-  if (!type.valid() || H5Tset_size(type.get(), H5T_VARIABLE) < 0 ||
-      H5Tset_cset(type.get(), H5T_CSET_UTF8) < 0)
-    fail_at({impl_->name(), 0, object_path + "@" + name}, "cannot build string type", hdf5_reason());
+  Handle type = utf8_string_type(impl_->name(), object_path + "@" + name);
   const char* text = value.c_str();
   impl_->write_scalar_attribute(object_path, name, type.get(), &text);
 }
+void H5Writer::set_attribute(const std::string& object_path, const std::string& name,
+                             const std::vector<std::string>& values) {
+  ErrorSilencer quiet;
+  Handle type = utf8_string_type(impl_->name(), object_path + "@" + name);
+  const hsize_t n = values.size();
+  Handle space(H5Screate_simple(1, &n, nullptr), H5Sclose);
+  const std::vector<const char*> text = c_strings(values);
+  impl_->write_attribute(object_path, name, type.get(), space.get(), text.data());
+}
+
+void H5Writer::write(const std::string& dataset_path, const std::string& value) {
+  ErrorSilencer quiet;
+  Handle type = utf8_string_type(impl_->name(), absolute_object_path(dataset_path));
+  const char* text = value.c_str();
+  impl_->write(dataset_path, &text, {}, type.get(), type.get(), true);
+}
+
+void H5Writer::link(const std::string& link_path, const std::string& target_path) {
+  const std::string path = absolute_object_path(link_path), target = absolute_object_path(target_path);
+  const Where where{impl_->name(), 0, path};
+  impl_->require_open(path);
+  ErrorSilencer quiet;
+  if (link_exists(impl_->file.get(), path)) fail_at(where, "dataset or group already exists");
+  if (!link_exists(impl_->file.get(), target)) fail_at(where, "link target '", target, "' does not exist");
+  Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
+  if (!lcpl.valid() || H5Pset_create_intermediate_group(lcpl.get(), 1) < 0 ||
+      H5Lcreate_soft(target.c_str(), impl_->file.get(), path.c_str(), lcpl.get(), H5P_DEFAULT) < 0)
+    fail_at(where, "cannot create link", hdf5_reason());
+}
+
 void H5Writer::set_attribute(const std::string& object_path, const std::string& name,
                              const char* value) {
   set_attribute(object_path, name, std::string(value ? value : ""));

@@ -103,7 +103,7 @@ DetectorGrid make_detector_grid(const Pattern2DGeometry& g) {
     grid.row_name = "q";
     grid.row_unit = "1/angstrom";
     grid.col_name = "phi";
-    grid.col_unit = "degree";
+    grid.col_unit = "deg";
     for (int i = 0; i < polar->nq; ++i)
       grid.row_axis.push_back(polar->nq == 1 ? polar->qmax : polar->qmax * i / (polar->nq - 1));
     std::vector<double> cos_phi, sin_phi;
@@ -132,7 +132,7 @@ DetectorGrid make_detector_grid(const Pattern2DGeometry& g) {
   grid.cols = std::size_t(flat.nx);
   grid.row_name = "y";
   grid.col_name = "x";
-  grid.row_unit = grid.col_unit = "detector unit (mm)";
+  grid.row_unit = grid.col_unit = "mm";  // the unit of distance and pixel_size (mm by convention)
   const double cx = flat.beam_center ? (*flat.beam_center)[0] : 0.5 * (flat.nx - 1);
   const double cy = flat.beam_center ? (*flat.beam_center)[1] : 0.5 * (flat.ny - 1);
   for (int iy = 0; iy < flat.ny; ++iy) grid.row_axis.push_back((iy - cy) * flat.pixel_size);

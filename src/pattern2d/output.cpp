@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "nanoscatter/error.hpp"
-#include "nanoscatter/io_hdf5.hpp"
+#include "nanoscatter/io_nexus.hpp"
 #include "nanoscatter/io_png.hpp"
 #include "nanoscatter/run_record.hpp"
 #include "nanoscatter/io_text.hpp"
@@ -60,36 +60,53 @@ void check_sizes(const Pattern2DResult& r) {
     fail("pattern2d output: result arrays do not match the detector size");
 }
 
+// Which index runs along which axis, and which way is up (docs/nexus.md).
+std::string orientation(const DetectorGrid& grid) {
+  if (grid.polar)
+    return "row index: q (ring, increasing from row 0); column index: phi (azimuth, increasing from 0 deg); "
+           "drawn with row 0 at the bottom";
+  return "row index: detector y, increasing upwards (row 0 at the bottom); column index: detector x, increasing "
+         "to the right";
+}
+
 void write_hdf5(const std::string& path, const Pattern2DResult& result, const RunRecord& record,
                 const Pattern2DGeometry& g, const Pattern2DOptions& o) {
   const auto& grid = result.grid;
-  H5Writer h5(path);
-  h5.write("/intensity", result.intensity.data(), {grid.rows, grid.cols});
-  h5.set_attribute("/intensity", "units", intensity_unit(o.radiation));
-  h5.set_attribute("/intensity", "definition",
+  nexus::Writer nx(path, record, record.header_lines(kTitle));
+  nx.field("data/intensity", result.intensity.data(), {grid.rows, grid.cols},
+           {intensity_unit(o.radiation), std::string("I (") + intensity_unit(o.radiation) + ")"});
+  H5Writer& h5 = nx.h5();
+  const std::string intensity = nexus::Writer::in_entry("data/intensity");
+  h5.set_attribute(intensity, "definition",
                    "I = |A|^2 + sum_j |f_j|^2 (w_j - w_j^2 T_j^2); rows: " + grid.row_name +
                        ", columns: " + grid.col_name);
+  nx.field("data/" + grid.row_name, grid.row_axis.data(), {grid.rows},
+           {grid.row_unit, grid.row_name + " (" + grid.row_unit + ")"});
+  nx.field("data/" + grid.col_name, grid.col_axis.data(), {grid.cols},
+           {grid.col_unit, grid.col_name + " (" + grid.col_unit + ")"});
+  nx.data_group(
+      {.name = "data", .signal = "intensity", .axes = {grid.row_name, grid.col_name}, .orientation = orientation(grid)});
+  nx.alias("/intensity", "data/intensity");
+  nx.alias("/axes/" + grid.row_name, "data/" + grid.row_name);
+  nx.alias("/axes/" + grid.col_name, "data/" + grid.col_name);
+
   std::vector<double> q(3 * grid.q.size());
   for (std::size_t p = 0; p < grid.q.size(); ++p) {
     q[3 * p] = grid.q[p].x;
     q[3 * p + 1] = grid.q[p].y;
     q[3 * p + 2] = grid.q[p].z;
   }
-  h5.write("/q", q.data(), {grid.rows, grid.cols, 3});
-  h5.set_attribute("/q", "units", "1/angstrom");
-  h5.set_attribute("/q", "frame", "lab (beam along beam_direction; sample rotated by orientation)");
-  const std::string row_path = "/axes/" + grid.row_name, col_path = "/axes/" + grid.col_name;
-  h5.write(row_path, grid.row_axis.data(), {grid.rows});
-  h5.set_attribute(row_path, "units", grid.row_unit);
-  h5.write(col_path, grid.col_axis.data(), {grid.cols});
-  h5.set_attribute(col_path, "units", grid.col_unit);
+  nx.field("pixels/q", q.data(), {grid.rows, grid.cols, 3}, {"1/angstrom", "q vector (qx, qy, qz) per pixel"});
+  h5.set_attribute(nexus::Writer::in_entry("pixels"), "NX_class", "NXcollection");
+  h5.set_attribute(nexus::Writer::in_entry("pixels/q"), "frame",
+                   "lab (beam along beam_direction; sample rotated by orientation)");
+  nx.alias("/q", "pixels/q");
   if (!result.amplitude.empty()) {
-    h5.write("/amplitude", result.amplitude.data(), {grid.rows, grid.cols});
-    h5.set_attribute("/amplitude", "definition", "A = sum_j w_j f_j T_j exp(i q.r_j)");
+    nx.field("data/amplitude", result.amplitude.data(), {grid.rows, grid.cols}, {});
+    h5.set_attribute(nexus::Writer::in_entry("data/amplitude"), "definition", "A = sum_j w_j f_j T_j exp(i q.r_j)");
+    nx.alias("/amplitude", "data/amplitude");
   }
 
-  const std::vector<std::string> lines = record.header_lines(kTitle);
-  for (std::size_t i = 0; i < lines.size(); ++i) h5.set_attribute("/", "header_" + std::to_string(i), lines[i]);
   h5.set_attribute("/", "engine", record.engine);
   h5.set_attribute("/", "command", record.command);
   h5.set_attribute("/", "version", std::string(library_version()));
@@ -122,7 +139,7 @@ void write_hdf5(const std::string& path, const Pattern2DResult& result, const Ru
     const double cy = flat.beam_center ? (*flat.beam_center)[1] : 0.5 * (flat.ny - 1);
     h5.set_attribute("/", "beam_center", std::vector<double>{cx, cy});
   }
-  h5.commit();
+  nx.commit();
 }
 
 void write_text(const std::string& path, const Pattern2DResult& result, const RunRecord& record,

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "nanoscatter/error.hpp"
-#include "nanoscatter/io_hdf5.hpp"
+#include "nanoscatter/io_nexus.hpp"
 #include "nanoscatter/io_png.hpp"
 #include "nanoscatter/io_text.hpp"
 
@@ -131,30 +131,53 @@ void write_rmc_outputs(const fs::path& dir, const RmcResult& result, const RmcTa
   }
 
   {  // rmc.h5: everything in one file
-    H5Writer h5(s / "rmc.h5");
+    nexus::Writer nx(s / "rmc.h5", record, lines);
+    H5Writer& h5 = nx.h5();
+    const auto in_entry = nexus::Writer::in_entry;
+    // Reciprocal-space pixels counted from q = 0 at (N/2, N/2): the RMC
+    // image has no physical q scale of its own.
+    std::vector<double> from_zero_q(n);
+    for (std::size_t k = 0; k < n; ++k) from_zero_q[k] = double(k) - double(n / 2);
+    nx.field("data/target", target.intensity.data(), {n, n}, {"", "target intensity"});
+    h5.set_attribute(in_entry("data/target"), "layout", "q = 0 at (N/2, N/2); NaN where masked");
+    nx.field("data/row", from_zero_q.data(), {n}, {"pixel", "row - N/2 (pixels from q = 0)"});
+    nx.field("data/column", from_zero_q.data(), {n}, {"pixel", "column - N/2 (pixels from q = 0)"});
+    // The target's rows in its file's order: no physical up (the rmc PNGs
+    // draw row 0 at the top, NeXus viewers at the bottom).
+    const std::string orientation =
+        "row index: the target's rows in file order, row - N/2; column index: its columns, column - N/2; q = 0 at "
+        "(N/2, N/2)";
+    nx.data_group({.name = "data", .signal = "target", .axes = {"row", "column"}, .orientation = orientation});
     std::vector<std::uint8_t> occ;
     std::vector<double> model;
     for (std::size_t t = 0; t < tiles; ++t) {
       occ.insert(occ.end(), result.tiles[t].occupancy.begin(), result.tiles[t].occupancy.end());
       model.insert(model.end(), models[t].begin(), models[t].end());
     }
-    h5.write("/occupancy", occ.data(), {tiles, n, n});
-    h5.set_attribute("/occupancy", "layout", "[tile][x][y], 1 = occupied");
-    h5.write("/model", model.data(), {tiles, n, n});
-    h5.set_attribute("/model", "layout", "[tile][row][col], s*|FFT2(occupancy)|^2, q = 0 at (N/2, N/2)");
-    h5.write("/target", target.intensity.data(), {n, n});
-    h5.set_attribute("/target", "layout", "q = 0 at (N/2, N/2); NaN where masked");
+    nx.field("model/model", model.data(), {tiles, n, n}, {"", "model intensity"});
+    h5.set_attribute(in_entry("model/model"), "layout", "[tile][row][col], s*|FFT2(occupancy)|^2, q = 0 at (N/2, N/2)");
+    h5.link(in_entry("model/row"), in_entry("data/row"));
+    h5.link(in_entry("model/column"), in_entry("data/column"));
+    nx.data_group({.name = "model",
+                   .signal = "model",
+                   .axes = {".", "row", "column"},
+                   .orientation = "first index: tile; then as /entry/data: " + orientation,
+                   .interpretation = "image"});
+    nx.field("occupancy", occ.data(), {tiles, n, n}, {"", "occupancy (1 = occupied)"});
+    h5.set_attribute(in_entry("occupancy"), "layout", "[tile][x][y], 1 = occupied");
     std::vector<std::uint8_t> mask(n * n);
     for (std::size_t p = 0; p < n * n; ++p) mask[p] = std::isnan(target.intensity[p]) ? 0 : 1;
-    h5.write("/mask", mask.data(), {n, n});
+    nx.field("mask", mask.data(), {n, n}, {"", "1 = pixel used"});
     std::vector<double> moves(result.trace_moves.begin(), result.trace_moves.end()), trace;
     for (const auto& tr : result.trace) trace.insert(trace.end(), tr.begin(), tr.end());
-    h5.write("/chi2_trace/moves", moves.data(), {moves.size()});
-    h5.write("/chi2_trace/chi2", trace.data(), {tiles, moves.size()});
+    nx.field("chi2_trace/moves", moves.data(), {moves.size()}, {"", "trial moves"});
+    nx.field("chi2_trace/chi2", trace.data(), {tiles, moves.size()}, {"", "chi2"});
+    nx.data_group({.name = "chi2_trace", .signal = "chi2", .axes = {".", "moves"}, .interpretation = "spectrum"});
     std::vector<double> gg;
     for (const auto& gt : g) gg.insert(gg.end(), gt.g.begin(), gt.g.end());
-    h5.write("/pair_correlation/r", g[0].r.data(), {g[0].r.size()});
-    h5.write("/pair_correlation/g", gg.data(), {tiles, g[0].r.size()});
+    nx.field("pair_correlation/r", g[0].r.data(), {g[0].r.size()}, {"pixel", "r (pixels)"});
+    nx.field("pair_correlation/g", gg.data(), {tiles, g[0].r.size()}, {"", "g(r)"});
+    nx.data_group({.name = "pair_correlation", .signal = "g", .axes = {".", "r"}, .interpretation = "spectrum"});
     auto column = [&](auto field) {
       std::vector<double> v;
       for (const auto& tr : result.tiles) v.push_back(double(field(tr)));
@@ -172,8 +195,13 @@ void write_rmc_outputs(const fs::path& dir, const RmcResult& result, const RmcTa
         {"tried", column([](const RmcTileResult& r) { return r.tried; })},
         {"accepted", column([](const RmcTileResult& r) { return r.accepted; })},
         {"blocked", column([](const RmcTileResult& r) { return r.blocked; })}};
-    for (const auto& [name, values] : stats) h5.write(std::string("/tiles/") + name, values.data(), {tiles});
-    for (std::size_t i = 0; i < lines.size(); ++i) h5.set_attribute("/", "header_" + std::to_string(i), lines[i]);
+    for (const auto& [name, values] : stats) nx.field(std::string("tiles/") + name, values.data(), {tiles}, {});
+    h5.set_attribute(in_entry("tiles"), "NX_class", "NXcollection");
+    for (const auto& [legacy, now] : {std::pair{"/target", "data/target"}, std::pair{"/model", "model/model"},
+                                      std::pair{"/occupancy", "occupancy"}, std::pair{"/mask", "mask"},
+                                      std::pair{"/chi2_trace", "chi2_trace"},
+                                      std::pair{"/pair_correlation", "pair_correlation"}, std::pair{"/tiles", "tiles"}})
+      nx.alias(legacy, now);
     h5.set_attribute("/", "command", record.command);
     h5.set_attribute("/", "version", library_version());
     h5.set_attribute("/", "target", target.source);
@@ -184,18 +212,21 @@ void write_rmc_outputs(const fs::path& dir, const RmcResult& result, const RmcTa
     h5.set_attribute("/", "scale", options.fixed_scale());
     h5.set_attribute("/", "keep_zero_q", std::int64_t(options.keep_zero_q));
     if (scan) {
-      h5.write("/loading_scan/loading", scan->loading.data(), {scan->loading.size()});
-      h5.write("/loading_scan/chi2", scan->chi2.data(), {scan->chi2.size()});
-      h5.write("/loading_scan/chi2_free", scan->chi2_free.data(), {scan->chi2_free.size()});
-      h5.set_attribute("/loading_scan", "best_loading", scan->best_loading);
-      h5.set_attribute("/loading_scan", "best_chi2", scan->best_chi2);
-      h5.set_attribute("/loading_scan", "refined_loading", scan->refined_loading);
-      h5.set_attribute("/loading_scan", "refined", std::int64_t(scan->refined));
+      nx.field("loading_scan/loading", scan->loading.data(), {scan->loading.size()}, {"", "loading"});
+      nx.field("loading_scan/chi2", scan->chi2.data(), {scan->chi2.size()}, {"", "chi2"});
+      nx.field("loading_scan/chi2_free", scan->chi2_free.data(), {scan->chi2_free.size()}, {"", "chi2 (free pixels)"});
+      nx.data_group({.name = "loading_scan", .signal = "chi2", .axes = {"loading"}, .auxiliary_signals = {"chi2_free"}});
+      const std::string group = in_entry("loading_scan");
+      h5.set_attribute(group, "best_loading", scan->best_loading);
+      h5.set_attribute(group, "best_chi2", scan->best_chi2);
+      h5.set_attribute(group, "refined_loading", scan->refined_loading);
+      h5.set_attribute(group, "refined", std::int64_t(scan->refined));
+      nx.alias("/loading_scan", "loading_scan");
     }
     h5.set_attribute("/", "max_distance", options.max_distance);
     h5.set_attribute("/", "device", to_string(result.device));
     h5.set_attribute("/", "seconds", result.seconds);
-    h5.commit();
+    nx.commit();
   }
 
   {  // χ² trace

@@ -51,7 +51,7 @@ with h5py.File("p.h5", "r") as f:
     q, i = f["/q"][...], f["/intensity"][...]
     parts = [f["/partials/" + n][...] for n in ("Au-Au", "Au-Pd", "Pd-Pd")]
     assert f.attrs["atom_count"] == 3
-    assert f["/intensity"].attrs["units"] == "e²"
+    assert f["/intensity"].attrs["units"] == "electron^2"  # docs/nexus.md spellings
 assert np.array_equal(q, t[:, 0]) and np.array_equal(i, t[:, 1])
 for k, p in enumerate(parts):
     assert np.array_equal(p, t[:, 2 + k])

@@ -41,7 +41,7 @@ phi, alpha = f["axes/phi_f"][...], f["axes/alpha_f"][...]
 assert abs(phi[0] + 1.99) < 1e-12 and abs(alpha[-1] - 2.9925) < 1e-12, (phi[0], alpha[-1])
 assert f["axes/phi_f_edges"].shape == (201,) and f["axes/phi_f"].attrs["units"] == "deg"
 assert f["pixels/solid_angle"].shape == (200, 200) and f["pixels/qz"].attrs["units"] == "1/nm"
-assert "command: " in f.attrs["header_1"]
+assert f["entry/process/command"][()].decode().split()[1] == "gisaxs"
 # The text holds the transposed image: rows φ_f, columns α_f.
 txt = np.loadtxt("img.txt")
 assert np.array_equal(txt, img.T), np.abs(txt - img.T).max()

@@ -9,7 +9,7 @@
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs.hpp"
 #include "nanoscatter/gisaxs_output.hpp"
-#include "nanoscatter/io_hdf5.hpp"
+#include "nanoscatter/io_nexus.hpp"
 #include "nanoscatter/stopwatch.hpp"
 
 namespace nanoscatter::gisaxs {
@@ -117,20 +117,26 @@ void write_formfactor(const std::string& path, const FormFactorVolume& v, const 
     fail("write_formfactor: the volume holds ", v.values.size(), " of ", v.grid.size(),
          " values (reduce the parts first)");
   const QGrid3D& grid = v.grid;
-  H5Writer h5(path);
-  h5.write("/formfactor", v.values.data(), {grid.qx.size(), grid.qy.size(), grid.qz.size()});
-  h5.set_attribute("/formfactor", "units", "nm^3");
-  h5.set_attribute("/formfactor", "definition", "F(q) = integral of exp(i q.r) over the particle volume");
-  h5.set_attribute("/formfactor", "layout", "[i][j][k] = F(qx[i], qy[j], qz[k]), row-major, complex128 {r, i}");
-  h5.set_attribute("/formfactor", "shape", v.shape);
-  for (const auto& [name, axis] : {std::pair{"/qx", &grid.qx}, std::pair{"/qy", &grid.qy}, std::pair{"/qz", &grid.qz}}) {
-    h5.write(name, axis->data(), {axis->size()});
-    h5.set_attribute(name, "units", "1/nm");
-  }
   const std::vector<std::string> header =
       record.header_lines("nanoscatter gisaxs --formfactor-only: F(q) of layout[0].particle[0]");
-  for (std::size_t i = 0; i < header.size(); ++i) h5.set_attribute("/", "header_" + std::to_string(i), header[i]);
-  h5.commit();
+  nexus::Writer nx(path, record, header);
+  nx.field("data/formfactor", v.values.data(), {grid.qx.size(), grid.qy.size(), grid.qz.size()},
+           {"nm^3", "F(q) (nm^3)"});
+  const std::string ff = nexus::Writer::in_entry("data/formfactor");
+  nx.h5().set_attribute(ff, "definition", "F(q) = integral of exp(i q.r) over the particle volume");
+  nx.h5().set_attribute(ff, "layout", "[i][j][k] = F(qx[i], qy[j], qz[k]), row-major, complex128 {r, i}");
+  nx.h5().set_attribute(ff, "shape", v.shape);
+  for (const auto& [name, axis] : {std::pair{"qx", &grid.qx}, std::pair{"qy", &grid.qy}, std::pair{"qz", &grid.qz}}) {
+    nx.field(std::string("data/") + name, axis->data(), {axis->size()}, {"1/nm", std::string(name) + " (1/nm)"});
+    nx.alias(std::string("/") + name, std::string("data/") + name);
+  }
+  nx.data_group({.name = "data",
+                 .signal = "formfactor",
+                 .axes = {"qx", "qy", "qz"},
+                 .orientation = "first index: qx; each image: row index qy, column index qz, both increasing",
+                 .interpretation = "image"});
+  nx.alias("/formfactor", "data/formfactor");
+  nx.commit();
 }
 
 }  // namespace nanoscatter::gisaxs
