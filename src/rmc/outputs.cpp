@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "nanoscatter/atomic_file.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/io_hdf5.hpp"
 #include "nanoscatter/io_png.hpp"
@@ -75,11 +76,12 @@ std::string tile_name(std::size_t t, std::size_t tiles) {
 void check_rmc_output_dir(const fs::path& dir) {
   if (fs::exists(dir)) {
     if (!fs::is_directory(dir)) fail_at(at_output(dir), "exists and is not a directory");
-    return;
+  } else {
+    const auto parent = dir.parent_path();
+    if (!parent.empty() && !fs::is_directory(parent))
+      fail_at(at_output(dir), "parent directory '", parent.string(), "' does not exist");
   }
-  const auto parent = dir.parent_path();
-  if (!parent.empty() && !fs::is_directory(parent))
-    fail_at(at_output(dir), "parent directory '", parent.string(), "' does not exist");
+  check_output_directory(dir, "output_dir");
 }
 
 std::vector<std::string> rmc_run_lines(const RmcTarget& target, const RmcOptions& options, const RmcResult& result) {
