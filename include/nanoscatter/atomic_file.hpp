@@ -28,9 +28,15 @@ class AtomicOutput {
   int signal_slot_ = -1;  // this temporary's entry in the signal handler's registry
 };
 
+// A staging folder (files only, no subfolders) whose files are moved out
+// when a run succeeds: while registered, a signal removes it with its
+// files. Returns the handle for release_staging_directory.
+int register_staging_directory(const std::filesystem::path& dir);
+void release_staging_directory(int handle);
+
 // SIGINT and SIGTERM (unless ignored, as for background jobs of a script)
 // remove every temporary output the process has open (each AtomicOutput
-// registers its temporary file while it lives) and end the process at once
+// registers its temporary file while it lives, staging folders theirs) and end the process at once
 // with exit status 128 + signal: 130 and 143. Front ends that own the
 // process call it (the CLI); a library inside another program (Python)
 // leaves that program's handlers alone.

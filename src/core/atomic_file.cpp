@@ -1,5 +1,7 @@
 #include "nanoscatter/atomic_file.hpp"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -22,11 +24,13 @@ static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads t
 
 struct TemporarySlot {
   std::atomic<int> state{kFree};
+  bool directory = false;  // a flat staging folder, removed with its files
   char path[kMaxPathBytes];
 };
 TemporarySlot g_temporaries[kMaxTemporaries];
 
-int register_temporary(const std::filesystem::path& temp, const std::filesystem::path& final_path) {
+int register_temporary(const std::filesystem::path& temp, const std::filesystem::path& final_path,
+                       bool directory = false) {
   const std::string text = std::filesystem::absolute(temp).string();
   if (text.size() >= kMaxPathBytes)
     fail_at({final_path.string(), 0, "--output"}, "path longer than ", kMaxPathBytes - 1, " bytes");
@@ -34,6 +38,7 @@ int register_temporary(const std::filesystem::path& temp, const std::filesystem:
     int expected = kFree;
     if (!g_temporaries[i].state.compare_exchange_strong(expected, kFilling)) continue;
     std::memcpy(g_temporaries[i].path, text.c_str(), text.size() + 1);
+    g_temporaries[i].directory = directory;
     g_temporaries[i].state.store(kReady);
     return i;
   }
@@ -44,9 +49,38 @@ void unregister_temporary(int slot) {
   if (slot >= 0) g_temporaries[slot].state.store(kFree);
 }
 
+// A flat folder and its files, with system calls only (async-signal-safe):
+// passes over the entries until one removes nothing, as removing entries
+// while reading them may skip some.
+void remove_flat_directory(const char* path) {
+  const int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    alignas(struct dirent64) char buffer[4096];
+    for (bool removed = true; removed;) {
+      removed = false;
+      lseek(fd, 0, SEEK_SET);
+      for (ssize_t n; (n = getdents64(fd, buffer, sizeof buffer)) > 0;)
+        for (ssize_t offset = 0; offset < n;) {
+          const auto* entry = reinterpret_cast<const struct dirent64*>(buffer + offset);
+          offset += entry->d_reclen;
+          const char* name = entry->d_name;
+          if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
+          removed = unlinkat(fd, name, 0) == 0 || removed;
+        }
+    }
+    close(fd);
+  }
+  rmdir(path);
+}
+
 extern "C" void remove_temporaries_and_exit(int signal_number) {
-  for (TemporarySlot& slot : g_temporaries)
-    if (slot.state.load() == kReady) unlink(slot.path);
+  for (TemporarySlot& slot : g_temporaries) {
+    if (slot.state.load() != kReady) continue;
+    if (slot.directory)
+      remove_flat_directory(slot.path);
+    else
+      unlink(slot.path);
+  }
   // The shell's convention for a process ended by a signal.
   constexpr int kSignalExitBase = 128;
   _exit(kSignalExitBase + signal_number);
@@ -91,6 +125,10 @@ void AtomicOutput::commit() {
   unregister_temporary(signal_slot_);
   signal_slot_ = -1;
 }
+
+int register_staging_directory(const std::filesystem::path& dir) { return register_temporary(dir, dir, true); }
+
+void release_staging_directory(int handle) { unregister_temporary(handle); }
 
 void install_output_signal_handlers() {
   install_handler(SIGINT);

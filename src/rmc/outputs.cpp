@@ -46,10 +46,12 @@ class StagingDir {
     fs::remove_all(path_, ec);
     if (!fs::create_directory(path_, ec))
       fail_at(at_output(dir), "cannot create a folder in it: ", ec.message());
+    signal_handle_ = register_staging_directory(path_);
   }
   ~StagingDir() {
     std::error_code ec;
     fs::remove_all(path_, ec);
+    release_staging_directory(signal_handle_);
   }
   const fs::path& path() const { return path_; }
   // Moves every file into `dir` (same file system: plain renames).
@@ -63,6 +65,7 @@ class StagingDir {
 
  private:
   fs::path path_;
+  int signal_handle_ = -1;  // a signal removes the folder (atomic_file.hpp)
 };
 
 std::string tile_name(std::size_t t, std::size_t tiles) {

@@ -139,5 +139,25 @@ TEST(AtomicOutput, SignalRemovesOpenTemporaries) {
   }
 }
 
+// A staging folder (rmc's) goes with its files.
+TEST(AtomicOutput, SignalRemovesStagingFolders) {
+  test::TempDir dir("guard_staging");
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    install_output_signal_handlers();
+    std::filesystem::create_directory(dir / ".stage");
+    for (int i = 0; i < 300; ++i) std::ofstream(dir / (".stage/file" + std::to_string(i))) << i;
+    register_staging_directory(dir / ".stage");
+    raise(SIGINT);
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
 }  // namespace
 }  // namespace nanoscatter
