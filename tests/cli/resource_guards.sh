@@ -81,4 +81,11 @@ expect_guard "--grid: the dipole grid 5000×5000×5000 needs ~458 GB, * GB of me
   "$bin" dda --device cpu --grid 5000 --prognosis
 expect_guard "--shape: ~1.00* atoms (sphere R=741 Å) needs ~8.* GB, * GB of memory available" \
   "$bin" build --lattice fcc --a 4.078 --elements Au --shape sphere --radius 741 --output out.xyz
+expect_guard "--nphi: 100000 × 100000 pixels needs ~480 GB, * GB of memory available" \
+  "$bin" pattern2d au1.xyz --device cpu --wavelength 1 --qmax 4 --nq 100000 --nphi 100000 --output out.h5
+expect_guard "--ny: 100000 × 100000 pixels needs ~480 GB, * GB of memory available" \
+  "$bin" pattern2d au1.xyz --device cpu --wavelength 1 --flat --distance 100 --pixel-size 0.1 --nx 100000 --ny 100000 \
+  --output out.h5
+expect_guard "--ntheta: 2000000000 angles needs ~80 GB, * GB of memory available" \
+  "$bin" mie --x 5 --m 1.5 0 --ntheta 2000000000 --output out.dat
 echo "resource guards: all cases pass"
