@@ -46,6 +46,11 @@ namespace nanoscatter {
 using debye::pair_index;
 using debye::PairHistogram;
 
+namespace {
+// Per species and Q point: f (complex) and the Debye–Waller factor T.
+constexpr double kFactorBytesPerSpeciesAndQ = 2 * sizeof(double) + sizeof(double);
+}  // namespace
+
 DebyeMethod parse_debye_method(const std::string& name) {
   if (name == "exact") return DebyeMethod::exact;
   if (name == "histogram") return DebyeMethod::histogram;
@@ -179,6 +184,13 @@ DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
   const DebyeOptions& o = impl_->options;
   const auto& s = impl_->species;
   const std::size_t ns = s.blocks.size(), nq = q.size(), npairs = ns * (ns + 1) / 2;
+  // One row of sums per species pair and a row of factors (complex f, T)
+  // per species: atoms that each carry their own B are as many species,
+  // and N² rows would not fit.
+  require_host_memory({"", 0, "species"},
+                      detail::concat(ns, " species (element, charge, B) make ", npairs, " pair sums over ", nq,
+                                     " Q points, which"),
+                      double(nq) * (double(npairs) * sizeof(double) + double(ns) * kFactorBytesPerSpeciesAndQ));
 
   // Factors without Debye–Waller (self terms stay undamped) and T_m apart,
   // before the sums: a Q beyond a table's range fails before the costly part.
@@ -221,12 +233,6 @@ DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
     }
   }
   if (sums.empty()) {
-    // One row of sums per species pair: atoms that each carry their own B
-    // are as many species, and N² rows would not fit.
-    require_host_memory({"", 0, "species"},
-                        detail::concat(ns, " species (element, charge, B) make ", npairs, " pair sums over ", nq,
-                                       " Q points, which"),
-                        double(npairs) * double(nq) * sizeof(double));
     sums.assign(npairs, std::vector<double>(nq, 0.0));
     pairs_done = sum_pairs(q, weight, sums);
     const std::lock_guard lock(impl_->cache_mutex);

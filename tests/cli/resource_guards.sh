@@ -61,6 +61,13 @@ open('huge.tif', 'wb').write(data.ljust(200, b'\x00'))
 # The largest detector the sample file allows: 1e5 × 1e5 bins.
 sed -e 's/bins = 200 }/bins = 100000 }/' "$(dirname "${BASH_SOURCE[0]}")/../../examples/gisaxs/cylinders_on_substrate.toml" > detector.toml
 printf '1\nAu\nAu 0 0 0\n' > au1.xyz
+# Every atom its own B: as many species as atoms, and N² species pairs.
+/usr/bin/python3 -c "
+n = 5000
+with open('own_b.xyz', 'w') as f:
+    f.write(f'{n}\\nProperties=species:S:1:pos:R:3:b_iso:R:1\\n')
+    f.writelines(f'Au {3.0 * i:.1f} 0 0 {0.5 + 1e-4 * i:.4f}\\n' for i in range(n))
+"
 inputs=$(ls | sort)
 [ "$(stat -c %s huge.xyz)" = 11 ] || fail "huge.xyz is not 11 bytes"
 [ "$(stat -c %s huge.tif)" = 200 ] || fail "huge.tif is not 200 bytes"
@@ -88,4 +95,8 @@ expect_guard "--ny: 100000 × 100000 pixels needs ~480 GB, * GB of memory availa
   --output out.h5
 expect_guard "--ntheta: 2000000000 angles needs ~80 GB, * GB of memory available" \
   "$bin" mie --x 5 --m 1.5 0 --ntheta 2000000000 --output out.dat
+expect_guard "species: 5000 species (element, charge, B) make 12502500 pair sums over 500 Q points, which needs ~50.1 GB, * GB of memory available" \
+  "$bin" debye own_b.xyz --device cpu --quiet --qmin 0.1 --qmax 5 --qpoints 500 --output out.dat
+expect_guard "species: 5000 species (element, charge, B) make 12502500 pair histograms of * bins, which needs ~* GB, * GB of memory available" \
+  "$bin" debye own_b.xyz --device cpu --quiet --method histogram --qmin 0.1 --qmax 5 --qpoints 500 --output out.dat
 echo "resource guards: all cases pass"
