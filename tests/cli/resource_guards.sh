@@ -61,6 +61,8 @@ open('huge.tif', 'wb').write(data.ljust(200, b'\x00'))
 # The largest detector the sample file allows: 1e5 × 1e5 bins.
 sed -e 's/bins = 200 }/bins = 100000 }/' "$(dirname "${BASH_SOURCE[0]}")/../../examples/gisaxs/cylinders_on_substrate.toml" > detector.toml
 printf '1\nAu\nAu 0 0 0\n' > au1.xyz
+# Two dipoles 60000 apart: the shape file sets a 60001³ box.
+printf '0 0 0\n60000 60000 60000\n' > far.geom
 # Every atom its own B: as many species as atoms, and N² species pairs.
 /usr/bin/python3 -c "
 n = 5000
@@ -88,6 +90,8 @@ expect_guard "--grid: the dipole grid 5000×5000×5000 needs ~458 GB, * GB of me
   "$bin" dda --device cpu --grid 5000 --prognosis
 expect_guard "--shape: ~1.00* atoms (sphere R=741 Å) needs ~8.* GB, * GB of memory available" \
   "$bin" build --lattice fcc --a 4.078 --elements Au --shape sphere --radius 741 --output out.xyz
+expect_guard "far.geom: --shape-file: the solve on the FFT grid 120050×120050×120050 needs ~6.227e+07 GB, * GB of memory available" \
+  "$bin" dda --device cpu --shape-file far.geom --output-dir out
 expect_guard "--nphi: 100000 × 100000 pixels needs ~480 GB, * GB of memory available" \
   "$bin" pattern2d au1.xyz --device cpu --wavelength 1 --qmax 4 --nq 100000 --nphi 100000 --output out.h5
 expect_guard "--ny: 100000 × 100000 pixels needs ~480 GB, * GB of memory available" \
