@@ -6,7 +6,9 @@
 
 #include "commands.hpp"
 #include "flag_names.hpp"
+#include "nanoscatter/atomic_file.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/one_line.hpp"
 
 namespace nanoscatter::cli {
 
@@ -39,6 +41,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "nanoscatter: error: %s\n", cli::cli_message(e).c_str());
     return 1;
   }
+  install_output_signal_handlers();
   context.comm = session->world();
   const parallel::Communicator& comm = context.comm;
   cli::share_cores_between_ranks(comm);
@@ -63,10 +66,14 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    std::ostringstream sink;  // help and usage errors: printed by rank 0 only
-    code = comm.root() ? app.exit(e) : app.exit(e, sink, sink);
-    // Another rank's own usage error (MPMD launches) reaches rank 0 as a line.
-    if (!comm.root() && code != 0) message = sink.str().substr(0, sink.str().find('\n'));
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
+      std::ostringstream sink;  // --help and --version: printed by rank 0 only
+      code = comm.root() ? app.exit(e) : app.exit(e, sink, sink);
+    } else {
+      // A usage error is the user's to fix, like bad input: the same one line and exit 1.
+      code = 1;
+      message = "nanoscatter: error: " + one_line(e.what());
+    }
   } catch (const parallel::RankFailure& f) {
     // Another rank failed and every rank knows it already.
     if (comm.root()) std::fprintf(stderr, "%s\n", f.what());
@@ -76,7 +83,7 @@ int main(int argc, char** argv) {
     message = "nanoscatter: error: " + cli::cli_message(e);
   } catch (const std::exception& e) {
     code = 2;
-    message = std::string("nanoscatter: internal error: ") + e.what();
+    message = "nanoscatter: internal error: " + one_line(e.what());
   }
   if (code != 0) {
     const parallel::Failure f = comm.fail(code, message);

@@ -83,6 +83,9 @@ void validate_shape(const Shape& shape);
 bool shape_contains(const Shape& shape, const Vec3& r, double tolerance);
 // Radius of a sphere about the origin that holds the whole shape.
 double bounding_radius(const Shape& shape);
+// Volume in Å³; for a polyhedron the volume of the largest sphere about the
+// origin inside it (a lower bound, enough to size a cut before making it).
+double shape_volume(const Shape& shape);
 std::string describe_shape(const Shape& shape);  // "sphere R=16 Å"
 
 // ---- cutting -------------------------------------------------------------------
@@ -120,13 +123,15 @@ struct VacancyOptions {
   double fraction = 0;                // of the eligible atoms, in [0, 1]
   std::uint64_t seed = 1;
   std::vector<std::string> elements;  // eligible elements; empty: all atoms
+  bool allow_empty = false;           // removing every atom is an error unless asked for
 };
 
 // Removes round(fraction · N_eligible) atoms chosen uniformly without
 // replacement (partial Fisher–Yates with std::mt19937_64 and rejection
 // sampling: the choice depends only on the seed, not on the standard
 // library's distribution classes, whose output is implementation-defined).
-// The remaining atoms keep their order.
+// The remaining atoms keep their order. Removing every atom is an error
+// unless allow_empty.
 Structure add_vacancies(const Structure& structure, const VacancyOptions& options);
 
 struct DisplacementOptions {

@@ -18,7 +18,7 @@ struct DdaOutput {
   std::string save_geom;   // "": none; a bare file name goes into output_dir, a path is taken as given
 
   // Before any work, so that bad input leaves no file: output_dir is given
-  // and not a file, save_geom's directory exists. Errors name the path and
+  // and can be written (check_output_directory), save_geom's directory exists. Errors name the path and
   // the option (output_dir, save_geom).
   void validate() const;
   std::filesystem::path geometry_path() const;  // where save_geom is written

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdio>
 
+#include "core/device_memory.hpp"
 #include "nanoscatter/error.hpp"
 
 namespace nanoscatter {
@@ -12,6 +13,7 @@ int cuda_device_count() { return 0; }
 std::string cuda_device_name() { return {}; }
 void use_cuda_device(int) {}
 int current_cuda_device() { return -1; }
+std::size_t cuda_free_memory() { return 0; }
 #endif
 
 DeviceRequest parse_device(const std::string& name) {

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/cuda_check.cuh"
+#include "core/device_memory.hpp"
 #include "nanoscatter/device.hpp"
 
 namespace nanoscatter {
@@ -23,6 +24,15 @@ int current_cuda_device() {
   int device = -1;
   if (cuda_device_count() == 0 || cudaGetDevice(&device) != cudaSuccess) return -1;
   return device;
+}
+
+std::size_t cuda_free_memory() {
+  std::size_t free_b = 0, total_b = 0;
+  if (cuda_device_count() == 0 || cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky status: an unknown amount is reported as none
+    return 0;
+  }
+  return free_b;
 }
 
 std::string cuda_device_name() {

@@ -1,6 +1,31 @@
 #include "nanoscatter/error.hpp"
 
+#include "nanoscatter/one_line.hpp"
+
 namespace nanoscatter {
+namespace {
+bool is_break(char c) { return c == '\n' || c == '\r'; }
+bool is_blank(char c) { return c == ' ' || c == '\t' || is_break(c); }
+}  // namespace
+
+std::string one_line(std::string_view text) {
+  while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    if (!is_blank(text[i])) {
+      out += text[i++];
+      continue;
+    }
+    // A run of white space: kept as it is unless it holds a line break.
+    std::size_t end = i;
+    bool has_break = false;
+    for (; end < text.size() && is_blank(text[end]); ++end) has_break = has_break || is_break(text[end]);
+    out += has_break ? std::string_view("; ") : text.substr(i, end - i);
+    i = end;
+  }
+  return out;
+}
 
 std::string format_error(const Where& where, const std::string& reason) {
   std::string out;
@@ -17,7 +42,7 @@ std::string format_error(const Where& where, const std::string& reason) {
 }
 
 Error::Error(Where where, const std::string& what)
-    : std::runtime_error(format_error(where, what)), where_(std::move(where)), reason_(what) {}
+    : std::runtime_error(format_error(where, one_line(what))), where_(std::move(where)), reason_(one_line(what)) {}
 
 void rethrow_with(const Error& e, const Where& outer) {
   Where w = e.where();

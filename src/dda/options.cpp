@@ -5,6 +5,7 @@
 #include <cmath>
 #include <optional>
 
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/dda.hpp"
 #include "nanoscatter/error.hpp"
 
@@ -29,12 +30,20 @@ bool parse_dda_symmetry(const std::string& name) {
 
 void DdaOptions::validate() const {
   if (!(lambda > 0) || !std::isfinite(lambda)) fail_option("lambda", "must be a finite wavelength > 0, got ", lambda);
+  // The interaction terms scale as k³ = (2π/λ)³: it must be a normal number,
+  // or every term (and the right-hand side) over- or underflows.
+  const double k = 2 * kPi / lambda;
+  if (!(std::isnormal(k * k * k) && std::isfinite(k * k * k)))
+    fail_option("lambda", "(2π/λ)³ lies outside the range of numbers for λ = ", lambda, "; choose another length unit");
   if (m.empty()) fail_option("m", "at least one refractive index is required");
   if (m.size() > kMaxDomains) fail_option("m", "at most ", kMaxDomains, " refractive indices");
   for (const auto& mi : m) {
     if (!std::isfinite(mi.real()) || !std::isfinite(mi.imag()))
       fail_option("m", "refractive index must be finite, got ", mi.real(), " ", mi.imag());
     if (mi.imag() < 0) fail_option("m", "Im(m) must be ≥ 0 (absorbing media have Im(m) > 0), got ", mi.imag());
+    // Re(m) ≤ 0 is no medium the DDA describes, and m² must not overflow (|m| = 1e300).
+    if (!(mi.real() > 0)) fail_option("m", "Re(m) must be > 0, got ", mi.real());
+    if (!std::isfinite(std::norm(mi))) fail_option("m", "|m|² overflows for m = ", mi.real(), " ", mi.imag());
     if (std::abs(mi * mi + 2.0) == 0) fail_option("m", "m² = −2 has no Clausius–Mossotti polarizability");
   }
   if (!grid.empty() && grid.size() != 1 && grid.size() != 3)

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "dda/adda_files.hpp"
+#include "nanoscatter/atomic_file.hpp"
 #include "nanoscatter/dda_output.hpp"
 #include "nanoscatter/error.hpp"
 
@@ -10,9 +11,9 @@ namespace nanoscatter {
 
 void DdaOutput::validate() const {
   if (output_dir.empty()) fail_option("output_dir", "required");
-  const std::filesystem::path dir = output_dir;
-  if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir))
-    fail_at({output_dir, 0, "output_dir", true}, "exists and is not a directory");
+  // Checked now, so that a folder that cannot be written fails before the
+  // solve rather than after it.
+  check_output_directory(output_dir, "output_dir");
   if (!save_geom.empty()) {
     // A bare name goes into output_dir, which write_dda makes.
     const auto parent = std::filesystem::path(save_geom).parent_path();
@@ -28,7 +29,7 @@ std::filesystem::path DdaOutput::geometry_path() const {
 
 void write_dda(const DdaOutput& output, const DdaPlan& plan, const DdaResult& result, const RunRecord& record) {
   output.validate();
-  std::filesystem::create_directories(output.output_dir);
+  make_output_directory(output.output_dir, "output_dir");
   const DdaOptions& o = plan.options();
   if (!output.save_geom.empty()) {
     const std::string name = o.shape.kind == DdaShapeKind::file ? "read" : to_string(o.shape.kind);

@@ -12,6 +12,7 @@
 #include "dda/physics.hpp"
 #include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/resource_guard.hpp"
 
 namespace nanoscatter {
 
@@ -91,6 +92,16 @@ DdaSetup make_dda_setup(const DdaOptions& o) {
   s.size_x = size_x;
   s.a_eq = std::cbrt(3 * n / (4 * kPi)) * s.dipole_size;
   s.fft_grid = dda::fft_grid_for(g.box);
+  // Everything the solve allocates, before the plan allocates it.
+  const double needed = static_cast<double>(estimate_dda_memory(s, o).total());
+  const std::string what =
+      detail::concat("the solve on the FFT grid ", s.fft_grid[0], "×", s.fft_grid[1], "×", s.fft_grid[2]);
+  // The grid comes from --grid or from the extent of a shape file's dipoles.
+  const Where at = file ? Where{o.shape.file.string(), 0, "shape_file", true} : Where{"", 0, "grid", true};
+  if (o.compute.device == Device::gpu)
+    require_device_memory(at, what, needed);
+  else
+    require_host_memory(at, what, needed);
   const double box_volume = static_cast<double>(g.box[0]) * g.box[1] * g.box[2];
   s.maxiter = o.maxiter ? *o.maxiter : static_cast<int>(std::min<double>(INT_MAX, 3 * box_volume));
   // ADDA's heuristic for the number of θ points over 0..180°

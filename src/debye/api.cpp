@@ -36,6 +36,7 @@
 #include "debye/pdf_histograms.hpp"
 #include "debye/plan_impl.hpp"
 #include "debye/species.hpp"
+#include "nanoscatter/resource_guard.hpp"
 #include "nanoscatter/debye.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/progress.hpp"
@@ -44,6 +45,11 @@ namespace nanoscatter {
 
 using debye::pair_index;
 using debye::PairHistogram;
+
+namespace {
+// Per species and Q point: f (complex) and the Debye–Waller factor T.
+constexpr double kFactorBytesPerSpeciesAndQ = 2 * sizeof(double) + sizeof(double);
+}  // namespace
 
 DebyeMethod parse_debye_method(const std::string& name) {
   if (name == "exact") return DebyeMethod::exact;
@@ -178,6 +184,38 @@ DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
   const DebyeOptions& o = impl_->options;
   const auto& s = impl_->species;
   const std::size_t ns = s.blocks.size(), nq = q.size(), npairs = ns * (ns + 1) / 2;
+  // One row of sums per species pair and a row of factors (complex f, T)
+  // per species: atoms that each carry their own B are as many species,
+  // and N² rows would not fit.
+  require_host_memory({"", 0, "species"},
+                      detail::concat(ns, " species (element, charge, B) make ", npairs, " pair sums over ", nq,
+                                     " Q points, which"),
+                      double(nq) * (double(npairs) * sizeof(double) + double(ns) * kFactorBytesPerSpeciesAndQ));
+
+  // Factors without Debye–Waller (self terms stay undamped) and T_m apart,
+  // before the sums: a Q beyond a table's range fails before the costly part.
+  FactorOptions bare = o.factors;
+  bare.debye_waller = false;
+  std::vector<std::vector<std::complex<double>>> f(ns, std::vector<std::complex<double>>(nq));
+  std::vector<std::vector<double>> t(ns, std::vector<double>(nq, 1.0));
+  // All threads (~0.3 µs a factor: ~1 ms for two species at 1456 Q); the
+  // first error in (species, Q) order is raised after (a species without
+  // tables), as a serial loop would.
+  std::exception_ptr error;
+  std::size_t error_at = ns * nq;
+  std::mutex error_mutex;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (std::size_t m = 0; m < ns; ++m)
+    for (std::size_t k = 0; k < nq; ++k) {
+      try {
+        f[m][k] = scattering_factor(o.radiation, s.species[m], q[k], bare);
+        if (o.factors.debye_waller) t[m][k] = debye_waller(s.species[m].b_iso, q[k]);
+      } catch (...) {
+        const std::lock_guard lock(error_mutex);
+        if (m * nq + k < error_at) error = std::current_exception(), error_at = m * nq + k;
+      }
+    }
+  if (error) std::rethrow_exception(error);
 
   std::vector<double> weight(ns);  // Σ w per species (a pass over its atoms each)
   for (std::size_t m = 0; m < ns; ++m) weight[m] = s.total_weight(m);
@@ -204,29 +242,6 @@ DebyeResult DebyePlan::execute(const std::vector<double>& q) const {
     ++impl_->stats.pair_sum_runs;
   }
 
-  // Factors without Debye–Waller (self terms stay undamped) and T_m apart.
-  FactorOptions bare = o.factors;
-  bare.debye_waller = false;
-  std::vector<std::vector<std::complex<double>>> f(ns, std::vector<std::complex<double>>(nq));
-  std::vector<std::vector<double>> t(ns, std::vector<double>(nq, 1.0));
-  // All threads (~0.3 µs a factor: ~1 ms for two species at 1456 Q, after
-  // the GPU's sums); the first error in (species, Q) order is raised after
-  // (a species without tables), as a serial loop would.
-  std::exception_ptr error;
-  std::size_t error_at = ns * nq;
-  std::mutex error_mutex;
-#pragma omp parallel for collapse(2) schedule(static)
-  for (std::size_t m = 0; m < ns; ++m)
-    for (std::size_t k = 0; k < nq; ++k) {
-      try {
-        f[m][k] = scattering_factor(o.radiation, s.species[m], q[k], bare);
-        if (o.factors.debye_waller) t[m][k] = debye_waller(s.species[m].b_iso, q[k]);
-      } catch (...) {
-        const std::lock_guard lock(error_mutex);
-        if (m * nq + k < error_at) error = std::current_exception(), error_at = m * nq + k;
-      }
-    }
-  if (error) std::rethrow_exception(error);
 
   DebyeResult result;
   result.q = q;

@@ -8,6 +8,7 @@
 #include "debye/histogram_intensity.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/progress.hpp"
+#include "nanoscatter/resource_guard.hpp"
 
 namespace nanoscatter::debye {
 
@@ -35,6 +36,8 @@ constexpr std::size_t kMinPieceGpu = 4096;
 // Blocks per part the pieces aim at (LPT dealing then stays within a few
 // per cent of the mean once blocks are this many).
 constexpr double kBlocksPerPart = 8;
+// A histogram bin holds a count, Σd and Σd² in float64 (PairHistogram).
+constexpr double kHistogramBytesPerBin = 3 * sizeof(double);
 
 std::vector<AtomBlock> cut(const AtomBlock& b, std::size_t piece) {
   std::vector<AtomBlock> out;
@@ -174,13 +177,18 @@ AtomOrder atom_order_for(const DebyeOptions& options, std::size_t atoms) {
 }
 
 std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOptions& options) {
-  const std::size_t ns = s.blocks.size();
-  std::vector<PairHistogram> hist(ns * (ns + 1) / 2);
+  const std::size_t ns = s.blocks.size(), npairs = ns * (ns + 1) / 2;
   const double r_max = max_distance_bound(s);
-  for (auto& h : hist) {
-    h.bin_width = options.bin_width;
-    (void)h.bins_for(r_max);  // a bin width that needs too many bins fails before any work
-  }
+  PairHistogram shape;
+  shape.bin_width = options.bin_width;
+  const std::size_t bins = shape.bins_for(r_max);  // a bin width that needs too many bins fails before any work
+  // One histogram (count, Σd, Σd²) per species pair: atoms that each carry
+  // their own B are as many species, and N² histograms would not fit.
+  require_host_memory({"", 0, "species"},
+                      nanoscatter::detail::concat(ns, " species (element, charge, B) make ", npairs,
+                                                  " pair histograms of ", bins, " bins, which"),
+                      double(npairs) * (double(bins) * kHistogramBytesPerBin + sizeof(PairHistogram)));
+  std::vector<PairHistogram> hist(npairs, shape);
   // Every histogram ends with the bins of r_max (ranks sum them bin by bin).
   // The GPU path sizes them at the end: its blocks size theirs once their
   // kernels are queued, while the device runs.

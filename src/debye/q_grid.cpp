@@ -8,12 +8,18 @@
 
 #include "nanoscatter/debye.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/resource_guard.hpp"
 
 namespace nanoscatter {
 
 namespace {
+// Per Q point the grid holds Q and the pattern at least I(Q), in float64;
+// the engines add per-species tables on top, so this is a lower bound.
+constexpr double kMinBytesPerQ = 2 * sizeof(double);
+
 void check_points(int n) {
   if (n < 1) fail_option("qpoints", "need at least 1 point, got ", n);
+  require_host_memory({"", 0, "qpoints", true}, std::to_string(n) + " Q points", n * kMinBytesPerQ);
 }
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "nanoscatter/config.hpp"
@@ -15,6 +16,7 @@
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs.hpp"
 #include "nanoscatter/gisaxs_mesh.hpp"
+#include "nanoscatter/resource_guard.hpp"
 #include "nanoscatter/scattering_factors.hpp"
 
 namespace nanoscatter::gisaxs {
@@ -23,6 +25,9 @@ namespace {
 
 // h c in keV·nm (CODATA 2018), for photon energies ↔ wavelengths.
 constexpr double kHcKeVNm = 1.239841984;
+// A lower bound of what each detector pixel costs: its intensity and one
+// complex amplitude, in float64 (the engine keeps more per pixel).
+constexpr double kMinBytesPerPixel = sizeof(double) + 2 * sizeof(double);
 
 std::string join(const std::vector<std::string>& names) {
   std::string out;
@@ -294,6 +299,19 @@ class SampleReader {
     return edges;
   }
 
+  // The pixel count comes from the file: it must fit memory before any
+  // image, q table or amplitude array is made for it.
+  void check_detector_memory(const ConfigTable& t) const {
+    double pixels = 0;
+    if (const auto* d = std::get_if<AngularDetector>(&sample_.detector))
+      pixels = double(d->phi_edges.size() - 1) * double(d->alpha_edges.size() - 1);
+    else if (const auto* d = std::get_if<QGridDetector>(&sample_.detector))
+      pixels = double(d->qy_edges.size() - 1) * double(d->qz_edges.size() - 1);
+    else if (const auto* d = std::get_if<FlatDetector>(&sample_.detector))
+      pixels = d->region_columns ? double(d->region_columns) * double(d->region_rows) : double(d->columns) * double(d->rows);
+    require_host_memory(t.where(), nanoscatter::detail::concat(std::size_t(pixels), " detector pixels"), pixels * kMinBytesPerPixel);
+  }
+
   void read_detector(const ConfigTable& t) {
     const std::string type = t.get_string_or("type", "angular");
     note("detector", t.where());
@@ -354,6 +372,7 @@ class SampleReader {
     } else {
       fail_at(t.where("type"), "unknown detector type '", type, "' (angular, qgrid, flat)");
     }
+    check_detector_memory(t);
     // The resolution's σ in the detector's units: pixels (flat), degrees
     // (angular, stored in rad), 1/nm (q grid).
     if (t.has("resolution")) {

@@ -9,6 +9,7 @@
 
 #include "nanoscatter/atomic_file.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/resource_guard.hpp"
 #include "nanoscatter/io_hdf5.hpp"
 #include "io/hdf5_util.hpp"
 
@@ -327,6 +328,8 @@ Dataset2D read_dataset_2d(const std::string& spec) {
   hsize_t dims[2] = {0, 0};
   if (!space.valid() || H5Sget_simple_extent_dims(space.get(), dims, nullptr) != 2)
     fail_at(where, "cannot read dimensions", hdf5_reason());
+  require_host_memory(where, detail::concat(dims[0], " × ", dims[1], " values"),
+                      double(dims[0]) * double(dims[1]) * sizeof(double));
   result.rows = dims[0];
   result.cols = dims[1];
   result.data.resize(result.rows * result.cols);

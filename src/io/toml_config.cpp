@@ -75,6 +75,18 @@ namespace {
 
 const toml::table& table_of(const ConfigTable& view) { return ConfigAccess::table(view); }
 
+// toml++ quotes the characters it saw, line breaks included ("saw 'n\n'"):
+// written as escapes, the message stays one line and says what was there.
+std::string describe(const toml::parse_error& e) {
+  std::string out;
+  for (const char c : e.description()) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else out += c;
+  }
+  return out;
+}
+
 std::string child_path(const ConfigTable& view, std::string_view key) {
   return view.path().empty() ? std::string(key) : view.path() + "." + std::string(key);
 }
@@ -105,7 +117,7 @@ std::shared_ptr<const detail::ConfigDocument> parse_document(std::string_view te
   } catch (const toml::parse_error& e) {
     const auto& begin = e.source().begin;
     fail_at({source_name, static_cast<int>(begin.line), ""}, "syntax error at column ",
-            begin.column, ": ", e.description());
+            begin.column, ": ", describe(e));
   }
   return doc;
 }
@@ -345,7 +357,7 @@ toml::table parse_for_edit(std::string_view text, const std::string& source) {
   } catch (const toml::parse_error& e) {
     const auto& begin = e.source().begin;
     fail_at({source, static_cast<int>(begin.line), ""}, "syntax error at column ", begin.column, ": ",
-            e.description());
+            describe(e));
   }
 }
 

@@ -2,12 +2,14 @@
 // ASE/QUIP/OVITO: Lattice="...", Properties=name:type:count:..., pbc="T T T").
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 
 #include "io/structure_text.hpp"
 #include "nanoscatter/atomic_file.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/resource_guard.hpp"
 #include "nanoscatter/structure_io.hpp"
 
 namespace nanoscatter {
@@ -143,7 +145,16 @@ Structure read_xyz(const std::string& path) {
   const auto declared = count_tokens.empty() ? std::nullopt : io::to_integer(count_tokens[0]);
   if (!declared || *declared < 0)
     fail_at({path, 1, "atom count"}, "not a non-negative integer '", io::trim(lines[0]), "'");
+  // The declared count is untrusted: it must fit the lines present, and
+  // memory, before anything is reserved for it.
+  const int first_atom_line = 3;  // 1-based
+  const std::size_t atom_lines = lines.size() >= first_atom_line ? lines.size() - (first_atom_line - 1) : 0;
+  if (static_cast<std::uint64_t>(*declared) > atom_lines)
+    fail_at({path, 1, "atom count"}, "the file declares ", *declared, " atoms but has only ", atom_lines,
+            " atom lines");
   const auto atom_count = static_cast<std::size_t>(*declared);
+  require_host_memory({path, 1, "atom count"}, std::to_string(atom_count) + " atoms",
+                      static_cast<double>(atom_count) * sizeof(Atom));
 
   Structure structure;
   Columns columns;
@@ -176,7 +187,6 @@ Structure read_xyz(const std::string& path) {
     if (auto it = pairs.find("comment"); it != pairs.end()) structure.title = it->second;
   }
 
-  const int first_atom_line = 3;  // 1-based
   structure.atoms.reserve(atom_count);
   for (std::size_t i = 0; i < atom_count; ++i) {
     const int line_number = first_atom_line + static_cast<int>(i);

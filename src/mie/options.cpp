@@ -6,6 +6,7 @@
 #include "mie/checks.hpp"
 #include "nanoscatter/constants.hpp"
 #include "nanoscatter/mie.hpp"
+#include "nanoscatter/resource_guard.hpp"
 
 namespace nanoscatter {
 
@@ -20,6 +21,10 @@ void MieOptions::validate() const {
     fail_option("core_ratio", "must lie in [0, 1], got ", *core_ratio);
   if (m_core) mie::check_refractive_index(*m_core, {"", 0, "m_core", true});
   if (ntheta < 0 || ntheta == 1) fail_option("ntheta", "must be ≥ 2, got ", ntheta);
+  // Per angle: θ and the amplitudes S1, S2 (complex), a lower bound of the
+  // result's size; the count comes from the user.
+  constexpr double kMinBytesPerAngle = sizeof(double) + 4 * sizeof(double);
+  require_host_memory({"", 0, "ntheta", true}, detail::concat(ntheta, " angles"), ntheta * kMinBytesPerAngle);
 }
 
 double MieOptions::size_parameter() const { return x ? *x : 2 * kPi * radius.value_or(0) / lambda; }

@@ -12,6 +12,7 @@
 
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/pattern2d.hpp"
+#include "nanoscatter/resource_guard.hpp"
 
 namespace nanoscatter {
 
@@ -28,6 +29,17 @@ void require_positive(double v, const char* option, const char* what) {
 
 void require_count(int n, const char* option) {
   if (n < 1) fail_option(option, "must be at least 1, got ", n);
+}
+
+// Per pixel: its q (3 doubles), the intensity and the complex amplitude;
+// a lower bound of what the engine keeps.
+constexpr double kMinBytesPerPixel = sizeof(Vec3) + sizeof(double) + 2 * sizeof(double);
+
+// The pixel counts come from the user: they must fit memory before the
+// grid is made for them.
+void require_pixel_memory(int rows, int cols, const char* field) {
+  require_host_memory({"", 0, field, true}, nanoscatter::detail::concat(rows, " × ", cols, " pixels"),
+                      double(rows) * double(cols) * kMinBytesPerPixel);
 }
 
 void validate_rotation(const Mat3& r) {
@@ -47,6 +59,7 @@ void validate_rotation(const Mat3& r) {
 
 double DetectorGrid::q_magnitude(std::size_t p) const { return norm(q[p]); }
 
+
 void validate_geometry(const Pattern2DGeometry& g) {
   require_positive(g.wavelength, "wavelength", "wavelength (Å)");
   const double k = kTwoPi / g.wavelength;
@@ -60,12 +73,14 @@ void validate_geometry(const Pattern2DGeometry& g) {
               " Å⁻¹ for λ = ", g.wavelength, " Å: not on the Ewald sphere");
     require_count(polar->nq, "nq");
     require_count(polar->nphi, "nphi");
+    require_pixel_memory(polar->nq, polar->nphi, "nphi");
   } else {
     const auto& flat = std::get<FlatDetector>(g.detector);
     require_positive(flat.distance, "distance", "detector distance");
     require_positive(flat.pixel_size, "pixel_size", "pixel size");
     require_count(flat.nx, "nx");
     require_count(flat.ny, "ny");
+    require_pixel_memory(flat.ny, flat.nx, "ny");
     if (flat.beam_center && !(std::isfinite((*flat.beam_center)[0]) && std::isfinite((*flat.beam_center)[1])))
       fail_option("beam_center", "the beam centre must be finite");
   }

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "nanoscatter/atomic_file.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/io_nexus.hpp"
 #include "nanoscatter/io_png.hpp"
@@ -45,10 +46,12 @@ class StagingDir {
     fs::remove_all(path_, ec);
     if (!fs::create_directory(path_, ec))
       fail_at(at_output(dir), "cannot create a folder in it: ", ec.message());
+    signal_handle_ = register_staging_directory(path_);
   }
   ~StagingDir() {
     std::error_code ec;
     fs::remove_all(path_, ec);
+    release_staging_directory(signal_handle_);
   }
   const fs::path& path() const { return path_; }
   // Moves every file into `dir` (same file system: plain renames).
@@ -62,6 +65,7 @@ class StagingDir {
 
  private:
   fs::path path_;
+  int signal_handle_ = -1;  // a signal removes the folder (atomic_file.hpp)
 };
 
 std::string tile_name(std::size_t t, std::size_t tiles) {
@@ -75,11 +79,12 @@ std::string tile_name(std::size_t t, std::size_t tiles) {
 void check_rmc_output_dir(const fs::path& dir) {
   if (fs::exists(dir)) {
     if (!fs::is_directory(dir)) fail_at(at_output(dir), "exists and is not a directory");
-    return;
+  } else {
+    const auto parent = dir.parent_path();
+    if (!parent.empty() && !fs::is_directory(parent))
+      fail_at(at_output(dir), "parent directory '", parent.string(), "' does not exist");
   }
-  const auto parent = dir.parent_path();
-  if (!parent.empty() && !fs::is_directory(parent))
-    fail_at(at_output(dir), "parent directory '", parent.string(), "' does not exist");
+  check_output_directory(dir, "output_dir");
 }
 
 std::vector<std::string> rmc_run_lines(const RmcTarget& target, const RmcOptions& options, const RmcResult& result) {

@@ -142,14 +142,18 @@ RmcTarget make_rmc_target(Image2D image, const Image2D* mask, const TargetOption
   target.size = n;
   target.intensity = std::move(image.data);
   target.source = image_name + (mask_name.empty() ? "" : " (mask " + mask_name + ")");
-  bool any_used = false, any_nonzero = false;
+  bool any_used = false, any_nonzero = false, any_positive = false;
   for (double v : target.intensity) {
     if (std::isnan(v)) continue;
     any_used = true;
     any_nonzero = any_nonzero || v != 0;
+    any_positive = any_positive || v > 0;
   }
   if (!any_used) fail_at(at_image, "the mask leaves no pixel of the ", n, "×", n, " model window");
   if (!any_nonzero) fail_at(at_image, "the target is zero at every used pixel");
+  // Background-subtracted data may dip below zero, but an intensity with no
+  // positive pixel is no scattering image (the fit would run to nothing).
+  if (!any_positive) fail_at(at_image, "no used pixel of the target is positive; an intensity cannot be all negative");
   return target;
 }
 

@@ -60,6 +60,11 @@ void validate_cell(const Cell& cell, const Where& where) {
   for (const auto& [name, value] : angles)
     if (!(std::isfinite(value) && value > 0 && value < 180))
       fail_at(field(name), "cell angle must lie strictly between 0 and 180 degrees, got ", value);
+  // Lengths that are each finite can still make a volume that overflows or
+  // underflows (a = 1e-300 Å): blame the lengths, not the angles.
+  const double length_product = cell.a * cell.b * cell.c;
+  if (!(std::isnormal(length_product) && std::isfinite(length_product)))
+    fail_at(field("a"), "cell lengths ", cell.a, ", ", cell.b, ", ", cell.c, " Å give a volume outside the range of numbers");
   // The Gram determinant vanishes for angles that cannot close a cell
   // (e.g. α + β < γ); 1e-10 of a·b·c keeps out cells flat to rounding.
   if (!(cell.volume() > 1e-10 * cell.a * cell.b * cell.c))
@@ -69,8 +74,10 @@ void validate_cell(const Cell& cell, const Where& where) {
 
 Cell cell_from_vectors(const Vec3& a, const Vec3& b, const Vec3& c) {
   const double la = norm(a), lb = norm(b), lc = norm(c);
-  if (!(la > 0 && lb > 0 && lc > 0) || !is_finite(a) || !is_finite(b) || !is_finite(c))
-    fail("lattice vectors must be finite and non-zero");
+  // Finite components can still give infinite lengths (1e308 Å).
+  if (!(la > 0 && lb > 0 && lc > 0) || !std::isfinite(la * lb * lc) || !is_finite(a) || !is_finite(b) ||
+      !is_finite(c))
+    fail("lattice vectors must be finite and non-zero, with a cell volume within the range of numbers");
   if (!(dot(a, cross(b, c)) > 0))
     fail("lattice vectors are degenerate or left-handed (a·(b×c) = ", dot(a, cross(b, c)), ")");
   auto angle = [](const Vec3& u, const Vec3& v) {

@@ -4,6 +4,7 @@
 
 #include "nanoscatter/builder.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/resource_guard.hpp"
 
 namespace nanoscatter {
 
@@ -36,6 +37,11 @@ Structure cut_crystal(const UnitCellSpec& unit_cell, const Shape& shape, const C
   constexpr double kMaxCells = 1e10;
   if (!(cells <= kMaxCells))
     fail_at({"", 0, "shape"}, "the shape spans ", cells, " unit cells (more than ", kMaxCells, "); make it smaller");
+  // The atoms the shape will hold, from the lattice density: they must fit
+  // memory before the scan makes them.
+  const double expected_atoms = shape_volume(shape) / unit_cell.cell.volume() * double(unit_cell.basis.size());
+  require_host_memory({"", 0, "shape"}, detail::concat("~", expected_atoms, " atoms (", describe_shape(shape), ")"),
+                      expected_atoms * sizeof(Atom));
   int lo[3], hi[3];
   for (int i = 0; i < 3; ++i) {
     lo[i] = static_cast<int>(lo_d[i]);

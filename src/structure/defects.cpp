@@ -23,6 +23,9 @@ Structure add_vacancies(const Structure& structure, const VacancyOptions& option
     if (ok) eligible.push_back(i);
   }
   const auto removed_count = static_cast<std::size_t>(std::llround(options.fraction * static_cast<double>(eligible.size())));
+  // An empty structure is no particle: a run that would write one is a mistake.
+  if (!options.allow_empty && removed_count > 0 && removed_count == structure.atoms.size())
+    fail_at({"", 0, "fraction"}, "removes all ", removed_count, " atoms, leaving none (fraction ", options.fraction, ")");
 
   // Partial Fisher–Yates: the first removed_count entries become a uniform
   // random subset (Knuth, TAOCP vol. 2, Algorithm 3.4.2P).

@@ -52,8 +52,11 @@ int lattice_species_count(LatticeType type) { return entry(type).species; }
 UnitCellSpec make_lattice(const LatticeOptions& options) {
   const LatticeType type = options.type;
   const std::string name = lattice_name(type);
-  if (!(std::isfinite(options.a) && options.a > 0))
-    fail_at({"", 0, "a"}, "lattice constant must be positive and finite, got ", options.a);
+  // a³ must be a normal number too: the cell's volume (a = 1e-300 Å is no crystal).
+  if (!(std::isfinite(options.a) && options.a > 0 && std::isnormal(options.a * options.a * options.a) &&
+        std::isfinite(options.a * options.a * options.a)))
+    fail_at({"", 0, "a"}, "lattice constant must be positive and finite, with a³ within the range of numbers, got ",
+            options.a);
   if (options.c && !hexagonal(type)) fail_at({"", 0, "c"}, "only hcp and wurtzite take c, not ", name);
   if (options.c && !(std::isfinite(*options.c) && *options.c > 0))
     fail_at({"", 0, "c"}, "lattice constant must be positive and finite, got ", *options.c);

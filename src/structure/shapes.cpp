@@ -2,6 +2,8 @@
 // tolerance, bounding radius.
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numbers>
 #include <sstream>
 
 #include "nanoscatter/builder.hpp"
@@ -158,6 +160,24 @@ double bounding_radius(const Shape& shape) {
                           double radius = 0;
                           for (const Vec3& v : polyhedron_vertices(unit_planes(s))) radius = std::max(radius, norm(v));
                           return radius;
+                        },
+                    },
+                    shape);
+}
+
+double shape_volume(const Shape& shape) {
+  constexpr double kPi = std::numbers::pi;
+  return std::visit(Overloaded{
+                        [](const Sphere& s) { return 4 * kPi / 3 * s.radius * s.radius * s.radius; },
+                        [](const Cube& s) { return s.edge * s.edge * s.edge; },
+                        [](const Cuboid& s) { return s.a * s.b * s.c; },
+                        [](const Cylinder& s) { return kPi * s.radius * s.radius * s.height; },
+                        // Eight tetrahedra of volume R³/6.
+                        [](const Octahedron& s) { return 4 * s.radius * s.radius * s.radius / 3; },
+                        [](const ConvexPolyhedron& s) {
+                          double inscribed = std::numeric_limits<double>::infinity();
+                          for (const Plane& p : s.planes) inscribed = std::min(inscribed, p.distance / norm(p.normal));
+                          return 4 * kPi / 3 * inscribed * inscribed * inscribed;
                         },
                     },
                     shape);

@@ -327,7 +327,7 @@ TEST(DetectorImage, BadInputs) {
     H5Sclose(space);
     H5Fclose(f);
     EXPECT_EQ(error_of([&] { read_detector_image(file); }),
-              file + ": /big: 100000 × 100000 pixels: a side exceeds the limit of 65536 (max_side)");
+              file + ": /big: 100000 × 100000 pixels (~80 GB): a side exceeds the limit of 65536 (max_side)");
     expect_one_line_error([&] { read_detector_image(file + ":/entry/none"); }, "huge.h5", "/entry/none");
   }
   // Truncated HDF5 and CBF, unknown format, missing file.

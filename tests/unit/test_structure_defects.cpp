@@ -36,7 +36,9 @@ TEST(StructureDefects, VacancyCountIsExactAndOrderKept) {
   }
   EXPECT_TRUE(differs);
   EXPECT_EQ(add_vacancies(s, {0, 1, {}}).atoms.size(), 959u);
-  EXPECT_EQ(add_vacancies(s, {1, 1, {}}).atoms.size(), 0u);
+  EXPECT_EQ(add_vacancies(s, {1, 1, {}, true}).atoms.size(), 0u);
+  // An empty result only when asked for.
+  EXPECT_THROW(add_vacancies(s, {1, 1, {}}), Error);
 }
 
 TEST(StructureDefects, VacanciesAreUniformOverAtoms) {

@@ -4,11 +4,13 @@
 //   xr = (i − (box_x − 1)/2)/box_x,  yr = (j − (box_y − 1)/2)/box_x,  zr likewise,
 // in units of the particle's size along x, and belongs to the particle when the
 // shape's inequality holds at that point (boundary included, as in ADDA).
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include "nanoscatter/dda.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/resource_guard.hpp"
 
 namespace nanoscatter {
 
@@ -203,6 +205,13 @@ DdaGeometry make_dda_shape(const DdaShape& shape, int grid_x, std::array<int, 2>
   if (box_y > 65535 || box_z > 65535) fail_option("grid", "box too large");
   if ((box_x - box_y) % 2) g.sym_r = false;  // the 90° rotation must map the lattice onto itself
   g.box = {box_x, box_y, box_z};
+  // The grid comes from the user: its dipoles must fit memory before the
+  // scan below makes them (the solver's own needs are checked in make_dda_setup).
+  const double voxels = double(box_x) * double(box_y) * double(box_z);
+  const double filled = g.volume_ratio > 0 ? std::min(1.0, g.volume_ratio) : 1.0;
+  require_host_memory({"", 0, "grid", true},
+                      detail::concat("the dipole grid ", box_x, "×", box_y, "×", box_z),
+                      voxels * filled * (sizeof(g.position[0]) + sizeof(g.material[0])));
 
   for (int k = 0; k < box_z; ++k)
     for (int j = 0; j < box_y; ++j)

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "io/detector/formats.hpp"
+#include "nanoscatter/resource_guard.hpp"
 
 namespace nanoscatter::detector {
 namespace {
@@ -75,10 +76,15 @@ std::vector<unsigned char> read_file_bytes(const std::string& file, const Detect
 
 void check_size(const Where& where, std::size_t rows, std::size_t cols, const DetectorReadOptions& o) {
   if (rows == 0 || cols == 0) fail_at(where, "empty image (", rows, " × ", cols, " pixels)");
+  // What the header's claim would cost in float64, named in every refusal.
+  const double bytes = double(rows) * double(cols) * sizeof(double);
+  const std::string claim = nanoscatter::detail::concat(rows, " × ", cols, " pixels");
   if (rows > o.max_side || cols > o.max_side)
-    fail_at(where, rows, " × ", cols, " pixels: a side exceeds the limit of ", o.max_side, " (max_side)");
+    fail_at(where, claim, " (~", format_gigabytes(bytes), "): a side exceeds the limit of ", o.max_side, " (max_side)");
   if (rows > o.max_pixels / cols)
-    fail_at(where, rows, " × ", cols, " pixels exceed the limit of ", o.max_pixels, " pixels (max_pixels)");
+    fail_at(where, claim, " (~", format_gigabytes(bytes), ") exceed the limit of ", o.max_pixels,
+            " pixels (max_pixels)");
+  require_host_memory(where, claim, bytes);
 }
 
 void check_single_frame(const std::string& file, const DetectorReadOptions& options) {
