@@ -13,6 +13,7 @@ packages=(
   libceres-dev libnlopt-cxx-dev libmuparser-dev libcairo2-dev
   libcbf-dev zlib1g-dev hdf5-filter-plugin bitshuffle python3-fabio
   python3-silx
+  python3-notebook python3-nbconvert python3-ipykernel
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Docs that run (issue 20): every shell command and Python snippet that
-README.md and docs/*.md show is run, page by page, and a non-zero exit fails
+README.md, docs/*.md and docs/*/README.md show is run, page by page, and a non-zero exit fails
 the test, naming the file, line and command. CTest runs one test per page
-(`docs.README`, `docs.guide`, ..., label `docs`).
+(`docs.README`, `docs.guide`, ..., `docs.tutorials` for docs/tutorials/README.md; label `docs`).
 
 What counts as shown code (the convention docs/design.md, "Documentation",
 asks pages to follow):
@@ -31,8 +31,9 @@ commands of the same page wrote. The commands are not rewritten; instead the
 scratch folder looks like the top of a checkout after `scripts/build.sh`,
 which is where the docs tell a reader to run them: `build` is a link to the
 build tree (so `PYTHONPATH=build/python /usr/bin/python3 ...` and
-`build/bin/nanoscatter` work) and `examples` a link to the checkout's
-examples/ (the inputs the docs ship). `nanoscatter` on PATH is the built CLI
+`build/bin/nanoscatter` work), `examples` a link to the checkout's
+examples/ (the inputs the docs ship) and `docs` to its docs/ (the tutorial
+notebooks). `nanoscatter` on PATH is the built CLI
 (as after an install); Python blocks get PYTHONPATH=build/python, and
 MPLBACKEND=Agg so that plotting needs no display.
 
@@ -182,6 +183,7 @@ def main():
     os.makedirs(os.path.join(work, ".bin"))
     os.symlink(build, os.path.join(work, "build"))
     os.symlink(os.path.join(src, "examples"), os.path.join(work, "examples"))
+    os.symlink(os.path.join(src, "docs"), os.path.join(work, "docs"))
     os.symlink(cli, os.path.join(work, ".bin", "nanoscatter"))
 
     env = dict(os.environ)
