@@ -6,7 +6,8 @@
 # bad combinations (.xye without --counts or --wavelength, --counts on
 # another format, --noise-seed alone, counts ≤ 0, S(Q), an .xye PDF) are
 # one line each and leave no file. A fit with [[phase]] tables runs and
-# finds no Ni (phase[1].scale within 3σ of 0); a phase without a structure, [model] structure
+# finds no Ni (phase[1].scale within 3σ of 0), and one with profile = "tch"
+# runs (eta then no path, an unknown profile refused); a phase without a structure, [model] structure
 # beside phases are refused.
 set -u
 bin=$1 work=$2
@@ -62,6 +63,13 @@ awk '/^fit: R_wp = / { split($0, a, "chi2_red = "); if (a[2] > 0.8 && a[2] < 1.2
 awk '$1 == "lattice_expansion" { v = $2; s = $4; if (v < 0) v = -v; if (v < 5 * s) ok = 1 } END { exit !ok }' stderr.txt ||
   fail "ε not near 0: $(cat stderr.txt)"
 
+# The TCH profile: y a path (eta is not one), an unknown profile refused.
+sed 's/^engine = "powder"$/engine = "powder"\nprofile = "tch"/; s/^path = "w"$/path = "y"/' fit.toml > tch.toml
+"$bin" fit tch.toml --output tch.h5 2> stderr.txt || fail "TCH fit failed: $(cat stderr.txt)"
+grep -q "^  y  *0.0001 +- 0  *(fixed)" stderr.txt || fail "TCH fit: no fixed y line: $(cat stderr.txt)"
+sed 's/^path = "y"$/path = "eta"/' tch.toml > tch_eta.toml
+sed 's/^profile = "tch"$/profile = "voigt"/' tch.toml > voigt.toml
+
 # Two phases: CoO and Ni, Ni's scale free (the data hold CoO alone: it goes to 0).
 sed -e 's/^structure = "coo.xyz"$//' fit.toml > phases.toml
 cat >> phases.toml <<'PHASES'
@@ -85,7 +93,7 @@ awk '$1 == "phase[1].scale" { if ($2 < 3 * $4) ok = 1 } END { exit !ok }' stderr
   fail "phase[1].scale not near 0 (the data hold no Ni): $(cat stderr.txt)"
 sed 's/^structure = "ni.xyz"$/# none/' phases.toml > nostructure.toml
 sed 's/^engine = "powder"$/engine = "powder"\nstructure = "coo.xyz"/' phases.toml > both.toml
-rm -f stderr.txt fit.h5 phases.h5 again.xye
+rm -f stderr.txt fit.h5 phases.h5 tch.h5 again.xye
 inputs=$(ls -A | sort)
 
 expect_error() { expect_cli_error "$1" "$bin" debye coo.xyz "${@:2}"; }
@@ -99,4 +107,6 @@ expect_error "--normalize: an .xye file holds counts of an intensity: none or pe
 expect_error "g.xye: --pdf: debye writes text (.dat, .txt, .csv), HDF5 (.h5, .hdf5) or a picture (.png)" "${grid[@]}" --pdf g.xye --output o.dat
 expect_cli_error "nostructure.toml:32: phase[1]: a [[phase]] needs a structure (a structure file)" "$bin" fit nostructure.toml --output o.h5
 expect_cli_error "both.toml:6: model.structure: with [[phase]] tables, give structure in each phase, not in [model]" "$bin" fit both.toml --output o.h5
+expect_cli_error "voigt.toml:6: model.profile: unknown profile 'voigt' (pseudo_voigt, tch)" "$bin" fit voigt.toml --output o.h5
+expect_cli_error "tch_eta.toml:20: parameter[1].path: unknown model path 'eta' (the model has: scale, background, zero, u, v, w, x, y, *" "$bin" fit tch_eta.toml --output o.h5
 echo "ok: debye writes .xye counts that a powder fit reads; bad .xye requests and phases refused with one line"
