@@ -81,8 +81,8 @@ struct BinArrays;
 
 struct PowderModelOptions {
   bool self_debye_waller = false;  // D_m² on the self term too (see above)
-  // A log-normal ensemble of spheres cut from the structure (see above);
-  // none: the structure itself.
+  // A log-normal (or Gaussian) ensemble of spheres cut from the structure
+  // (see above); none: the structure itself.
   std::optional<SizeDistributionOptions> size;
 };
 
@@ -90,7 +90,7 @@ struct PowderParameters {
   double lattice_expansion = 0;  // ε: every distance times 1 + ε
   std::vector<double> b;         // B per species (PowderModel::species order), Å²
   double size_median = 0;        // m, Å, of the expanded particles (size distribution only)
-  double size_sigma = 0;         // σ_ln (size distribution only)
+  double size_sigma = 0;         // σ_ln, or σ in Å of a Gaussian (size distribution only)
 };
 
 // The Debye part: I(Q) per atom from the pair histograms, kept across
@@ -106,7 +106,7 @@ class PowderModel {
 
   const std::vector<std::string>& species() const { return labels_; }
   // B of each species from the structure, ε = 0; with a size distribution
-  // m = √(r_min r_max), σ = 0.2.
+  // m = √(r_min r_max), σ = 0.2 (log-normal) or 0.2 m (Gaussian).
   PowderParameters default_parameters() const;
   const std::optional<SizeDistributionOptions>& size() const { return powder_.size; }
   // Atoms (Σ occupancy) of each shell: one entry, all atoms, without a size distribution.
@@ -122,7 +122,7 @@ class PowderModel {
   // The same for given number fractions w_k of the grid's spheres (size distribution only).
   std::vector<std::vector<double>> pair_sums_for_weights(std::span<const double> weights, double lattice_expansion,
                                                          std::span<const double> q) const;
-  // w_k of p's log-normal ({1} without a size distribution).
+  // w_k of p's distribution ({1} without a size distribution).
   std::vector<double> size_weights(const PowderParameters& p) const;
   // The scattering factors f_m(Q) without Debye–Waller, [m][k].
   std::vector<std::vector<std::complex<double>>> factors(std::span<const double> q) const;

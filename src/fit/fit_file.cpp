@@ -125,14 +125,15 @@ void read_pdf_model(const ConfigTable& model, const std::filesystem::path& base,
   d.objective.background = LinearMode::none;
 }
 
-// size = { r_min, r_max, count } of [model] or a [[phase]]: a log-normal
-// ensemble of spheres cut from the (periodic) structure at r_max
+// size = { r_min, r_max, count, distribution } of [model] or a [[phase]]: a
+// log-normal (or Gaussian) ensemble of spheres cut from the (periodic) structure at r_max
 // (run_powder_fit).
 std::optional<SizeDistributionOptions> read_size(const ConfigTable& t) {
   if (!t.has("size")) return std::nullopt;
   const ConfigTable size = t.get_table("size");
-  size.check_keys({"r_min", "r_max", "count"});
+  size.check_keys({"r_min", "r_max", "count", "distribution"});
   SizeDistributionOptions o;
+  read_model_key(size, "distribution", [&] { o.distribution = parse_size_distribution(size.get_string("distribution")); });
   o.r_min = size.get_double("r_min"), o.r_max = size.get_double("r_max");
   const std::int64_t count = size.get_int_or("count", std::int64_t(o.count));
   if (count < 2 || count > 1000) fail_at(size.where("count"), "must be in [2, 1000] radii, got ", count);

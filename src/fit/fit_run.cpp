@@ -308,7 +308,7 @@ FitRun run_powder_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engi
   for (std::size_t k = 0; k < phases.size(); ++k) {
     os << (k ? "; " : " ") << phases[k].structure << " (" << structures[k].atoms.size() << " atoms";
     if (const auto& size = phases[k].powder.size)
-      os << ", log-normal spheres on " << size->count << " radii " << size->r_min << " to " << size->r_max << " A";
+      os << ", " << to_string(size->distribution) << " spheres on " << size->count << " radii " << size->r_min << " to " << size->r_max << " A";
     os << ")";
   }
   os << ", " << to_string(d.radiation) << ", wavelength " << instrument.wavelength;
