@@ -2,6 +2,7 @@
 // list from the Debye equation, optional partials and PDF. Parses, checks
 // every option before any work, calls the library, writes the results.
 #include <chrono>
+#include <cstdint>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -41,6 +42,8 @@ struct DebyeCliOptions {
   double energy = 0;
   std::string normalize = "none";
   bool no_debye_waller = false;
+  double counts = 0;  // .xye output
+  std::uint64_t noise_seed = 0;
 };
 
 bool given(const CLI::App& sub, const char* option) { return sub.count(option) > 0; }
@@ -99,6 +102,12 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
   options.share = comm.share();
   options.validate();
   checked_debye_output(o.common.output, "output");
+  if (given(sub, "--noise-seed") && !given(sub, "--counts")) fail_at({"", 0, "--noise-seed"}, "needs --counts");
+  std::optional<DebyeCounts> xye_counts;
+  if (given(sub, "--counts")) xye_counts = DebyeCounts{o.counts, std::nullopt};
+  if (given(sub, "--noise-seed")) xye_counts->noise_seed = o.noise_seed;
+  const std::optional<double> wavelength = given(sub, "--wavelength") ? std::optional(o.wavelength) : std::nullopt;
+  check_debye_counts(o.common.output, wavelength, xye_counts, norm);
   if (!o.pdf.empty()) {
     checked_debye_output(o.pdf, "pdf");
     o.pdf_grid.validate();
@@ -142,8 +151,7 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
 
   const RunRecord record{"debye", context.command_line,
                          debye_run_lines(o.structure, structure, options, norm, result.seconds)};
-  write_debye(o.common.output, result, record, options.radiation, norm,
-              given(sub, "--wavelength") ? std::optional<double>(o.wavelength) : std::nullopt);
+  write_debye(o.common.output, result, record, options.radiation, norm, wavelength, xye_counts);
   if (pdf) write_pdf(o.pdf, *pdf, record);
   if (!o.common.quiet)
     std::fprintf(stderr, "debye: %zu atoms, %zu Q points, %.3f s → %s\n", result.atom_count,
@@ -158,7 +166,7 @@ void add_debye_command(CLI::App& app, const RunContext& context) {
   DebyeCliOptions& o = *options;
   sub->add_option("structure", o.structure, "atoms: .xyz, .extxyz, .pdb, .cif")->required();
   add_common_options(*sub, o.common, /*with_precision=*/true,
-                     ".dat/.txt/.csv text, .h5 HDF5, .png plot of I(Q)");
+                     ".dat/.txt/.csv text, .h5 HDF5, .png plot of I(Q), .xye counts on 2θ (--counts)");
   sub->add_option("--radiation", o.radiation, "xray|neutron|electron")->capture_default_str();
   sub->add_option("--qmin", o.qmin, "first Q, Å⁻¹ (≥ 0)")->capture_default_str();
   sub->add_option("--qmax", o.qmax, "last Q, Å⁻¹");
@@ -179,6 +187,8 @@ void add_debye_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--energy", o.energy, "X-ray photon energy, keV: adds anomalous f', f''");
   sub->add_option("--normalize", o.normalize, "none|per-atom|sq|fq")->capture_default_str();
   sub->add_flag("--no-debye-waller", o.no_debye_waller, "ignore the atoms' B factors");
+  sub->add_option("--counts", o.counts, ".xye output: counts at the pattern's maximum (σ = √counts)");
+  sub->add_option("--noise-seed", o.noise_seed, ".xye output: draw Poisson noise with this seed");
   add_compute_options(*sub, o.engine.compute);
   sub->callback([sub, options, context] { run(*sub, *options, context); });
 }

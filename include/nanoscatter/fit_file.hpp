@@ -58,6 +58,15 @@ struct FitDescription {
   bool wavelength_given = false;  // else the data file's wavelength
   PowderModelOptions powder;
   std::size_t background_terms = 0;
+  PowderProfile profile = PowderProfile::pseudo_voigt;
+  // [[phase]] (powder only): a mixture, each phase its structure and size
+  // distribution (powder.size; powder.self_debye_waller from [model]);
+  // empty: the one phase of [model]'s structure and size.
+  struct PowderPhase {
+    std::string structure;  Where structure_where;
+    PowderModelOptions powder;
+  };
+  std::vector<PowderPhase> phases;
   Where model_where;
   // [region]
   RangeSpec horizontal, vertical;  Where region_where;

@@ -8,9 +8,10 @@
 
 namespace nanoscatter {
 
-enum class OutputFormat { text, hdf5, png, xyz };
+enum class OutputFormat { text, hdf5, png, xyz, xye };
 
-// .dat .txt .csv → text, .h5 .hdf5 → hdf5, .png → png, .xyz → xyz; the
+// .dat .txt .csv → text, .h5 .hdf5 → hdf5, .png → png, .xyz → xyz, .xye →
+// xye (a powder pattern: 2θ, counts, σ); the
 // extension is matched case-insensitively. Anything else throws an Error
 // naming the path and `--output` and listing the accepted extensions.
 OutputFormat output_format_from_path(const std::filesystem::path& path);
@@ -24,7 +25,7 @@ OutputFormat output_format_from_path(const std::filesystem::path& path);
 OutputFormat checked_output_path(const std::string& path, const std::string& option,
                                  std::initializer_list<OutputFormat> allowed, const std::string& engine);
 
-// "text", "hdf5", "png", "xyz" (for messages).
+// "text", "hdf5", "png", "xyz", "xye" (for messages).
 std::string_view to_string(OutputFormat format);
 
 }  // namespace nanoscatter

@@ -23,8 +23,13 @@
 //   y(2θ) = Σ_j w_j [pV_H ⊗ (P · I(Q_j))](2θ) + Σ_k c_k T_k(x),
 //   Q_j = 4π sin(θ_t)/λ_j, w = (1, ratio) for a doublet (λ1, λ2),
 //   P(2θ_t): polarisation, normalised to P(0) = 1 (see Polarisation),
-//   pV_H: pseudo-Voigt of FWHM H(2θ_t), H² = U tan²θ_t + V tanθ_t + W
-//   (degrees², Caglioti), mixing η (η = 1: Lorentzian),
+//   pV_H: pseudo-Voigt of FWHM H(2θ_t) and mixing η (η = 1: Lorentzian),
+//   either (PowderProfile::pseudo_voigt) H² = U tan²θ_t + V tanθ_t + W
+//   (degrees², Caglioti) and a fixed η, or (PowderProfile::tch) the
+//   Thompson–Cox–Hastings pseudo-Voigt (J. Appl. Cryst. 20 (1987) 79):
+//   Gaussian Γ_G² = U tan²θ_t + V tanθ_t + W, Lorentzian
+//   Γ_L = X tanθ_t + Y / cosθ_t, and H, η from TCH's polynomials in them
+//   (tch_profile below; as GSAS, FullProf and TOPAS take them),
 //   T_k: Chebyshev polynomials of the first kind, x = 2(2θ − 2θ_lo)/(2θ_hi − 2θ_lo) − 1
 //   over the pattern's range [2θ_lo, 2θ_hi].
 // No Lorentz factor: the Debye sum is already the orientational average per
@@ -76,8 +81,8 @@ struct BinArrays;
 
 struct PowderModelOptions {
   bool self_debye_waller = false;  // D_m² on the self term too (see above)
-  // A log-normal ensemble of spheres cut from the structure (see above);
-  // none: the structure itself.
+  // A log-normal (or Gaussian) ensemble of spheres cut from the structure
+  // (see above); none: the structure itself.
   std::optional<SizeDistributionOptions> size;
 };
 
@@ -85,7 +90,7 @@ struct PowderParameters {
   double lattice_expansion = 0;  // ε: every distance times 1 + ε
   std::vector<double> b;         // B per species (PowderModel::species order), Å²
   double size_median = 0;        // m, Å, of the expanded particles (size distribution only)
-  double size_sigma = 0;         // σ_ln (size distribution only)
+  double size_sigma = 0;         // σ_ln, or σ in Å of a Gaussian (size distribution only)
 };
 
 // The Debye part: I(Q) per atom from the pair histograms, kept across
@@ -101,7 +106,7 @@ class PowderModel {
 
   const std::vector<std::string>& species() const { return labels_; }
   // B of each species from the structure, ε = 0; with a size distribution
-  // m = √(r_min r_max), σ = 0.2.
+  // m = √(r_min r_max), σ = 0.2 (log-normal) or 0.2 m (Gaussian).
   PowderParameters default_parameters() const;
   const std::optional<SizeDistributionOptions>& size() const { return powder_.size; }
   // Atoms (Σ occupancy) of each shell: one entry, all atoms, without a size distribution.
@@ -117,7 +122,7 @@ class PowderModel {
   // The same for given number fractions w_k of the grid's spheres (size distribution only).
   std::vector<std::vector<double>> pair_sums_for_weights(std::span<const double> weights, double lattice_expansion,
                                                          std::span<const double> q) const;
-  // w_k of p's log-normal ({1} without a size distribution).
+  // w_k of p's distribution ({1} without a size distribution).
   std::vector<double> size_weights(const PowderParameters& p) const;
   // The scattering factors f_m(Q) without Debye–Waller, [m][k].
   std::vector<std::vector<std::complex<double>>> factors(std::span<const double> q) const;
@@ -178,22 +183,44 @@ struct PowderInstrument {
   void validate() const;          // fields: wavelength, wavelength2, ratio, monochromator_two_theta, ...
 };
 
+// The form of the line profile (see above).
+enum class PowderProfile { pseudo_voigt, tch };
+PowderProfile parse_powder_profile(const std::string& name);  // "pseudo_voigt", "tch"
+const char* to_string(PowderProfile p);
+
 struct InstrumentParameters {
+  PowderProfile profile = PowderProfile::pseudo_voigt;
   double zero = 0;                 // degrees: 2θ_observed = 2θ_true + zero
-  double u = 0, v = 0, w = 0.01;   // degrees², Caglioti
-  double eta = 0.5;                // pseudo-Voigt mixing, [0, 1]
+  double u = 0, v = 0, w = 0.01;   // degrees², Caglioti (tch: of the Gaussian width Γ_G)
+  double eta = 0.5;                // pseudo-Voigt mixing, [0, 1] (pseudo_voigt only)
+  double x = 0, y = 0;             // degrees, Lorentzian width Γ_L (tch only)
   std::vector<double> background;  // Chebyshev coefficients c_k
 };
 
+// A profile's FWHM H (degrees) and mixing η at one angle.
+struct ProfileWidth {
+  double fwhm = 0, eta = 0;
+};
+// Thompson, Cox & Hastings (1987), eqs. 3–4, from the Gaussian and
+// Lorentzian FWHMs (both ≥ 0, degrees):
+//   H⁵ = Γ_G⁵ + 2.69269 Γ_G⁴Γ_L + 2.42843 Γ_G³Γ_L² + 4.47163 Γ_G²Γ_L³
+//        + 0.07842 Γ_G Γ_L⁴ + Γ_L⁵,
+//   η  = 1.36603 q − 0.47719 q² + 0.11116 q³,  q = Γ_L/H
+// (H = Γ_G, η = 0 for Γ_L = 0; H = Γ_L, η = 1 for Γ_G = 0; H = η = 0 for both 0).
+ProfileWidth tch_profile(double gaussian_fwhm, double lorentzian_fwhm);
+// H and η of ip's profile at 2θ (degrees): Caglioti H with ip.eta, or TCH's
+// with Γ_G² floored at 0 and Γ_L at 0.
+ProfileWidth profile_width(const InstrumentParameters& ip, double two_theta);
+
 // Polarisation factor at 2θ (degrees).
 double polarisation_factor(const PowderInstrument& instrument, double two_theta);
-// Caglioti FWHM (degrees) at 2θ (degrees); H² floored at 0.
+// Caglioti FWHM (degrees) at 2θ (degrees); H² floored at 0 (tch: Γ_G).
 double caglioti_fwhm(const InstrumentParameters& p, double two_theta);
 // Unit-area pseudo-Voigt of FWHM h at offset x (both degrees), per degree.
 double pseudo_voigt(double x, double h, double eta);
 // The profile step: source[k] at true angle true_two_theta[k] (a uniform
 // grid of `step` degrees) spread by the pseudo-Voigt of FWHM
-// max(H(2θ_k), step), sampled on the grid out to reach · FWHM and
+// max(H(2θ_k), step) and mixing η(2θ_k) (profile_width), sampled on the grid out to reach · FWHM and
 // normalised to unit sum (intensity is kept).
 std::vector<double> profile_convolution(std::span<const double> true_two_theta, double step,
                                         std::span<const double> source, const InstrumentParameters& ip, double reach);
@@ -212,6 +239,8 @@ ProfileKernels make_profile_kernels(std::span<const double> true_two_theta, doub
 std::vector<double> apply_profile(const ProfileKernels& kernels, std::span<const double> source);
 // Σ_k c_k T_k(x), x in [−1, 1].
 double chebyshev_sum(std::span<const double> c, double x);
+// The background Σ_k c_k T_k(x) at each angle, x mapped from the angles' range onto [−1, 1].
+std::vector<double> chebyshev_background(std::span<const double> c, std::span<const double> two_theta);
 
 // The pattern on fixed observed angles (strictly increasing, degrees):
 // pair sums are kept while ε, zero, the wavelengths (and with a size
@@ -239,11 +268,11 @@ class PowderPattern {
   std::vector<std::vector<std::vector<std::complex<double>>>> factors_;  // per wavelength (at zero)
   double sums_epsilon_ = 0, sums_zero_ = 0, sums_median_ = 0, sums_sigma_ = 0;
   bool have_sums_ = false;
-  // Cached: the sampled profiles at (zero, U, V, W, η), for a profile seen
+  // Cached: the sampled profiles at (profile, zero, U, V, W, η, X, Y), for a profile seen
   // in two evaluations running and holding no more than 2^24 values
   // (128 MB); else sampled as they are spread (instrument.cpp).
   ProfileKernels kernels_;
-  std::array<double, 5> kernels_key_{}, pending_key_{};
+  std::array<double, 8> kernels_key_{}, pending_key_{};
   bool have_kernels_ = false, have_pending_key_ = false;
   int pair_sum_runs_ = 0;
 };

@@ -1,6 +1,9 @@
 #include "nanoscatter/debye_output.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <random>
 #include <sstream>
 #include <utility>
 
@@ -43,20 +46,68 @@ std::string intensity_column(DebyeNormalization n) {
 }
 
 
+// The .xye file: 2θ, the intensity as counts (DebyeCounts), σ.
+void write_counts(const std::string& path, const DebyeResult& result, const std::vector<double>& two_theta,
+                  double wavelength, const DebyeCounts& counts, std::vector<std::string> lines) {
+  const double largest = *std::max_element(result.intensity.begin(), result.intensity.end());
+  if (!(largest > 0)) fail_option("counts", "the pattern has no positive intensity to scale to counts");
+  Pattern1D pattern;
+  pattern.axis = PatternAxis::two_theta;
+  pattern.wavelength = wavelength;
+  pattern.x = two_theta;
+  std::mt19937_64 rng(counts.noise_seed.value_or(0));
+  for (const double i : result.intensity) {
+    const double mean = std::max(i, 0.0) * counts.peak / largest;
+    const double y = counts.noise_seed ? double(std::poisson_distribution<std::int64_t>(mean)(rng)) : mean;
+    pattern.y.push_back(y);
+    pattern.sigma.push_back(std::sqrt(std::max(y, 1.0)));
+  }
+  std::ostringstream os;
+  os << "counts: I scaled to " << counts.peak << " at its maximum, sigma = sqrt(max(counts, 1))";
+  if (counts.noise_seed) os << ", Poisson noise of seed " << *counts.noise_seed;
+  lines.push_back(os.str());
+  PatternWriteOptions options;
+  options.header_lines = std::move(lines);
+  write_pattern(path, pattern, options);
+}
+
 }  // namespace
 
 OutputFormat checked_debye_output(const std::string& path, const std::string& option) {
-  return checked_output_path(path, option, {OutputFormat::text, OutputFormat::hdf5, OutputFormat::png}, "debye");
+  // .xye holds a powder pattern (I as counts on 2θ), not a PDF.
+  if (option == "pdf") return checked_output_path(path, option, {OutputFormat::text, OutputFormat::hdf5, OutputFormat::png}, "debye");
+  return checked_output_path(path, option, {OutputFormat::text, OutputFormat::hdf5, OutputFormat::png, OutputFormat::xye},
+                             "debye");
+}
+
+void check_debye_counts(const std::string& path, std::optional<double> wavelength,
+                        const std::optional<DebyeCounts>& counts, DebyeNormalization normalization) {
+  const bool xye = output_format_from_path(path) == OutputFormat::xye;
+  if (!xye) {
+    if (counts) fail_option("counts", "applies to .xye output only (", path, " is not one)");
+    return;
+  }
+  if (!wavelength) fail_option("wavelength", "required for .xye output: its x column is 2θ (degrees)");
+  if (!counts)
+    fail_option("counts", "required for .xye output: a simulated pattern has no σ; give the counts at its maximum "
+                "(σ = √counts, Poisson)");
+  if (!(counts->peak > 0) || !std::isfinite(counts->peak))
+    fail_option("counts", "must be a finite number of counts > 0, got ", counts->peak);
+  if (normalization == DebyeNormalization::sq || normalization == DebyeNormalization::fq)
+    fail_option("normalize", "an .xye file holds counts of an intensity: none or per-atom, not ", to_string(normalization));
 }
 
 void write_debye(const std::string& path, const DebyeResult& result, const RunRecord& record, Radiation radiation,
-                 DebyeNormalization normalization, std::optional<double> wavelength) {
+                 DebyeNormalization normalization, std::optional<double> wavelength,
+                 const std::optional<DebyeCounts>& counts) {
   const OutputFormat format = checked_debye_output(path, "output");
+  check_debye_counts(path, wavelength, counts, normalization);
   std::vector<double> two_theta;
   if (wavelength)
     for (const double q : result.q) two_theta.push_back(two_theta_from_q(q, *wavelength));
   const std::string column = intensity_column(normalization), unit = intensity_unit(radiation, normalization);
   const std::vector<std::string> lines = record.header_lines(kTitle);
+  if (format == OutputFormat::xye) return write_counts(path, result, two_theta, *wavelength, *counts, lines);
   if (format == OutputFormat::png) {
     // A quick look: I(Q) on a log scale (S(Q) and F(Q), which cross zero or
     // hover around 1, on a linear one), the partials in colour.

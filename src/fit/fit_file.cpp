@@ -125,15 +125,58 @@ void read_pdf_model(const ConfigTable& model, const std::filesystem::path& base,
   d.objective.background = LinearMode::none;
 }
 
+// size = { r_min, r_max, count, distribution } of [model] or a [[phase]]: a
+// log-normal (or Gaussian) ensemble of spheres cut from the (periodic) structure at r_max
+// (run_powder_fit).
+std::optional<SizeDistributionOptions> read_size(const ConfigTable& t) {
+  if (!t.has("size")) return std::nullopt;
+  const ConfigTable size = t.get_table("size");
+  size.check_keys({"r_min", "r_max", "count", "distribution"});
+  SizeDistributionOptions o;
+  read_model_key(size, "distribution", [&] { o.distribution = parse_size_distribution(size.get_string("distribution")); });
+  o.r_min = size.get_double("r_min"), o.r_max = size.get_double("r_max");
+  const std::int64_t count = size.get_int_or("count", std::int64_t(o.count));
+  if (count < 2 || count > 1000) fail_at(size.where("count"), "must be in [2, 1000] radii, got ", count);
+  o.count = std::size_t(count);
+  try {
+    o.validate();
+  } catch (const Error& e) {
+    fail_at(size.has(e.where().field) ? size.where(e.where().field) : size.where(), e.reason());
+  }
+  return o;
+}
+
+// [[phase]] of a powder fit: a mixture instead of [model]'s one structure.
+void read_powder_phases(const ConfigTable& root, const ConfigTable& model, const std::filesystem::path& base,
+                        FitDescription& d) {
+  if (!root.has("phase")) {
+    if (!model.has("structure")) fail_at(model.where(), "missing structure (or [[phase]] tables, each with one)");
+    return;
+  }
+  for (const char* key : {"structure", "size"})
+    if (model.has(key)) fail_at(model.where(key), "with [[phase]] tables, give ", key, " in each phase, not in [model]");
+  for (const ConfigTable& t : root.get_array_of_tables("phase")) {
+    t.check_keys({"structure", "size"});
+    if (!t.has("structure")) fail_at(t.where(), "a [[phase]] needs a structure (a structure file)");
+    FitDescription::PowderPhase phase{relative_to(base, t.get_string("structure")), t.where("structure"), {}};
+    phase.powder.self_debye_waller = d.powder.self_debye_waller;
+    phase.powder.size = read_size(t);
+    d.phases.push_back(std::move(phase));
+  }
+}
+
 // [model] engine = "powder"; a fit without [objective] takes chi2 with σ
 // from the data (.xye) or σ² = max(y, 1), the closed-form scale and no
 // constant background (the Chebyshev terms are model paths).
-void read_powder_model(const ConfigTable& model, const std::filesystem::path& base, FitDescription& d) {
+void read_powder_model(const ConfigTable& root, const ConfigTable& model, const std::filesystem::path& base,
+                       FitDescription& d) {
   model.check_keys({"engine", "structure", "two_theta", "radiation", "wavelength", "wavelength2", "ratio",
                     "polarisation", "monochromator_two_theta", "polarisation_fraction", "fine_step", "reach", "margin",
-                    "background_terms", "self_debye_waller", "bin_width", "size"});
-  d.structure = relative_to(base, model.get_string("structure"));
-  d.structure_where = model.where("structure");
+                    "background_terms", "self_debye_waller", "bin_width", "size", "profile"});
+  if (model.has("structure")) {
+    d.structure = relative_to(base, model.get_string("structure"));
+    d.structure_where = model.where("structure");
+  }
   const RangeSpec t = range_of(model, {"two_theta"}, "2θ");
   if (t.key.empty()) fail_at(model.where(), "missing two_theta = [first, last] (degrees), the fitted range");
   if (!(t.first > 0 && t.last < 180)) fail_at(t.where, "the fitted 2θ range must lie in (0, 180) degrees");
@@ -164,23 +207,8 @@ void read_powder_model(const ConfigTable& model, const std::filesystem::path& ba
   d.instrument.reach = model.get_double_or("reach", d.instrument.reach);
   d.instrument.margin = model.get_double_or("margin", d.instrument.margin);
   d.powder.self_debye_waller = model.get_bool_or("self_debye_waller", false);
-  // size = { r_min, r_max, count }: a log-normal ensemble of spheres cut
-  // from the (periodic) structure at r_max (run_powder_fit).
-  if (model.has("size")) {
-    const ConfigTable size = model.get_table("size");
-    size.check_keys({"r_min", "r_max", "count"});
-    SizeDistributionOptions o;
-    o.r_min = size.get_double("r_min"), o.r_max = size.get_double("r_max");
-    const std::int64_t count = size.get_int_or("count", std::int64_t(o.count));
-    if (count < 2 || count > 1000) fail_at(size.where("count"), "must be in [2, 1000] radii, got ", count);
-    o.count = std::size_t(count);
-    try {
-      o.validate();
-    } catch (const Error& e) {
-      fail_at(size.has(e.where().field) ? size.where(e.where().field) : size.where(), e.reason());
-    }
-    d.powder.size = o;
-  }
+  d.powder.size = read_size(model);
+  at("profile", [&] { d.profile = parse_powder_profile(model.get_string("profile")); });
   const std::int64_t terms = model.get_int_or("background_terms", 0);
   if (terms < 0 || terms > 30) fail_at(model.where("background_terms"), "must be in [0, 30], got ", terms);
   d.background_terms = std::size_t(terms);
@@ -193,12 +221,13 @@ void read_powder_model(const ConfigTable& model, const std::filesystem::path& ba
     const std::string key = e.where().field;
     fail_at(model.has(key) ? model.where(key) : model.where(), e.reason());
   }
+  read_powder_phases(root, model, base, d);
   d.objective.kind = ObjectiveKind::chi2;
   d.objective.background = LinearMode::none;
 }
 
 FitDescription read_description(const ConfigTable& root, const std::filesystem::path& base) {
-  root.check_keys({"data", "model", "region", "mask", "parameter", "objective", "minimizer", "output"});
+  root.check_keys({"data", "model", "region", "mask", "parameter", "objective", "minimizer", "output", "phase"});
   FitDescription d;
   d.source = root.file();
   d.base = base;
@@ -231,10 +260,12 @@ FitDescription read_description(const ConfigTable& root, const std::filesystem::
   } else if (d.engine == "pdf") {
     read_pdf_model(model, base, d);
   } else if (d.engine == "powder") {
-    read_powder_model(model, base, d);
+    read_powder_model(root, model, base, d);
   } else {
     fail_at(model.where("engine"), "unknown engine '", d.engine, "' (gisaxs, pdf, powder)");
   }
+  if (d.engine != "powder" && root.has("phase"))
+    fail_at(root.get_array_of_tables("phase").front().where(), "[[phase]] tables belong to powder fits (engine = \"powder\")");
 
   if (root.has("region")) {
     const ConfigTable region = root.get_table("region");

@@ -124,16 +124,23 @@ struct LineFitKind {
 };
 
 struct LineFitInputs {
-  Structure structure;
+  std::vector<Structure> structures;  // one per structure file asked for
   Pattern1D pattern;
 };
 
-LineFitInputs load_line_fit(const FitDescription& d, const LineFitKind& kind) {
+struct StructureFile {
+  std::string path;
+  Where where;
+};
+
+LineFitInputs load_line_fit(const FitDescription& d, const LineFitKind& kind, const std::vector<StructureFile>& files) {
   const std::string a = std::string("a ") + kind.name + " fit ";
   if (d.sigma != "poisson") fail_at(d.sigma_where, a, "takes σ from ", kind.sigma_from);
   if (d.region_where.line) fail_at(d.region_where, a, "takes its range from [model] ", kind.range);
   if (d.mask_where.line) fail_at(d.mask_where, a, "has no mask (choose the range with [model] ", kind.range, ")");
-  for (const auto& [path, where] : {std::pair{d.structure, d.structure_where}, std::pair{d.data_file, d.data_where}})
+  std::vector<StructureFile> inputs = files;
+  inputs.push_back({d.data_file, d.data_where});
+  for (const auto& [path, where] : inputs)
     if (!std::filesystem::exists(path)) fail_at(where, "no such file: ", path);
   // Errors of the readers that name no file line are put at the key.
   const auto at_key = [](const Where& where, auto&& read) {
@@ -144,19 +151,22 @@ LineFitInputs load_line_fit(const FitDescription& d, const LineFitKind& kind) {
       fail_at(where, e.what());
     }
   };
-  LineFitInputs in{at_key(d.structure_where, [&] { return read_structure(d.structure); }),
-                   at_key(d.data_where, [&] {
-                     PatternReadOptions o;
-                     o.axis = kind.axis;
-                     return read_pattern(d.data_file, o);
-                   })};
+  LineFitInputs in;
+  for (const auto& [path, where] : files) in.structures.push_back(at_key(where, [&] { return read_structure(path); }));
+  in.pattern = at_key(d.data_where, [&] {
+    PatternReadOptions o;
+    o.axis = kind.axis;
+    return read_pattern(d.data_file, o);
+  });
   return in;
 }
 
 // A PDF fit: G(r) from a .gr (or any pattern1d.hpp file on an r axis), the
 // points of [model] r, the structure's PdfModel (fit_pdf.hpp).
 FitRun run_pdf_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engine) {
-  auto [structure, pattern] = load_line_fit(d, {"PDF", "r", "the data file's dG column", PatternAxis::r});
+  auto [structures, pattern] =
+      load_line_fit(d, {"PDF", "r", "the data file's dG column", PatternAxis::r}, {{d.structure, d.structure_where}});
+  const Structure& structure = structures.front();
   PdfModelOptions pdf = d.pdf;
   // Qmax from the data's header unless the fit file gives it; the header's
   // Qmin is not applied (reductions extrapolate F(Q) below it, and PDFfit2
@@ -228,16 +238,22 @@ FitRun run_pdf_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engine)
 // .xye/.fxye, else σ² = max(y, 1)), the points of [model] two_theta, the
 // structure's PowderModel and the instrument (fit_powder.hpp).
 FitRun run_powder_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engine) {
-  auto [structure, pattern] =
-      load_line_fit(d, {"powder", "two_theta", "the data file (.xye), else σ² = max(y, 1)", PatternAxis::two_theta});
+  // The phases: [[phase]] tables, else [model]'s structure.
+  std::vector<FitDescription::PowderPhase> phases = d.phases;
+  if (phases.empty()) phases.push_back({d.structure, d.structure_where, d.powder});
+  std::vector<StructureFile> files;
+  for (const auto& phase : phases) files.push_back({phase.structure, phase.structure_where});
+  auto [structures, pattern] = load_line_fit(
+      d, {"powder", "two_theta", "the data file (.xye), else σ² = max(y, 1)", PatternAxis::two_theta}, files);
   // A size distribution: the structure is a crystal (a cell, periodic),
   // cut here to the grid's largest sphere about the lattice origin.
-  if (d.powder.size) {
+  for (std::size_t k = 0; k < phases.size(); ++k) {
+    if (!phases[k].powder.size) continue;
     try {
-      structure = cut_crystal(unit_cell_from_structure(structure), Sphere{d.powder.size->r_max});
+      structures[k] = cut_crystal(unit_cell_from_structure(structures[k]), Sphere{phases[k].powder.size->r_max});
     } catch (const Error& e) {
       if (!e.where().file.empty() && e.where().line) throw;
-      fail_at(d.structure_where, "with [model] size, ", e.reason());
+      fail_at(phases[k].structure_where, d.phases.empty() ? "with [model] size, " : "with the phase's size, ", e.reason());
     }
   }
   PowderInstrument instrument = d.instrument;
@@ -261,7 +277,12 @@ FitRun run_powder_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engi
   debye.bin_width = d.bin_width;
   debye.compute = engine.compute;
   debye.compute.quiet = true;
-  fit::PowderFitModel model(PowderPattern(PowderModel(structure, debye, d.powder), instrument, x), d.background_terms);
+  std::vector<PowderPattern> patterns;
+  for (std::size_t k = 0; k < phases.size(); ++k)
+    patterns.emplace_back(PowderModel(structures[k], debye, phases[k].powder), instrument, x);
+  fit::PowderFitModel model = d.phases.empty()
+                                  ? fit::PowderFitModel(std::move(patterns.front()), d.background_terms, d.profile)
+                                  : fit::PowderFitModel(std::move(patterns), d.background_terms, d.profile);
 
   FitRun run;
   run.rw_name = "R_wp";
@@ -283,13 +304,17 @@ FitRun run_powder_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engi
   run.rw = std::sqrt(num / den);
   std::ostringstream os;
   os.precision(8);
-  os << "fit: " << d.source << ", model powder " << d.structure << " (" << structure.atoms.size() << " atoms, "
-     << to_string(d.radiation) << ", wavelength " << instrument.wavelength;
+  os << "fit: " << d.source << ", model powder";
+  for (std::size_t k = 0; k < phases.size(); ++k) {
+    os << (k ? "; " : " ") << phases[k].structure << " (" << structures[k].atoms.size() << " atoms";
+    if (const auto& size = phases[k].powder.size)
+      os << ", " << to_string(size->distribution) << " spheres on " << size->count << " radii " << size->r_min << " to " << size->r_max << " A";
+    os << ")";
+  }
+  os << ", " << to_string(d.radiation) << ", wavelength " << instrument.wavelength;
   if (instrument.wavelength2 > 0) os << " + " << instrument.wavelength2 << " (ratio " << instrument.ratio << ")";
-  if (d.powder.size)
-    os << " A, log-normal spheres on " << d.powder.size->count << " radii " << d.powder.size->r_min << " to "
-       << d.powder.size->r_max;
-  os << " A, polarisation " << to_string(instrument.polarisation) << ", " << d.background_terms
+  os << " A, profile " << to_string(d.profile) << ", polarisation " << to_string(instrument.polarisation) << ", "
+     << d.background_terms
      << " background terms), data " << d.data_file;
   run.run_lines.push_back(os.str());
   os.str("");

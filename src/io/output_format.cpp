@@ -11,7 +11,7 @@
 namespace nanoscatter {
 
 OutputFormat output_format_from_path(const std::filesystem::path& path) {
-  static constexpr std::array<std::pair<std::string_view, OutputFormat>, 7> known{{
+  static constexpr std::array<std::pair<std::string_view, OutputFormat>, 8> known{{
       {".dat", OutputFormat::text},
       {".txt", OutputFormat::text},
       {".csv", OutputFormat::text},
@@ -19,6 +19,7 @@ OutputFormat output_format_from_path(const std::filesystem::path& path) {
       {".hdf5", OutputFormat::hdf5},
       {".png", OutputFormat::png},
       {".xyz", OutputFormat::xyz},
+      {".xye", OutputFormat::xye},
   }};
   std::string ext = path.extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -26,7 +27,7 @@ OutputFormat output_format_from_path(const std::filesystem::path& path) {
     if (ext == suffix) return format;
   const std::string shown = ext.empty() ? "no extension" : "unknown extension '" + ext + "'";
   fail_at({path.string(), 0, "output", true}, shown,
-          "; use .dat/.txt/.csv (text), .h5/.hdf5 (HDF5), .png (picture) or .xyz (structure)");
+          "; use .dat/.txt/.csv (text), .h5/.hdf5 (HDF5), .png (picture), .xyz (structure) or .xye (powder pattern)");
 }
 
 namespace {
@@ -36,6 +37,7 @@ std::string described(OutputFormat f) {
     case OutputFormat::hdf5: return "HDF5 (.h5, .hdf5)";
     case OutputFormat::png: return "a picture (.png)";
     case OutputFormat::xyz: return "a structure (.xyz)";
+    case OutputFormat::xye: return "a powder pattern (.xye)";
   }
   return "";
 }
@@ -73,6 +75,7 @@ std::string_view to_string(OutputFormat format) {
     case OutputFormat::hdf5: return "hdf5";
     case OutputFormat::png: return "png";
     case OutputFormat::xyz: return "xyz";
+    case OutputFormat::xye: return "xye";
   }
   return "unknown";
 }

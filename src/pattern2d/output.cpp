@@ -250,7 +250,8 @@ void write_pattern2d(const std::string& path, const Pattern2DResult& result, con
     case OutputFormat::hdf5: write_hdf5(path, result, record, geometry, options); break;
     case OutputFormat::text: write_text(path, result, record, options); break;
     case OutputFormat::png: write_png(path, result, record); break;
-    case OutputFormat::xyz: break;  // refused by checked_output
+    case OutputFormat::xyz:
+    case OutputFormat::xye: break;  // refused by checked_output
   }
 }
 

@@ -158,7 +158,11 @@ PowderModel::PowderModel(const Structure& structure, const DebyeOptions& options
 PowderParameters PowderModel::default_parameters() const {
   PowderParameters p;
   p.b = default_b_;
-  if (powder_.size) p.size_median = std::sqrt(powder_.size->r_min * powder_.size->r_max), p.size_sigma = 0.2;
+  if (powder_.size) {
+    p.size_median = std::sqrt(powder_.size->r_min * powder_.size->r_max);
+    // σ_ln 0.2, or the Gaussian's σ of about the same relative width.
+    p.size_sigma = powder_.size->distribution == SizeDistribution::gaussian ? 0.2 * p.size_median : 0.2;
+  }
   return p;
 }
 
@@ -174,7 +178,7 @@ std::vector<std::vector<double>> PowderModel::pair_sums(const PowderParameters& 
 
 std::vector<double> PowderModel::size_weights(const PowderParameters& p) const {
   if (!powder_.size) return {1.0};
-  return lognormal_bin_weights(*powder_.size, p.size_median, p.size_sigma, p.lattice_expansion);
+  return size_bin_weights(*powder_.size, p.size_median, p.size_sigma, p.lattice_expansion);
 }
 
 std::vector<double> PowderModel::cumulative_weights(std::span<const double> weights) const {

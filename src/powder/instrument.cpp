@@ -1,5 +1,5 @@
 // The instrument of the powder model (powder_model.hpp): polarisation,
-// Caglioti pseudo-Voigt profile, Kα doublet, 2θ zero and Chebyshev
+// Caglioti or Thompson–Cox–Hastings pseudo-Voigt profile, Kα doublet, 2θ zero and Chebyshev
 // background, applied to the Debye pattern on a fine 2θ grid.
 #include <omp.h>
 
@@ -65,9 +65,33 @@ double polarisation_factor(const PowderInstrument& instrument, double two_theta)
   }
 }
 
+PowderProfile parse_powder_profile(const std::string& name) {
+  if (name == "pseudo_voigt") return PowderProfile::pseudo_voigt;
+  if (name == "tch") return PowderProfile::tch;
+  fail_option("profile", "unknown profile '", name, "' (pseudo_voigt, tch)");
+}
+
+const char* to_string(PowderProfile p) { return p == PowderProfile::tch ? "tch" : "pseudo_voigt"; }
+
 double caglioti_fwhm(const InstrumentParameters& p, double two_theta) {
   const double t = std::tan(0.5 * two_theta * degree);
   return std::sqrt(std::max(0.0, p.u * t * t + p.v * t + p.w));
+}
+
+ProfileWidth tch_profile(double gaussian_fwhm, double lorentzian_fwhm) {
+  const double g = gaussian_fwhm, l = lorentzian_fwhm;
+  const double h5 = std::pow(g, 5) + 2.69269 * std::pow(g, 4) * l + 2.42843 * std::pow(g, 3) * l * l +
+                    4.47163 * g * g * std::pow(l, 3) + 0.07842 * g * std::pow(l, 4) + std::pow(l, 5);
+  if (!(h5 > 0)) return {0.0, 0.0};
+  const double h = std::pow(h5, 0.2), q = l / h;
+  return {h, 1.36603 * q - 0.47719 * q * q + 0.11116 * q * q * q};
+}
+
+ProfileWidth profile_width(const InstrumentParameters& ip, double two_theta) {
+  if (ip.profile == PowderProfile::pseudo_voigt) return {caglioti_fwhm(ip, two_theta), ip.eta};
+  const double half = 0.5 * two_theta * degree;
+  const double lorentzian = std::max(0.0, ip.x * std::tan(half) + ip.y / std::cos(half));
+  return tch_profile(caglioti_fwhm(ip, two_theta), lorentzian);
 }
 
 double pseudo_voigt(double x, double h, double eta) {
@@ -87,19 +111,30 @@ double chebyshev_sum(std::span<const double> c, double x) {
   return c.empty() ? 0.0 : c[0] + x * b1 - b2;
 }
 
+std::vector<double> chebyshev_background(std::span<const double> c, std::span<const double> two_theta) {
+  std::vector<double> out(two_theta.size(), 0.0);
+  if (two_theta.empty()) return out;
+  const double lo = two_theta.front(), hi = two_theta.back();
+  for (std::size_t i = 0; i < two_theta.size(); ++i)
+    out[i] = chebyshev_sum(c, hi > lo ? 2 * (two_theta[i] - lo) / (hi - lo) - 1 : 0.0);
+  return out;
+}
+
 namespace {
 
 // Half-width (grid points) of grid point k's sampled profile, and its FWHM in grid steps.
 struct KernelExtent {
   std::size_t first, last;
   double fwhm_steps, cut_steps;  // FWHM and the cut (reach · FWHM), in grid steps
+  double eta;
 };
 
 KernelExtent kernel_extent(std::size_t k, std::size_t points, double true_two_theta, double step,
                            const InstrumentParameters& ip, double reach) {
-  const double fwhm = std::max(caglioti_fwhm(ip, std::max(true_two_theta, 0.0)), step);
+  const ProfileWidth width = profile_width(ip, std::max(true_two_theta, 0.0));
+  const double fwhm = std::max(width.fwhm, step);
   const auto half = std::size_t(std::ceil(reach * fwhm / step));
-  return {k > half ? k - half : 0, std::min(points - 1, k + half), fwhm / step, reach * fwhm / step};
+  return {k > half ? k - half : 0, std::min(points - 1, k + half), fwhm / step, reach * fwhm / step, width.eta};
 }
 
 // The profile's cut at `reach` FWHM is tapered over its last
@@ -120,11 +155,11 @@ double taper(double x) {  // x: offset over the cut's distance
 // The normalised profile of grid point k into kernel[0 .. last − first]:
 // the pseudo-Voigt is even about k, so each offset d is evaluated once for
 // k − d and k + d (half the exp and divisions of sampling every point).
-void fill_kernel(std::size_t k, const KernelExtent& e, double eta, double* kernel) {
+void fill_kernel(std::size_t k, const KernelExtent& e, double* kernel) {
   double norm = 0;
   const std::size_t reach = std::max(k - e.first, e.last - k);
   for (std::size_t d = 0; d <= reach; ++d) {
-    const double v = pseudo_voigt(double(d), e.fwhm_steps, eta) * taper(double(d) / e.cut_steps);
+    const double v = pseudo_voigt(double(d), e.fwhm_steps, e.eta) * taper(double(d) / e.cut_steps);
     if (d <= k - e.first) kernel[k - d - e.first] = v, norm += v;
     if (d > 0 && k + d <= e.last) kernel[k + d - e.first] = v, norm += v;
   }
@@ -169,7 +204,7 @@ std::size_t profile_kernel_values(std::span<const double> true_two_theta, double
                                   double reach) {
   std::size_t total = 0;
   for (const double t : true_two_theta)
-    total += 2 * std::size_t(std::ceil(reach * std::max(caglioti_fwhm(ip, std::max(t, 0.0)), step) / step)) + 1;
+    total += 2 * std::size_t(std::ceil(reach * std::max(profile_width(ip, std::max(t, 0.0)).fwhm, step) / step)) + 1;
   return total;
 }
 
@@ -187,7 +222,7 @@ ProfileKernels make_profile_kernels(std::span<const double> true_two_theta, doub
   out.values.resize(out.offset[nf]);
   const int threads = out.values.size() >= parallel_kernel_values ? omp_get_max_threads() : 1;
 #pragma omp parallel for schedule(static) num_threads(threads)
-  for (std::size_t k = 0; k < nf; ++k) fill_kernel(k, extent[k], ip.eta, out.values.data() + out.offset[k]);
+  for (std::size_t k = 0; k < nf; ++k) fill_kernel(k, extent[k], out.values.data() + out.offset[k]);
   return out;
 }
 
@@ -211,7 +246,7 @@ std::vector<double> profile_convolution(std::span<const double> true_two_theta, 
                   const KernelExtent e = kernel_extent(k, nf, true_two_theta[k], step, ip, reach);
                   first = e.first, n = e.last - e.first + 1;
                   scratch.resize(n);
-                  fill_kernel(k, e, ip.eta, scratch.data());
+                  fill_kernel(k, e, scratch.data());
                   return scratch.data();
                 });
 }
@@ -236,9 +271,11 @@ PowderPattern::PowderPattern(PowderModel model, PowderInstrument instrument, std
 }
 
 std::vector<double> PowderPattern::evaluate(const PowderParameters& p, const InstrumentParameters& ip) {
-  if (!(ip.eta >= 0 && ip.eta <= 1)) fail_option("eta", "must be in [0, 1], got ", ip.eta);
-  if (!std::isfinite(ip.zero) || !std::isfinite(ip.u) || !std::isfinite(ip.v) || !std::isfinite(ip.w))
-    fail_option("zero", "zero, u, v, w must be finite");
+  if (ip.profile == PowderProfile::pseudo_voigt && !(ip.eta >= 0 && ip.eta <= 1))
+    fail_option("eta", "must be in [0, 1], got ", ip.eta);
+  if (!std::isfinite(ip.zero) || !std::isfinite(ip.u) || !std::isfinite(ip.v) || !std::isfinite(ip.w) ||
+      !std::isfinite(ip.x) || !std::isfinite(ip.y))
+    fail_option("zero", "zero, u, v, w, x, y must be finite");
   const std::size_t nf = fine_.size();
   const double h = instrument_.fine_step;
   std::vector<double> lambdas{instrument_.wavelength}, weights{1.0};
@@ -271,13 +308,13 @@ std::vector<double> PowderPattern::evaluate(const PowderParameters& p, const Ins
       if (true_angle[k] > 0 && true_angle[k] < 180)
         source[k] += weights[j] * intensity[k] * polarisation_factor(instrument_, true_angle[k]);
   }
-  // The sampled profiles (zero, U, V, W, η) are kept for the profile seen
+  // The sampled profiles (profile, zero, U, V, W, η, X, Y) are kept for the profile seen
   // in two evaluations running, up to max_kept_kernel_values (a wide range
   // on a fine grid with wide profiles would need more): a profile seen once
   // (a Jacobian's column for W, or a step's trial point) is spread as it is
   // sampled, which costs about what sampling it for the cache would, and
   // leaves the kept one in place for the evaluations around it.
-  const std::array<double, 5> profile_key{ip.zero, ip.u, ip.v, ip.w, ip.eta};
+  const std::array<double, 8> profile_key{double(ip.profile), ip.zero, ip.u, ip.v, ip.w, ip.eta, ip.x, ip.y};
   const bool kept = have_kernels_ && profile_key == kernels_key_;
   if (!kept && have_pending_key_ && profile_key == pending_key_ &&
       profile_kernel_values(true_angle, h, ip, instrument_.reach) <= max_kept_kernel_values) {
@@ -288,15 +325,12 @@ std::vector<double> PowderPattern::evaluate(const PowderParameters& p, const Ins
   if (!use_kept) pending_key_ = profile_key, have_pending_key_ = true;
   const std::vector<double> smeared = use_kept ? apply_profile(kernels_, source)
                                                : profile_convolution(true_angle, h, source, ip, instrument_.reach);
-  const double lo = two_theta_.front(), hi = two_theta_.back();
-  std::vector<double> out(two_theta_.size());
+  std::vector<double> out = chebyshev_background(ip.background, two_theta_);
   for (std::size_t i = 0; i < two_theta_.size(); ++i) {
-    const double x = two_theta_[i];
-    const double position = (x - fine_.front()) / h;
+    const double position = (two_theta_[i] - fine_.front()) / h;
     const auto k = std::min(std::size_t(position), nf - 2);
     const double t = position - double(k);
-    const double background = chebyshev_sum(ip.background, hi > lo ? 2 * (x - lo) / (hi - lo) - 1 : 0.0);
-    out[i] = (1 - t) * smeared[k] + t * smeared[k + 1] + background;
+    out[i] = (1 - t) * smeared[k] + t * smeared[k + 1] + out[i];
   }
   return out;
 }

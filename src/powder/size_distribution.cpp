@@ -1,4 +1,4 @@
-// The log-normal grid of sphere radii (powder_size.hpp).
+// The grid of sphere radii and its log-normal or Gaussian weights (powder_size.hpp).
 #include <cmath>
 #include <numbers>
 
@@ -6,6 +6,14 @@
 #include "nanoscatter/powder_size.hpp"
 
 namespace nanoscatter {
+
+SizeDistribution parse_size_distribution(const std::string& name) {
+  if (name == "lognormal") return SizeDistribution::lognormal;
+  if (name == "gaussian") return SizeDistribution::gaussian;
+  fail_option("distribution", "unknown size distribution '", name, "' (lognormal, gaussian)");
+}
+
+const char* to_string(SizeDistribution d) { return d == SizeDistribution::gaussian ? "gaussian" : "lognormal"; }
 
 void SizeDistributionOptions::validate() const {
   if (!(r_min > 0) || !std::isfinite(r_min)) fail_option("r_min", "must be a finite radius > 0 Å, got ", r_min);
@@ -34,12 +42,22 @@ double normal_probability(double a, double b) {
 
 }  // namespace
 
-std::vector<double> lognormal_bin_weights(const SizeDistributionOptions& grid, double median, double sigma,
-                                          double lattice_expansion) {
+namespace {
+
+// The checks both distributions share; returns e = 1 + ε.
+double checked_expansion(double median, double sigma, double lattice_expansion) {
   if (!(median > 0) || !std::isfinite(median)) fail_option("size_median", "must be a finite radius > 0 Å, got ", median);
   if (!(sigma > 0) || !std::isfinite(sigma)) fail_option("size_sigma", "must be a finite value > 0, got ", sigma);
   const double e = 1 + lattice_expansion;
   if (!(e > 0) || !std::isfinite(e)) fail_option("lattice_expansion", "must be a finite value > −1, got ", lattice_expansion);
+  return e;
+}
+
+}  // namespace
+
+std::vector<double> lognormal_bin_weights(const SizeDistributionOptions& grid, double median, double sigma,
+                                          double lattice_expansion) {
+  const double e = checked_expansion(median, sigma, lattice_expansion);
   const std::vector<double> r = grid.radii();
   const double half = 0.5 * std::log(grid.r_max / grid.r_min) / double(grid.count - 1);
   const double mu = std::log(median / e);  // the median on the unexpanded grid
@@ -49,6 +67,24 @@ std::vector<double> lognormal_bin_weights(const SizeDistributionOptions& grid, d
     w[k] = normal_probability((u - half - mu) / sigma, (u + half - mu) / sigma);
   }
   return w;
+}
+
+std::vector<double> gaussian_bin_weights(const SizeDistributionOptions& grid, double mean, double sigma,
+                                         double lattice_expansion) {
+  const double e = checked_expansion(mean, sigma, lattice_expansion);
+  const std::vector<double> r = grid.radii();
+  const double half = 0.5 * std::log(grid.r_max / grid.r_min) / double(grid.count - 1);
+  const double centre = mean / e, spread = sigma / e;  // on the unexpanded grid
+  std::vector<double> w(r.size());
+  for (std::size_t k = 0; k < r.size(); ++k)
+    w[k] = normal_probability((r[k] * std::exp(-half) - centre) / spread, (r[k] * std::exp(half) - centre) / spread);
+  return w;
+}
+
+std::vector<double> size_bin_weights(const SizeDistributionOptions& grid, double median, double sigma,
+                                     double lattice_expansion) {
+  if (grid.distribution == SizeDistribution::gaussian) return gaussian_bin_weights(grid, median, sigma, lattice_expansion);
+  return lognormal_bin_weights(grid, median, sigma, lattice_expansion);
 }
 
 }  // namespace nanoscatter

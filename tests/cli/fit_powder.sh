@@ -76,7 +76,7 @@ expect_error "structure.toml:7: model.structure: no such file: none.xyz" structu
 expect_error "sigma.toml:4: data.sigma: a powder fit takes σ from the data file (.xye), else σ² = max(y, 1)" sigma.toml
 expect_error "size_finite.toml:7: model.structure: with [model] size, the structure is not the periodic contents of its cell *" size_finite.toml
 expect_error "size_count.toml:8: model.size.count: must be in [2, 1000] radii, got 1" size_count.toml
-expect_error "size_key.toml:8: model.size: unknown key 'bins'; allowed: r_min, r_max, count" size_key.toml
+expect_error "size_key.toml:8: model.size: unknown key 'bins'; allowed: r_min, r_max, count, distribution" size_key.toml
 "$bin" fit size.toml --output size.h5 2> stderr.txt || fail "size fit failed: $(cat stderr.txt)"
 grep -q "converged" stderr.txt || fail "size fit: no converged line: $(cat stderr.txt)"
 grep -q "^  size_median  *[0-9.]* +- " stderr.txt || fail "size fit: no size_median line: $(cat stderr.txt)"
