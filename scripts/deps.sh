@@ -10,7 +10,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   python3-periodictable python3-ase python3-numpy python3-h5py
   python3-dev pybind11-dev python3-matplotlib
-  libceres-dev libnlopt-cxx-dev libmuparser-dev libcairo2-dev
+  libceres-dev libnlopt-cxx-dev libmuparser-dev libcairo2-dev fonts-dejavu-core
   libcbf-dev zlib1g-dev hdf5-filter-plugin bitshuffle python3-fabio
   python3-silx
   python3-notebook python3-nbconvert python3-ipykernel

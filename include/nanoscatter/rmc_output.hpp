@@ -22,8 +22,8 @@ std::vector<std::string> rmc_run_lines(const RmcTarget& target, const RmcOptions
 
 // Creates `dir` if needed (check_rmc_output_dir) and writes into it: rmc.h5
 // (occupancy, model, target, mask, trace, g(r), per-tile statistics; the
-// record and the run's settings as attributes), occupancy_tile<k>.png and
-// model_tile<k>.png, target.png, chi2_trace.dat, acceptance.dat,
+// record and the run's settings as attributes), the figures (io_figure.hpp)
+// occupancy_tile<k>.png and model_tile<k>.png, target.png, chi2_trace.dat, acceptance.dat,
 // pair_correlation.dat. Every file goes through a staging folder, and all
 // are moved into place only when all were written. `result` is the whole
 // run's (RmcResult::reduce under MPI).

@@ -17,6 +17,7 @@ namespace nanoscatter {
 enum class Radiation { xray, neutron, electron };
 Radiation parse_radiation(const std::string& name);  // "xray", "neutron", "electron"
 const char* to_string(Radiation r);
+const char* display_name(Radiation r);  // "X-ray", "neutron", "electron": for titles
 
 // A scattering species: what distinguishes atoms for the factorised sums.
 struct Species {

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <utility>
 
+#include "nanoscatter/io_figure.hpp"
 #include "nanoscatter/io_nexus.hpp"
 #include "nanoscatter/io_png.hpp"
 #include "nanoscatter/pattern1d.hpp"
@@ -43,6 +44,15 @@ std::string intensity_column(DebyeNormalization n) {
     case DebyeNormalization::fq: return "F";
   }
   return "I";
+}
+
+// The y axis of an I(Q) figure: the quantity and its unit.
+std::string intensity_label(DebyeNormalization n, const std::string& unit) {
+  const std::string name = n == DebyeNormalization::per_atom ? "I/N"
+                           : n == DebyeNormalization::sq     ? "S(Q)"
+                           : n == DebyeNormalization::fq     ? "F(Q)"
+                                                             : "I(Q)";
+  return unit.empty() ? name : name + " (" + unit + ")";
 }
 
 
@@ -111,15 +121,17 @@ void write_debye(const std::string& path, const DebyeResult& result, const RunRe
   if (format == OutputFormat::png) {
     // A quick look: I(Q) on a log scale (S(Q) and F(Q), which cross zero or
     // hover around 1, on a linear one), the partials in colour.
-    std::vector<PlotSeries> series{{column, result.intensity, plot_colours()[0]}};
+    LinePanel panel;
+    panel.series.push_back({"total", result.q, result.intensity, plot_colours()[0]});
     for (std::size_t p = 0; p < result.partials.size(); ++p)
-      series.push_back({result.partial_names[p], result.partials[p], plot_colours()[1 + p % 9]});
-    PlotOptions plot;
-    plot.log_y = column == "I" || column == "I_per_atom";
-    plot.x_label = "Q (1/Å)";
-    plot.y_label = unit.empty() ? column : column + " (" + unit + ")";
-    plot.text = png_header_entries(lines);
-    write_png_plot(path, result.q, series, plot);
+      panel.series.push_back({result.partial_names[p], result.q, result.partials[p], plot_colours()[1 + p % 9]});
+    panel.log_y = normalization == DebyeNormalization::none || normalization == DebyeNormalization::per_atom;
+    panel.x_label = "Q (Å⁻¹)";
+    panel.y_label = intensity_label(normalization, unit);
+    panel.title = "debye: " + std::to_string(result.atom_count) + " atoms, " + display_name(radiation);
+    FigureOptions figure = line_figure();
+    figure.text = png_header_entries(lines);
+    write_figure_png(path, {panel}, figure);
     return;
   }
   if (format == OutputFormat::text) {
@@ -178,12 +190,17 @@ void write_pdf(const std::string& path, const PdfResult& pdf, const RunRecord& r
      << " Å, rho0 = N/(4πR³/3) = " << pdf.number_density << " 1/Å³";
   lines.push_back(os.str());
   if (format == OutputFormat::png) {
-    PlotOptions plot;  // G(r), linear
-    plot.log_y = false;
-    plot.x_label = "r (Å)";
-    plot.y_label = "G (1/Å²)";
-    plot.text = png_header_entries(lines);
-    write_png_plot(path, pdf.r, {{"G", pdf.g, plot_colours()[0]}}, plot);
+    LinePanel panel;  // G(r), linear
+    panel.series.push_back({"G(r)", pdf.r, pdf.g, plot_colours()[0]});
+    panel.x_label = "r (Å)";
+    panel.y_label = "G(r) (Å⁻²)";
+    std::ostringstream title;
+    title.precision(4);
+    title << "PDF: N = " << pdf.atoms << " atoms, ρ₀ = " << pdf.number_density << " Å⁻³";
+    panel.title = title.str();
+    FigureOptions figure = line_figure();
+    figure.text = png_header_entries(lines);
+    write_figure_png(path, {panel}, figure);
     return;
   }
   if (format == OutputFormat::text) {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "nanoscatter/fit_file.hpp"
+#include "nanoscatter/gisaxs_output.hpp"
 #include "nanoscatter/io_figure.hpp"
 #include "nanoscatter/io_nexus.hpp"
 
@@ -172,23 +173,8 @@ void write_fit_png(const std::filesystem::path& path, const FitRun& run) {
   const FitResult& r = run.result;
   const gisaxs::PixelGrid& g = run.pixels;
   if (r.rows == 1 && g.horizontal.size() == r.cols) return write_line_fit_png(path, run);
-  auto label = [](const std::string& name, const std::string& unit) {
-    const std::string shown = name == "phi_f" ? "φ_f" : name == "alpha_f" ? "α_f" : name;
-    return unit.empty() ? shown : shown + " (" + (unit == "deg" ? "°" : unit == "1/nm" ? "nm⁻¹" : unit) + ")";
-  };
-  auto extent = [](const std::vector<double>& edges, const std::vector<double>& centres, double& lo, double& hi) {
-    if (edges.size() >= 2) lo = edges.front(), hi = edges.back();
-    else if (centres.size() >= 2) {
-      const double half = (centres[1] - centres[0]) / 2;
-      lo = centres.front() - half, hi = centres.back() + half;
-    } else lo = 0, hi = 1;
-  };
-  ImagePanel data;
+  ImagePanel data = gisaxs::detector_panel(g, {});
   data.rows = r.rows, data.cols = r.cols;
-  extent(g.horizontal_edges, g.horizontal, data.x_min, data.x_max);
-  extent(g.vertical_edges, g.vertical, data.y_min, data.y_max);
-  data.x_label = label(g.horizontal_name, g.horizontal_unit);
-  data.y_label = label(g.vertical_name, g.vertical_unit);
   data.colour_label = "counts";
   ImagePanel fit = data, residual = data;
   data.title = "data";

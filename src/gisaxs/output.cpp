@@ -1,9 +1,10 @@
 // Writers of gisaxs images: HDF5 (image, axes, per-pixel geometry, metadata),
 // text in BornAgain's layout (rows = φ_f bins, columns = α_f bins) and a
-// log-scale PNG with α_f upwards. Each goes through a temporary file, so a
+// log-scale figure with α_f upwards. Each goes through a temporary file, so a
 // failed run leaves nothing behind.
 #include <cinttypes>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <tuple>
@@ -13,7 +14,6 @@
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs_output.hpp"
 #include "nanoscatter/io_nexus.hpp"
-#include "nanoscatter/io_png.hpp"
 
 namespace nanoscatter::gisaxs {
 
@@ -120,17 +120,41 @@ void write_text(const std::string& path, const GisaxsResult& r, const std::vecto
   out.commit();
 }
 
-void write_png(const std::string& path, const GisaxsResult& r, const std::vector<std::string>& header) {
-  PngOptions options;
-  options.origin_lower = true;
-  // The first eight header lines: the title, command, version, sample, beam,
-  // detector and counts (what a picture's viewer shows).
-  constexpr std::size_t kPngHeaderLines = 8;
-  for (std::size_t i = 0; i < header.size() && i < kPngHeaderLines; ++i)
-    options.text.emplace_back("nanoscatter:header" + std::to_string(i), header[i]);
-  options.text.emplace_back("nanoscatter:axes", r.pixels.horizontal_name + " to the right, " +
-                                                    r.pixels.vertical_name + " upwards");
-  write_png_log(path, r.intensity.data(), r.rows, r.cols, options);
+// The sample file's name from the record's "sample: <path>" line
+// (gisaxs_run_lines), for the figure's title; "" where there is none.
+std::string sample_name(const RunRecord& record) {
+  const std::string prefix = "sample: ";
+  for (const std::string& line : record.lines)
+    if (line.rfind(prefix, 0) == 0) return std::filesystem::path(line.substr(prefix.size())).filename().string();
+  return "";
+}
+
+std::string axis_label(const std::string& name, const std::string& unit) {
+  const std::string shown = name == "phi_f" ? "φ_f" : name == "alpha_f" ? "α_f" : name;
+  const std::string u = unit == "deg" ? "°" : unit == "1/nm" ? "nm⁻¹" : unit;
+  return u.empty() ? shown : shown + " (" + u + ")";
+}
+
+// [lo, hi] of an axis: its bin edges, else the outer centres ± half a pixel.
+void axis_extent(const std::vector<double>& edges, const std::vector<double>& centres, double& lo, double& hi) {
+  if (edges.size() >= 2) lo = edges.front(), hi = edges.back();
+  else if (centres.size() >= 2) {
+    const double half = (centres[1] - centres[0]) / 2;
+    lo = centres.front() - half, hi = centres.back() + half;
+  } else if (centres.size() == 1) lo = centres[0] - 0.5, hi = centres[0] + 0.5;
+  else lo = 0, hi = 1;
+}
+
+void write_png(const std::string& path, const GisaxsResult& r, const RunRecord& record,
+               const std::vector<std::string>& header, Approximation approximation) {
+  ImagePanel panel = detector_panel(r.pixels, r.intensity);
+  const std::string sample = sample_name(record);
+  panel.title = (sample.empty() ? "" : sample + ": ") + "GISAXS, " +
+                (approximation == Approximation::dwba ? "DWBA" : "Born approximation");
+  panel.colour_label = "I / I₀";
+  FigureOptions figure = quick_look_figure();
+  figure.text = png_header_entries(header);
+  write_figure_png(path, {panel}, figure);
 }
 
 }  // namespace
@@ -163,7 +187,18 @@ void write_gisaxs(const std::string& path, const GisaxsResult& result, const Run
                                                                      : "Born approximation"));
   if (format == OutputFormat::hdf5) write_hdf5(path, result, record, header);
   else if (format == OutputFormat::text) write_text(path, result, header);
-  else write_png(path, result, header);
+  else write_png(path, result, record, header, approximation);
+}
+
+ImagePanel detector_panel(const PixelGrid& g, std::vector<double> values) {
+  ImagePanel panel;
+  panel.rows = g.rows, panel.cols = g.cols;
+  panel.values = std::move(values);
+  axis_extent(g.horizontal_edges, g.horizontal, panel.x_min, panel.x_max);
+  axis_extent(g.vertical_edges, g.vertical, panel.y_min, panel.y_max);
+  panel.x_label = axis_label(g.horizontal_name, g.horizontal_unit);
+  panel.y_label = axis_label(g.vertical_name, g.vertical_unit);
+  return panel;
 }
 
 }  // namespace nanoscatter::gisaxs

@@ -66,8 +66,8 @@ constexpr auto viridis_rgb_table = unpack();
 const std::array<std::array<std::uint8_t, 3>, 256>& viridis_table() { return viridis_rgb_table; }
 
 std::array<std::uint8_t, 3> viridis_rgb(double t) {
-  // NaN falls to the lowest entry here; callers give non-finite pixels
-  // non_finite_rgb before asking.
+  // NaN falls to the lowest entry here; pictures colour non-finite pixels
+  // themselves before asking (io_figure.hpp: grey).
   const double clamped = std::isnan(t) ? 0.0 : std::clamp(t, 0.0, 1.0);
   // Entry i covers t in [i/256, (i+1)/256): equal-width bins over [0, 1].
   const auto index = std::min<std::size_t>(255, static_cast<std::size_t>(clamped * 256.0));

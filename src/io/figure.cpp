@@ -7,7 +7,6 @@
 #include <limits>
 #include <memory>
 
-#include "nanoscatter/atomic_file.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/io_figure.hpp"
 #include "nanoscatter/io_png.hpp"
@@ -25,6 +24,17 @@ constexpr double colour_bar_width = 1.2, colour_bar_gap = 0.8, colour_bar_labels
 constexpr double log_dynamic_range = 1e6;
 constexpr int axis_ticks = 5;
 constexpr std::array<std::uint8_t, 3> non_finite_grey{160, 160, 160};
+// Linear y axes of line plots leave this fraction of the data's span free
+// above and below, so that no curve runs along the frame.
+constexpr double line_padding = 0.05;
+// The title's font relative to the labels'; a title too wide for its panel
+// is set smaller until it fits.
+constexpr double title_scale = 1.15;
+// Log axes label their ticks as plain numbers when all lie in 10^-2 … 10^3,
+// else as powers of ten; linear axes switch to m×10ᵏ from |value| 10^5 or
+// a step below 10^-3.
+constexpr int plain_log_min = -2, plain_log_max = 3;
+constexpr double plain_linear_max = 1e5, plain_linear_step = 1e-3;
 
 struct Rect {
   double x, y, w, h;
@@ -32,12 +42,29 @@ struct Rect {
 
 using Context = std::unique_ptr<cairo_t, decltype(&cairo_destroy)>;
 
-std::string number(double v) {
-  char buffer[32];
-  if (v == 0) return "0";
-  const double a = std::abs(v);
-  std::snprintf(buffer, sizeof buffer, a >= 1e4 || a < 1e-3 ? "%.3g" : "%.4g", v);
-  return buffer;
+// A rectangle on whole pixels: image edges, frames and the colour bar's
+// one-pixel stripes then cover pixels fully (no blending with the white
+// background, which would wash the colour bar out).
+Rect snapped(const Rect& r) { return {std::round(r.x), std::round(r.y), std::round(r.w), std::round(r.h)}; }
+
+// "10⁻⁵" (exponent in Unicode superscripts, minus U+207B).
+std::string power_of_ten(int exponent) {
+  static const char* const digits[10] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  std::string out = "10";
+  if (exponent < 0) out += "⁻";
+  const std::string n = std::to_string(std::abs(exponent));
+  for (char c : n) out += digits[c - '0'];
+  return out;
+}
+
+// A number with `decimals` decimals and a typographic minus (U+2212).
+std::string fixed(double v, int decimals) {
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%.*f", std::max(decimals, 0), v);
+  std::string s = buffer;
+  if (s == "-0" || s.find_first_not_of("-0.") == std::string::npos) s = s.substr(s[0] == '-');  // no "−0"
+  if (!s.empty() && s[0] == '-') s = "−" + s.substr(1);
+  return s;
 }
 
 void text_at(cairo_t* cr, const std::string& s, double x, double y, double align_x, double align_y,
@@ -66,19 +93,26 @@ struct Axis {
     return p0 + t * (p1 - p0);
   }
   std::vector<double> ticks() const {
-    if (!log) return nice_ticks(lo, hi, axis_ticks);
-    std::vector<double> out;
-    const int a = int(std::ceil(std::log10(lo) - 1e-9)), b = int(std::floor(std::log10(hi) + 1e-9));
-    const int stride = std::max(1, (b - a + 1) / axis_ticks);
-    for (int k = a; k <= b; k += stride) out.push_back(std::pow(10.0, k));
-    return out;
+    const double a = std::min(lo, hi), b = std::max(lo, hi);
+    return log ? log_ticks(a, b, axis_ticks) : nice_ticks(a, b, axis_ticks);
   }
 };
 
-std::string tick_label(double v, bool log) {
-  if (!log) return number(v);
-  const int k = int(std::lround(std::log10(v)));
-  return k >= -2 && k <= 3 ? number(v) : "1e" + std::to_string(k);
+// Every stride-th tick, the stride the smallest power of two at which the
+// labels, `extent` pixels each along the axis plus a font's gap, fit `room`
+// (keeping the tick at 0, where there is one, among them).
+std::vector<std::size_t> spaced(const std::vector<double>& ticks, const std::vector<double>& extent, double room,
+                                double font) {
+  double widest = 0;
+  for (double e : extent) widest = std::max(widest, e);
+  std::size_t stride = 1;
+  while (stride < ticks.size() && double((ticks.size() + stride - 1) / stride) * (widest + font) > room) stride *= 2;
+  std::size_t anchor = 0;
+  for (std::size_t i = 0; i < ticks.size(); ++i)
+    if (ticks[i] == 0) anchor = i;
+  std::vector<std::size_t> out;
+  for (std::size_t i = anchor % stride; i < ticks.size(); i += stride) out.push_back(i);
+  return out;
 }
 
 void draw_axes(cairo_t* cr, const Rect& plot, const Axis& x, const Axis& y, double font) {
@@ -86,32 +120,50 @@ void draw_axes(cairo_t* cr, const Rect& plot, const Axis& x, const Axis& y, doub
   cairo_set_line_width(cr, 1);
   cairo_rectangle(cr, plot.x + 0.5, plot.y + 0.5, plot.w, plot.h);
   cairo_stroke(cr);
-  for (double t : x.ticks()) {
-    const double px = x.at(t);
+  const std::vector<double> xt = x.ticks(), yt = y.ticks();
+  const std::vector<std::string> xl = tick_labels(xt, x.log), yl = tick_labels(yt, y.log);
+  std::vector<double> widths;
+  for (const std::string& label : xl) {
+    cairo_text_extents_t e;
+    cairo_text_extents(cr, label.c_str(), &e);
+    widths.push_back(e.x_advance);
+  }
+  for (std::size_t i : spaced(xt, widths, plot.w, font)) {
+    const double px = x.at(xt[i]);
     if (px < plot.x - 0.5 || px > plot.x + plot.w + 0.5) continue;
     cairo_move_to(cr, std::round(px) + 0.5, plot.y + plot.h);
     cairo_line_to(cr, std::round(px) + 0.5, plot.y + plot.h + font * 0.4);
     cairo_stroke(cr);
-    text_at(cr, tick_label(t, x.log), px, plot.y + plot.h + font * 0.6, 0.5, 0);
+    text_at(cr, xl[i], px, plot.y + plot.h + font * 0.6, 0.5, 0);
   }
-  for (double t : y.ticks()) {
-    const double py = y.at(t);
+  for (std::size_t i : spaced(yt, std::vector<double>(yt.size(), font), plot.h, font)) {
+    const double py = y.at(yt[i]);
     if (py < plot.y - 0.5 || py > plot.y + plot.h + 0.5) continue;
     cairo_move_to(cr, plot.x, std::round(py) + 0.5);
     cairo_line_to(cr, plot.x - font * 0.4, std::round(py) + 0.5);
     cairo_stroke(cr);
-    text_at(cr, tick_label(t, y.log), plot.x - font * 0.6, py, 1, 0.5);
+    text_at(cr, yl[i], plot.x - font * 0.6, py, 1, 0.5);
   }
 }
 
+// Axis labels and the title, placed from the plot area (which an equal
+// aspect may have shrunk inside its panel). The title is centred over the
+// plot and set smaller where it would reach past the panel's left edge or
+// `right` (the panel's right edge, or where a colour bar's label starts).
 void draw_labels(cairo_t* cr, const Rect& panel, const Rect& plot, const std::string& title, const std::string& xl,
-                 const std::string& yl, double font) {
+                 const std::string& yl, double font, double right) {
   cairo_set_source_rgb(cr, 0, 0, 0);
-  text_at(cr, xl, plot.x + plot.w / 2, panel.y + panel.h - font * 0.3, 0.5, 1);
-  text_at(cr, yl, panel.x + font * 0.3, plot.y + plot.h / 2, 0.5, 0, true);
+  text_at(cr, xl, plot.x + plot.w / 2, plot.y + plot.h + (bottom_margin - 0.3) * font, 0.5, 1);
+  text_at(cr, yl, plot.x - (left_margin - 0.3) * font, plot.y + plot.h / 2, 0.5, 0, true);
   cairo_save(cr);
-  cairo_set_font_size(cr, font * 1.15);
-  text_at(cr, title, plot.x + plot.w / 2, panel.y + font * 0.4, 0.5, 0);
+  double size = font * title_scale;
+  cairo_set_font_size(cr, size);
+  cairo_text_extents_t e;
+  cairo_text_extents(cr, title.c_str(), &e);
+  const double centre = plot.x + plot.w / 2;
+  const double room = 2 * std::min(centre - panel.x, right - centre) - font;
+  if (e.x_advance > room) cairo_set_font_size(cr, size *= room / e.x_advance);
+  text_at(cr, title, centre, plot.y - (top_margin - 0.4) * font, 0.5, 0);
   cairo_restore(cr);
 }
 
@@ -140,7 +192,9 @@ ColourMap colour_map(const ImagePanel& p) {
   ColourMap m{p.scale, lo, hi};
   if (p.scale == ColourScale::log_viridis) {
     if (!(hi > 0)) hi = 1;
-    m.vmax = hi, m.vmin = std::max(hi / log_dynamic_range, std::isfinite(positive) ? positive : hi / log_dynamic_range);
+    // From the smallest positive value, at most six decades down; a constant
+    // image sits at the top of a six-decade scale.
+    m.vmax = hi, m.vmin = positive < hi ? std::max(hi / log_dynamic_range, positive) : hi / log_dynamic_range;
   } else if (p.scale == ColourScale::diverging) {
     const double a = std::max(std::abs(lo), std::abs(hi));
     m.vmin = -a, m.vmax = a;
@@ -156,9 +210,18 @@ void draw_image(cairo_t* cr, const Rect& panel, const ImagePanel& p, double font
   if (p.values.size() != p.rows * p.cols || !p.rows || !p.cols)
     fail("figure panel '", p.title, "': ", p.values.size(), " values for ", p.rows, " × ", p.cols, " pixels");
   const double bar_room = (colour_bar_gap + colour_bar_width + colour_bar_labels) * font;
-  const Rect plot{panel.x + left_margin * font, panel.y + top_margin * font,
-                  panel.w - left_margin * font - right_margin * font - bar_room,
-                  panel.h - top_margin * font - bottom_margin * font};
+  Rect plot{panel.x + left_margin * font, panel.y + top_margin * font,
+            panel.w - left_margin * font - right_margin * font - bar_room,
+            panel.h - top_margin * font - bottom_margin * font};
+  if (p.equal_aspect) {
+    const double x_span = std::abs(p.x_max - p.x_min), y_span = std::abs(p.y_max - p.y_min);
+    if (!(x_span > 0) || !(y_span > 0) || !std::isfinite(x_span / y_span))
+      fail("figure panel '", p.title, "': an equal aspect needs finite axis spans > 0");
+    const double scale = std::min(plot.w / x_span, plot.h / y_span);
+    const double w = x_span * scale, h = y_span * scale;
+    plot.x += (plot.w - w) / 2, plot.y += (plot.h - h) / 2, plot.w = w, plot.h = h;
+  }
+  plot = snapped(plot);
   const ColourMap map = colour_map(p);
   // The image at its own resolution, scaled onto the plot without smoothing.
   cairo_surface_t* image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, int(p.cols), int(p.rows));
@@ -168,7 +231,8 @@ void draw_image(cairo_t* cr, const Rect& panel, const ImagePanel& p, double font
   for (std::size_t r = 0; r < p.rows; ++r)
     for (std::size_t c = 0; c < p.cols; ++c) {
       const auto rgb = map.at(p.values[r * p.cols + c]);
-      auto* px = reinterpret_cast<std::uint32_t*>(bytes + (p.rows - 1 - r) * std::size_t(stride)) + c;
+      const std::size_t line = p.origin_upper ? r : p.rows - 1 - r;
+      auto* px = reinterpret_cast<std::uint32_t*>(bytes + line * std::size_t(stride)) + c;
       *px = (std::uint32_t(rgb[0]) << 16) | (std::uint32_t(rgb[1]) << 8) | rgb[2];
     }
   cairo_surface_mark_dirty(image);
@@ -178,18 +242,28 @@ void draw_image(cairo_t* cr, const Rect& panel, const ImagePanel& p, double font
   cairo_translate(cr, plot.x, plot.y);
   cairo_scale(cr, plot.w / double(p.cols), plot.h / double(p.rows));
   cairo_set_source_surface(cr, image, 0, 0);
-  cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
+  // Sharp pixels where the plot enlarges the image; averaged ones where it
+  // shrinks it (a 1025-pixel picture in a 466-pixel plot would alias).
+  const bool shrinks = double(p.cols) > plot.w || double(p.rows) > plot.h;
+  cairo_pattern_set_filter(cairo_get_source(cr), shrinks ? CAIRO_FILTER_GOOD : CAIRO_FILTER_NEAREST);
   cairo_paint(cr);
   cairo_restore(cr);
   cairo_surface_destroy(image);
 
   const Axis x{p.x_min, p.x_max, false, plot.x, plot.x + plot.w};
-  const Axis y{p.y_min, p.y_max, false, plot.y + plot.h, plot.y};
+  const Axis y = p.origin_upper ? Axis{p.y_min, p.y_max, false, plot.y, plot.y + plot.h}
+                                : Axis{p.y_min, p.y_max, false, plot.y + plot.h, plot.y};
   draw_axes(cr, plot, x, y, font);
-  draw_labels(cr, panel, plot, p.title, p.x_label, p.y_label, font);
+  // Colour bar: vmin at the bottom, vmax at the top, numbered ticks; its
+  // label above it, moved left where it would leave the panel.
+  const Rect bar = snapped({plot.x + plot.w + colour_bar_gap * font, plot.y, colour_bar_width * font, plot.h});
+  cairo_text_extents_t label_extents;
+  cairo_text_extents(cr, p.colour_label.c_str(), &label_extents);
+  const double label_centre =
+      std::min(bar.x + bar.w / 2, panel.x + panel.w - font * 0.3 - label_extents.x_advance / 2);
+  const double label_left = p.colour_label.empty() ? panel.x + panel.w : label_centre - label_extents.x_advance / 2;
+  draw_labels(cr, panel, plot, p.title, p.x_label, p.y_label, font, label_left);
 
-  // Colour bar: vmin at the bottom, vmax at the top, numbered ticks.
-  const Rect bar{plot.x + plot.w + colour_bar_gap * font, plot.y, colour_bar_width * font, plot.h};
   const bool log = map.scale == ColourScale::log_viridis;
   for (int k = 0; k < int(bar.h); ++k) {
     const double t = (double(k) + 0.5) / bar.h;
@@ -202,14 +276,15 @@ void draw_image(cairo_t* cr, const Rect& panel, const ImagePanel& p, double font
   cairo_rectangle(cr, bar.x + 0.5, bar.y + 0.5, bar.w, bar.h);
   cairo_stroke(cr);
   const Axis v{map.vmin, map.vmax, log, bar.y + bar.h, bar.y};
-  for (double t : v.ticks()) {
-    const double py = v.at(t);
+  const ColourBar numbers = colour_bar(p);
+  for (std::size_t i = 0; i < numbers.ticks.size(); ++i) {
+    const double py = v.at(numbers.ticks[i]);
     cairo_move_to(cr, bar.x + bar.w, std::round(py) + 0.5);
     cairo_line_to(cr, bar.x + bar.w + font * 0.3, std::round(py) + 0.5);
     cairo_stroke(cr);
-    text_at(cr, tick_label(t, log), bar.x + bar.w + font * 0.45, py, 0, 0.5);
+    text_at(cr, numbers.labels[i], bar.x + bar.w + font * 0.45, py, 0, 0.5);
   }
-  if (!p.colour_label.empty()) text_at(cr, p.colour_label, bar.x + bar.w / 2, bar.y - font * 0.3, 0.5, 1);
+  if (!p.colour_label.empty()) text_at(cr, p.colour_label, label_centre, bar.y - font * 0.3, 0.5, 1);
 }
 
 void draw_lines(cairo_t* cr, const Rect& panel, const LinePanel& p, double font) {
@@ -226,8 +301,13 @@ void draw_lines(cairo_t* cr, const Rect& panel, const LinePanel& p, double font)
   if (!(xlo < xhi)) xhi = p.log_x ? xlo * 10 : xlo + 1;
   if (!(ylo < yhi)) yhi = p.log_y ? ylo * 10 : ylo + 1;
   if (p.log_y) ylo = std::max(ylo, yhi / log_dynamic_range);
-  const Rect plot{panel.x + left_margin * font, panel.y + top_margin * font,
-                  panel.w - (left_margin + right_margin) * font, panel.h - (top_margin + bottom_margin) * font};
+  else {
+    const double pad = line_padding * (yhi - ylo);
+    ylo -= pad, yhi += pad;
+  }
+  const Rect plot = snapped({panel.x + left_margin * font, panel.y + top_margin * font,
+                             panel.w - (left_margin + right_margin) * font,
+                             panel.h - (top_margin + bottom_margin) * font});
   const Axis x{xlo, xhi, p.log_x, plot.x, plot.x + plot.w};
   const Axis y{ylo, yhi, p.log_y, plot.y + plot.h, plot.y};
   cairo_save(cr);
@@ -251,8 +331,10 @@ void draw_lines(cairo_t* cr, const Rect& panel, const LinePanel& p, double font)
   }
   cairo_restore(cr);
   draw_axes(cr, plot, x, y, font);
-  draw_labels(cr, panel, plot, p.title, p.x_label, p.y_label, font);
-  // Legend, top right inside the plot.
+  draw_labels(cr, panel, plot, p.title, p.x_label, p.y_label, font, panel.x + panel.w);
+  // Legend, top right inside the plot, where there are curves to tell apart.
+  const auto named = std::count_if(p.series.begin(), p.series.end(), [](const LineSeries& s) { return !s.name.empty(); });
+  if (named < 2) return;
   double ly = plot.y + font;
   for (const auto& s : p.series) {
     if (s.name.empty()) continue;
@@ -283,17 +365,112 @@ std::array<std::uint8_t, 3> diverging_rgb(double t) {
 std::vector<double> nice_ticks(double lo, double hi, int target) {
   std::vector<double> out;
   if (!(hi > lo) || target < 1) return out;
-  const double raw = (hi - lo) / target;
-  const double decade = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = decade;
-  for (double f : {1.0, 2.0, 5.0, 10.0})
-    if (f * decade >= raw) {
-      step = f * decade;
-      break;
+  // The largest 1-2-5 step that still puts target − 1 ticks (or more) on the
+  // range, so that a range just past a round step is not left with two.
+  const int wanted = std::max(2, target - 1);
+  double step = 0;
+  for (double decade = std::pow(10.0, std::floor(std::log10(hi - lo))); step == 0; decade /= 10)
+    for (double f : {5.0, 2.0, 1.0}) {
+      const double s = f * decade;
+      if (std::floor(hi / s + 1e-9) - std::ceil(lo / s - 1e-9) + 1 >= wanted) {
+        step = s;
+        break;
+      }
     }
   // Integer multiples of the step (no accumulated round-off).
   for (double k = std::ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; k += 1) out.push_back(k * step);
   return out;
+}
+
+std::vector<double> log_ticks(double lo, double hi, int target) {
+  std::vector<double> out;
+  if (!(lo > 0) || !(hi > lo) || !std::isfinite(hi) || target < 1) return out;
+  // A tick on an end of the range counts as inside (vmax = 1000 gets 10³).
+  constexpr double slack = 1e-9;
+  const int a = int(std::ceil(std::log10(lo) - slack)), b = int(std::floor(std::log10(hi) + slack));
+  const int decades = b - a + 1;
+  if (decades >= 2) {
+    const int stride = std::max(1, decades / target);
+    // Multiples of the stride, so that labels read 10⁰, 10², 10⁴ … alike.
+    const int first = int(std::ceil(double(a) / stride)) * stride;
+    for (int k = first; k <= b; k += stride) out.push_back(std::pow(10.0, k));
+    return out;
+  }
+  for (int d = int(std::floor(std::log10(lo))); d <= b; ++d)
+    for (double m : {1.0, 2.0, 5.0}) {
+      const double v = m * std::pow(10.0, d);
+      if (v >= lo * (1 - slack) && v <= hi * (1 + slack)) out.push_back(v);
+    }
+  return out.size() >= 2 ? out : nice_ticks(lo, hi, target);
+}
+
+std::vector<std::string> tick_labels(const std::vector<double>& ticks, bool log) {
+  std::vector<std::string> out;
+  auto one_two_five = [](double v) {
+    const double m = v / std::pow(10.0, std::floor(std::log10(v) + 1e-9));
+    return std::abs(m - 1) < 1e-9 || std::abs(m - 2) < 1e-9 || std::abs(m - 5) < 1e-9;
+  };
+  // log_ticks' linear fallback (less than a 1-2-5 pair inside) reads as linear.
+  if (log && !std::all_of(ticks.begin(), ticks.end(), one_two_five)) return tick_labels(ticks, false);
+  if (log) {
+    // Plain numbers where every tick allows them, else powers of ten for all
+    // (one style along an axis).
+    auto exponent = [](double v) { return int(std::floor(std::log10(v) + 1e-9)); };
+    const bool plain = std::all_of(ticks.begin(), ticks.end(), [&](double v) {
+      return exponent(v) >= plain_log_min && exponent(v) <= plain_log_max;
+    });
+    for (double v : ticks) {
+      const int k = exponent(v);
+      const double mantissa = v / std::pow(10.0, k);
+      const bool decade = std::abs(mantissa - 1) < 1e-9;
+      if (plain) out.push_back(fixed(v, std::max(0, -k)));
+      else out.push_back(decade ? power_of_ten(k) : fixed(mantissa, 0) + "×" + power_of_ten(k));
+    }
+    return out;
+  }
+  if (ticks.empty()) return out;
+  double step = 0, largest = 0;
+  for (std::size_t i = 0; i < ticks.size(); ++i) {
+    largest = std::max(largest, std::abs(ticks[i]));
+    if (i) step = step > 0 ? std::min(step, ticks[i] - ticks[i - 1]) : ticks[i] - ticks[i - 1];
+  }
+  if (!(step > 0)) step = largest > 0 ? largest : 1;
+  const int step_digit = int(std::floor(std::log10(step) + 1e-9));
+  if (largest < plain_linear_max && step >= plain_linear_step) {
+    for (double v : ticks) out.push_back(fixed(v, -step_digit));
+    return out;
+  }
+  // m×10ᵏ with k from the largest tick and as many mantissa decimals as the step needs.
+  const int k = int(std::floor(std::log10(largest) + 1e-9));
+  for (double v : ticks) {
+    if (v == 0) out.push_back("0");
+    else out.push_back(fixed(v / std::pow(10.0, k), k - step_digit) + "×" + power_of_ten(k));
+  }
+  return out;
+}
+
+ColourBar colour_bar(const ImagePanel& panel) {
+  const ColourMap map = colour_map(panel);
+  ColourBar bar;
+  bar.vmin = map.vmin, bar.vmax = map.vmax;
+  bar.log = map.scale == ColourScale::log_viridis;
+  bar.ticks = bar.log ? log_ticks(bar.vmin, bar.vmax, axis_ticks) : nice_ticks(bar.vmin, bar.vmax, axis_ticks);
+  bar.labels = tick_labels(bar.ticks, bar.log);
+  return bar;
+}
+
+FigureOptions quick_look_figure() {
+  FigureOptions o;
+  // Large enough for a 256-ring or 400-pixel detector to show its rings at
+  // about one picture pixel each, with 14-pixel text.
+  o.panel_width = 640, o.panel_height = 560, o.font_size = 14;
+  return o;
+}
+
+FigureOptions line_figure() {
+  FigureOptions o;
+  o.panel_width = 800, o.panel_height = 500, o.font_size = 14;
+  return o;
 }
 
 void write_figure_png(const std::filesystem::path& path, const std::vector<FigurePanel>& panels,
@@ -315,10 +492,19 @@ void write_figure_png(const std::filesystem::path& path, const std::vector<Figur
     else draw_lines(cr.get(), panel, std::get<LinePanel>(panels[k]), options.font_size);
   }
   cairo_surface_flush(surface.get());
-  AtomicOutput out(path);
-  if (cairo_surface_write_to_png(surface.get(), out.temp_path().c_str()) != CAIRO_STATUS_SUCCESS)
-    fail_at({path.string(), 0, ""}, "cannot write the PNG file");
-  out.commit();
+  // cairo's RGB24 pixels are native-endian 32-bit words 0x00RRGGBB; the one
+  // PNG encoder (io_png.hpp) takes RGB bytes and writes the tEXt entries.
+  const unsigned char* data = cairo_image_surface_get_data(surface.get());
+  const int stride = cairo_image_surface_get_stride(surface.get());
+  std::vector<std::uint8_t> rgb(std::size_t(width) * std::size_t(height) * 3);
+  for (int y = 0; y < height; ++y) {
+    const auto* line = reinterpret_cast<const std::uint32_t*>(data + std::size_t(y) * std::size_t(stride));
+    for (int x = 0; x < width; ++x) {
+      std::uint8_t* px = &rgb[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 3];
+      px[0] = std::uint8_t(line[x] >> 16), px[1] = std::uint8_t(line[x] >> 8), px[2] = std::uint8_t(line[x]);
+    }
+  }
+  write_rgb_png(path, rgb, std::size_t(width), std::size_t(height), options.text);
 }
 
 }  // namespace nanoscatter

@@ -1,14 +1,15 @@
 // Writing pattern2d results: HDF5 (everything), text (one row per pixel) and
-// a log-scale PNG quick-look (pattern2d_output.hpp).
+// a log-scale figure (pattern2d_output.hpp).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <sstream>
 #include <utility>
 
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/io_figure.hpp"
 #include "nanoscatter/io_nexus.hpp"
-#include "nanoscatter/io_png.hpp"
 #include "nanoscatter/run_record.hpp"
 #include "nanoscatter/io_text.hpp"
 #include "nanoscatter/output_format.hpp"
@@ -177,29 +178,30 @@ void write_text(const std::string& path, const Pattern2DResult& result, const Ru
   write_text_table(path, table);
 }
 
-void write_png(const std::string& path, const Pattern2DResult& result, const RunRecord& record) {
-  const auto& grid = result.grid;
-  PngOptions png;
-  png.origin_lower = true;  // detector y (or qy) upwards
-  png.text = png_header_entries(record.header_lines(kTitle));
-  if (!grid.polar) {
-    write_png_log(path, result.intensity.data(), grid.rows, grid.cols, png);
-    return;
+// The intensity's unit in a figure's label.
+const char* intensity_symbol(Radiation r) {
+  switch (r) {
+    case Radiation::xray: return "e²";
+    case Radiation::neutron: return "fm²";
+    case Radiation::electron: return "Å²";
   }
-  // Polar grid → square picture of the (qx, qy) plane of the detector frame,
-  // one picture pixel per ~half ring spacing, at most 1024 wide.
-  constexpr std::size_t kMinSide = 65, kMaxSide = 1025;
-  const std::size_t side = std::clamp<std::size_t>(2 * grid.rows - 1, kMinSide, kMaxSide);
+  return "";
+}
+
+// The polar grid (|q|_i, φ_j) resampled onto a square picture of the
+// detector plane, (|q| cos φ, |q| sin φ) over [−qmax, qmax]², one picture
+// pixel per about half a ring spacing; NaN (grey) off the detector.
+std::vector<double> polar_picture(const DetectorGrid& grid, const std::vector<double>& intensity, std::size_t side) {
   const double qmax = grid.row_axis.back();
   const double half = 0.5 * double(side - 1);
   const double dq = grid.rows > 1 ? qmax / double(grid.rows - 1) : qmax;
   const double dphi = 2 * std::numbers::pi / double(grid.cols);
-  std::vector<double> picture(side * side, 0.0);
+  std::vector<double> picture(side * side, std::numeric_limits<double>::quiet_NaN());
   for (std::size_t r = 0; r < side; ++r)
     for (std::size_t c = 0; c < side; ++c) {
       const double qx = (double(c) - half) / half * qmax, qy = (double(r) - half) / half * qmax;
       const double qm = std::hypot(qx, qy);
-      if (qm > qmax * (1 + 1e-12)) continue;  // outside the detector: lowest colour
+      if (qm > qmax * (1 + 1e-12)) continue;
       double phi = std::atan2(qy, qx);
       if (phi < 0) phi += 2 * std::numbers::pi;
       // Bilinear in (ring, azimuth), azimuth periodic; a single ring is constant in |q|.
@@ -209,11 +211,48 @@ void write_png(const std::string& path, const Pattern2DResult& result, const Run
       const double fj = phi / dphi;
       const std::size_t j0 = std::size_t(fj) % grid.cols, j1 = (j0 + 1) % grid.cols;
       const double tj = fj - std::floor(fj);
-      auto at = [&](std::size_t i, std::size_t j) { return result.intensity[i * grid.cols + j]; };
+      auto at = [&](std::size_t i, std::size_t j) { return intensity[i * grid.cols + j]; };
       picture[r * side + c] = (1 - ti) * ((1 - tj) * at(i0, j0) + tj * at(i0, j1)) +
                               ti * ((1 - tj) * at(i1, j0) + tj * at(i1, j1));
     }
-  write_png_log(path, picture.data(), side, side, png);
+  return picture;
+}
+
+void write_png(const std::string& path, const Pattern2DResult& result, const RunRecord& record,
+               const Pattern2DGeometry& g, const Pattern2DOptions& o) {
+  const auto& grid = result.grid;
+  ImagePanel panel;
+  std::ostringstream title;
+  title << "pattern2d: " << result.atom_count << " atoms, " << display_name(o.radiation) << ", λ = " << g.wavelength
+        << " Å" << (g.curvature ? "" : ", no curvature");
+  panel.title = title.str();
+  panel.colour_label = std::string("I (") + intensity_symbol(o.radiation) + ")";
+  panel.equal_aspect = true;
+  if (grid.polar) {
+    // One picture pixel per about half a ring spacing, within these bounds.
+    constexpr std::size_t kMinSide = 65, kMaxSide = 1025;
+    const std::size_t side = std::clamp<std::size_t>(2 * grid.rows - 1, kMinSide, kMaxSide);
+    const double qmax = grid.row_axis.back();
+    panel.values = polar_picture(grid, result.intensity, side);
+    panel.rows = panel.cols = side;
+    // Picture pixel centres run from −qmax to qmax: the edges lie half a pixel out.
+    const double half_pixel = qmax / double(side - 1);
+    panel.x_min = panel.y_min = -qmax - half_pixel;
+    panel.x_max = panel.y_max = qmax + half_pixel;
+    panel.x_label = "|q| cos φ (Å⁻¹)";
+    panel.y_label = "|q| sin φ (Å⁻¹)";
+  } else {
+    const auto& flat = std::get<FlatDetector>(g.detector);
+    panel.values = result.intensity;
+    panel.rows = grid.rows, panel.cols = grid.cols;
+    panel.x_min = grid.col_axis.front() - flat.pixel_size / 2, panel.x_max = grid.col_axis.back() + flat.pixel_size / 2;
+    panel.y_min = grid.row_axis.front() - flat.pixel_size / 2, panel.y_max = grid.row_axis.back() + flat.pixel_size / 2;
+    panel.x_label = "x (mm)";
+    panel.y_label = "y (mm)";
+  }
+  FigureOptions figure = quick_look_figure();
+  figure.text = png_header_entries(record.header_lines(kTitle));
+  write_figure_png(path, {panel}, figure);
 }
 
 }  // namespace
@@ -249,7 +288,7 @@ void write_pattern2d(const std::string& path, const Pattern2DResult& result, con
   switch (format) {
     case OutputFormat::hdf5: write_hdf5(path, result, record, geometry, options); break;
     case OutputFormat::text: write_text(path, result, record, options); break;
-    case OutputFormat::png: write_png(path, result, record); break;
+    case OutputFormat::png: write_png(path, result, record, geometry, options); break;
     case OutputFormat::xyz:
     case OutputFormat::xye: break;  // refused by checked_output
   }

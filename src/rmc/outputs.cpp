@@ -13,8 +13,8 @@
 
 #include "nanoscatter/atomic_file.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/io_figure.hpp"
 #include "nanoscatter/io_nexus.hpp"
-#include "nanoscatter/io_png.hpp"
 #include "nanoscatter/io_text.hpp"
 
 namespace nanoscatter {
@@ -288,19 +288,56 @@ void write_rmc_outputs(const fs::path& dir, const RmcResult& result, const RmcTa
     }
     write_text_table(s / "pair_correlation.dat", table);
   }
-  // Pictures: occupancy (two colours: vmin/vmax bracket the values 0 and 1)
-  // and the model image on the log scale, like the target's picture.
-  PngOptions occ_png;
-  occ_png.vmin = 0.5;
-  occ_png.vmax = 1.0;
-  occ_png.colour_bar = false;
-  occ_png.text = {{"nanoscatter:content", "RMC occupancy, rows x, columns y"}};
+  // Figures, arrays as rmc.h5 holds them (row 0 at the top, as an image
+  // viewer shows the target): the target and each tile's model on the
+  // target's log colour scale, and each tile's occupancy.
+  const FigureOptions figure = [&] {
+    FigureOptions f = quick_look_figure();
+    f.text = png_header_entries(lines);
+    return f;
+  }();
+  const std::string centre = std::to_string(n / 2);
+  ImagePanel target_panel;
+  target_panel.rows = target_panel.cols = n;
+  target_panel.origin_upper = target_panel.equal_aspect = true;
+  // q = 0 at pixel (N/2, N/2): axes count pixels from it, to the pixel edges.
+  target_panel.x_min = target_panel.y_min = -double(n / 2) - 0.5;
+  target_panel.x_max = target_panel.y_max = double(n - 1 - n / 2) + 0.5;
+  target_panel.x_label = "column − " + centre + " (pixels from q = 0)";
+  target_panel.y_label = "row − " + centre + " (pixels from q = 0)";
+  ImagePanel model_panel = target_panel;
+  target_panel.title = "RMC target P (" + std::to_string(n) + "×" + std::to_string(n) + ", masked pixels grey)";
+  target_panel.colour_label = "P";
+  target_panel.values = target.intensity;
+  const ColourBar target_bar = colour_bar(target_panel);
+  write_figure_png(s / "target.png", {target_panel}, figure);
+  model_panel.colour_label = "s·I";  // I = |FFT2(occupancy)|², s the tile's scale
+  model_panel.vmin = target_bar.vmin, model_panel.vmax = target_bar.vmax;
+
+  ImagePanel occupancy_panel;
+  occupancy_panel.rows = occupancy_panel.cols = n;
+  occupancy_panel.origin_upper = occupancy_panel.equal_aspect = true;
+  occupancy_panel.x_min = occupancy_panel.y_min = -0.5;
+  occupancy_panel.x_max = occupancy_panel.y_max = double(n) - 0.5;
+  occupancy_panel.x_label = "column (sites)";
+  occupancy_panel.y_label = "row (sites)";
+  occupancy_panel.colour_label = "occupied";
+  occupancy_panel.scale = ColourScale::linear_viridis;
+  occupancy_panel.vmin = 0, occupancy_panel.vmax = 1;
   for (std::size_t t = 0; t < tiles; ++t) {
-    const std::vector<double> occ(result.tiles[t].occupancy.begin(), result.tiles[t].occupancy.end());
-    write_png_log(s / ("occupancy_tile" + tile_name(t, tiles) + ".png"), occ.data(), n, n, occ_png);
-    write_png_log(s / ("model_tile" + tile_name(t, tiles) + ".png"), models[t].data(), n, n);
+    const RmcTileResult& r = result.tiles[t];
+    std::ostringstream title;
+    title.precision(4);
+    title << "RMC tile " << t << ": loading " << r.loading << ", " << r.particles << " particles";
+    occupancy_panel.title = title.str();
+    occupancy_panel.values.assign(r.occupancy.begin(), r.occupancy.end());
+    write_figure_png(s / ("occupancy_tile" + tile_name(t, tiles) + ".png"), {occupancy_panel}, figure);
+    title.str("");
+    title << "RMC model, tile " << t << ": χ²_rel = " << r.chi2_final;
+    model_panel.title = title.str();
+    model_panel.values = models[t];
+    write_figure_png(s / ("model_tile" + tile_name(t, tiles) + ".png"), {model_panel}, figure);
   }
-  write_png_log(s / "target.png", target.intensity.data(), n, n);
   staging.commit(dir);
 }
 

@@ -25,6 +25,8 @@ const char* to_string(Radiation r) {
   fail("invalid Radiation value ", static_cast<int>(r));
 }
 
+const char* display_name(Radiation r) { return r == Radiation::xray ? "X-ray" : to_string(r); }
+
 double debye_waller(double b_iso, double q) {
   const double s = detail::s_from_q(q);
   return std::exp(-b_iso * s * s);

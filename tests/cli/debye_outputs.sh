@@ -90,31 +90,5 @@ awk -v d="$d" '!/^#/ { s += $2 * 0.01; if ($2 > m) { m = $2; r = $1 } }
 [ -s out.txt ] && fail "stdout not empty"
 grep -q "debye: exact pair sums: done in" err.txt || fail "no progress summary: $(cat err.txt)"
 grep -q "debye: 2 atoms, 20 Q points" err.txt || fail "no run summary: $(cat err.txt)"
-# A PNG plot of I(Q) (and of G(r) for --pdf): a real PNG with the plot's
-# ranges and the run's header in its tEXt chunks; partials add coloured curves.
-"$bin" debye au2.xyz --qmin 0.1 --qmax 12 --qpoints 200 --partials --pdf g.png --output i.png -q ||
-  fail "PNG outputs failed"
-$py - <<'PY' || fail "i.png / g.png are not the expected plots"
-import zlib, struct
-def chunks(path):
-    data = open(path, "rb").read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
-    i, out = 8, []
-    while i < len(data):
-        n, kind = struct.unpack(">I4s", data[i:i + 8])
-        out.append((kind, data[i + 8:i + 8 + n]))
-        i += 12 + n
-    return out
-for path, scale in (("i.png", b"log10"), ("g.png", b"linear")):
-    c = chunks(path)
-    w, h = struct.unpack(">II", c[0][1][:8])
-    assert (w, h) == (800, 500), (path, w, h)
-    text = dict(d.split(b"\0", 1) for k, d in c if k == b"tEXt")
-    assert text[b"nanoscatter:yscale"] == scale, (path, text[b"nanoscatter:yscale"])
-    assert text[b"nanoscatter:header_1"].startswith(b"command: "), path
-    if path == "i.png":
-        assert abs(float(text[b"nanoscatter:xmin"]) - 0.1) < 1e-12 and float(text[b"nanoscatter:xmax"]) == 12
-        assert text[b"nanoscatter:series"].count(b"#") == 2, text[b"nanoscatter:series"]  # total + Au-Au
-print("ok: PNG plots")
-PY
+# PNG figures of I(Q) and G(r): tests/cli/png_figures.sh.
 echo "ok: debye outputs"
