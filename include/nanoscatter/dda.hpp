@@ -109,6 +109,11 @@ struct DdaOptions {
                                    // residual, with the float64 product, in either precision)
   std::optional<int> maxiter;      // default: ADDA's 3·box volume
   bool use_symmetry = true;        // solve one polarisation when the shape allows (ADDA symR); errors: "sym"
+  // A polarisation whose solve does not converge is reported either way
+  // (converged = false, DdaPolarizationResult::failure, the log); the front
+  // ends treat it as an error (CLI exit status 1, Python ConvergenceError)
+  // unless this is set, and then as a warning (docs/dda.md).
+  bool accept_unconverged = false;
   // device, threads, max_device_memory (0: half of the free GPU memory),
   // quiet (the iteration log on stderr), and precision: dual is float64
   // throughout; single is mixed precision, float32 FFT products inside a
@@ -143,6 +148,9 @@ struct DdaPolarizationResult {
   int iterations = 0;
   bool converged = false;
   double residual = 0;             // final true |b − A x|/|b| (float64 product)
+  // Not converged: one line naming the polarisation, solver, iterations,
+  // residual and cause (the front ends' warning); "" when converged.
+  std::string failure;
   std::vector<double> residual_history;  // |r_k|/|b| of the iteration's own residual, k = 0..iterations
   int residual_checks = 0;         // true residuals computed at the convergence test
   int restarts = 0;                // refinement restarts from the true residual (single precision)

@@ -40,6 +40,8 @@ from ._core import (
 from .structures import as_structure, build, from_ase, to_ase
 from .fit import FitResult, GisaxsModel, fit
 from .engines import (
+    ConvergenceError,
+    ConvergenceWarning,
     DdaPlan,
     DdaResult,
     DebyePlan,

@@ -6,6 +6,7 @@ length unit (λ's); rmc lattice units. Results are small objects whose
 attributes are NumPy arrays and numbers (``result.keys()`` lists them).
 """
 import os
+import warnings
 from types import SimpleNamespace
 
 import numpy as np
@@ -72,6 +73,21 @@ class DdaResult(Result):
     @property
     def qsca(self):
         return self.runs[0]["qsca"]
+
+
+class ConvergenceError(_core.Error):
+    """A DDA polarisation did not converge (the CLI's exit status 1); the
+    message has one part per polarisation (solver, iterations, residual,
+    cause) and ``result`` holds the partial DdaResult."""
+
+    def __init__(self, message, result):
+        super().__init__(message)
+        self.result = result
+
+
+class ConvergenceWarning(UserWarning):
+    """A DDA polarisation did not converge and ``accept_unconverged=True``
+    asked for its partial result."""
 
 
 class MieResult(Result):
@@ -268,7 +284,7 @@ class DdaPlan:
     ``m`` (complex, (re, im), or a list per domain), ``pol``, ``iter``,
     ``eps``, ``maxiter``, ``sym``, ``mueller``, ``ntheta``, ``grid_phi``,
     ``csca``, ``asym``, ``store_int_field``, ``store_dip_pol``,
-    ``no_vol_cor``, ``precision``, ``device``, ``threads``,
+    ``no_vol_cor``, ``accept_unconverged``, ``precision``, ``device``, ``threads``,
     ``max_device_memory``, ``quiet``; ``comm=nanoscatter.world()`` solves
     the polarisations on different MPI ranks and gives every rank the whole
     result. An unknown keyword raises :class:`Error` listing the valid ones.
@@ -296,8 +312,17 @@ class DdaPlan:
     def execute(self, output_dir="", save_geom=""):
         """Solves and computes the observables; ``output_dir`` (and
         ``save_geom``) also write the files of the CLI's ``--output-dir``
-        (and ``--save-geom``)."""
-        return DdaResult(**self._plan.execute(output_dir=os.fspath(output_dir), save_geom=os.fspath(save_geom)))
+        (and ``--save-geom``). A polarisation that does not converge
+        raises :class:`ConvergenceError` (its ``result`` holds the partial
+        result), or with ``accept_unconverged=True`` warns
+        (:class:`ConvergenceWarning`) and returns it."""
+        result = DdaResult(**self._plan.execute(output_dir=os.fspath(output_dir), save_geom=os.fspath(save_geom)))
+        failures = [run["failure"] for run in result.runs if not run["converged"] and not run["from_symmetry"]]
+        if failures and not self._plan.accept_unconverged:
+            raise ConvergenceError("; ".join(failures), result)
+        for failure in failures:
+            warnings.warn(failure, ConvergenceWarning, stacklevel=2)
+        return result
 
     def write_adda_outputs(self, output_dir, command_line=None, save_geom=""):
         self._plan.write_adda_outputs(os.fspath(output_dir), command_line, os.fspath(save_geom))

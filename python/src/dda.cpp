@@ -22,7 +22,7 @@ namespace {
 const std::vector<std::string> kDdaKeywords = {
     "shape", "shape_file", "grid",   "size",     "eq_rad", "dpl",  "lambda_",         "m",
     "pol",   "iter",       "eps",    "maxiter",  "sym",    "mueller", "ntheta",       "grid_phi",
-    "csca",  "asym",       "store_int_field", "store_dip_pol", "no_vol_cor"};
+    "csca",  "asym",       "store_int_field", "store_dip_pol", "no_vol_cor", "accept_unconverged"};
 
 // shape: "sphere", ("ellipsoid", 0.8, 1.3) or ("read", FILE), as the CLI's
 // words (numbers by their repr, which reads back exactly).
@@ -55,6 +55,7 @@ DdaOptions dda_options(const py::kwargs& kwargs, const Keywords& kw) {
   kw.get("eps", o.eps);
   kw.get("maxiter", o.maxiter);
   kw.get_parsed("sym", o.use_symmetry, parse_dda_symmetry);
+  kw.get("accept_unconverged", o.accept_unconverged);
   kw.get("mueller", o.mueller);
   kw.get("ntheta", o.ntheta);
   kw.get("grid_phi", o.grid_phi);
@@ -87,6 +88,7 @@ py::dict run_dict(DdaPolarizationResult&& run) {
   d["iterations"] = run.iterations;
   d["converged"] = run.converged;
   d["residual"] = run.residual;
+  d["failure"] = run.failure;
   d["residual_history"] = to_numpy(std::move(run.residual_history));
   if (!run.polarization.empty()) {
     const auto n = py::ssize_t(run.polarization.size() / 3);
@@ -170,7 +172,7 @@ void bind_dda(py::module_& m) {
                         "DdaPlan(*, shape='sphere', shape_file=None, grid=None, size=None, eq_rad=None, dpl=None, "
                         "lambda_=2π, m=(1.5, 0), pol='ldr', iter='qmr', eps=1e-5, maxiter=None, sym='auto', "
                         "mueller=False, ntheta=0, grid_phi=0, csca=False, asym=False, store_int_field=False, "
-                        "store_dip_pol=False, no_vol_cor=False, precision='double', device='auto', threads=0, "
+                        "store_dip_pol=False, no_vol_cor=False, accept_unconverged=False, precision='double', device='auto', threads=0, "
                         "max_device_memory=0, quiet=True, comm=None): comm=nanoscatter.world() solves the "
                         "polarisations on different MPI ranks")
       .def(py::init([](const py::kwargs& kwargs) {
@@ -195,6 +197,8 @@ void bind_dda(py::module_& m) {
         const auto& b = p.plan.setup().geometry.box;
         return std::vector<int>(b.begin(), b.end());
       })
+      .def_property_readonly("accept_unconverged",
+                             [](const PyDdaPlan& p) { return p.plan.options().accept_unconverged; })
       .def_property_readonly("dipoles", [](const PyDdaPlan& p) { return p.plan.setup().geometry.size(); })
       .def_property_readonly("device",
                              [](const PyDdaPlan& p) { return std::string(to_string(p.plan.options().compute.device)); });

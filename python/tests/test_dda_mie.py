@@ -84,6 +84,32 @@ class DdaBinding(ScratchTestCase):
         self.assertEqual(str(e.exception), cli_error_at("dda", "--grid", 8, "--device", "cpu", "--output-dir",
                                                      self.path("x"), "--save-geom", "no/such/dir/s.geom"))
 
+    def test_non_convergence_raises_or_warns(self):
+        # A polarisation that does not converge (2 iterations cannot reach
+        # eps) raises ConvergenceError, an Error, with the partial result;
+        # accept_unconverged=True returns it with a ConvergenceWarning whose
+        # text is the CLI's warning line. Both name the polarisation, the
+        # solver, the iterations and the residual.
+        with self.assertRaises(ns.ConvergenceError) as e:
+            ns.dda(grid=8, maxiter=2, device="cpu")
+        self.assertIsInstance(e.exception, ns.Error)
+        self.assertRegex(str(e.exception), r"^Y polarization: QMR \(complex symmetric\) did not converge after 2 "
+                                           r"iterations, relative residual \S+ \(eps 1e-05\): no convergence within")
+        self.assertFalse(e.exception.result.runs[0]["converged"])
+        with self.assertWarns(ns.ConvergenceWarning) as w:
+            r = ns.dda(grid=8, maxiter=2, accept_unconverged=True, device="cpu")
+        self.assertEqual(str(w.warning), r.runs[0]["failure"])
+        p = cli("dda", "--grid", 8, "--maxiter", 2, "--accept-unconverged", "--device", "cpu", "--output-dir",
+                self.path("nc"), "-q")
+        self.assertEqual(p.stderr, "nanoscatter: warning: dda: " + str(w.warning) + "\n")
+
+    def test_user_case_in_nanometres_converges(self):
+        # The report: a polystyrene sphere in nm stopped after 2 QMR
+        # iterations with Qext 1.80 and nothing said so (Mie: 4.01).
+        r = ns.dda(shape="sphere", grid=16, eq_rad=400, lambda_=660, m=1.59 + 0.001j, device="cpu")
+        self.assertTrue(r.converged)
+        self.assertAlmostEqual(r.qext, 4.137116, delta=1e-5)
+
     def test_unknown_keyword_lists_the_valid_ones(self):
         with self.assertRaises(ns.Error) as e:
             ns.DdaPlan(shape="sphere", gird=8)

@@ -175,8 +175,13 @@ DdaSolution DdaPlan::solve(char pol) {
   run.restarts = rep.restarts;
   run.initial_field = rep.initial_field;
   sol.seconds_iterations = rep.seconds;
-  if (!rep.converged)
-    sol.warning = "WARNING: " + std::string(1, pol) + " polarization: " + rep.failure;
+  if (!rep.converged) {
+    char residuals[64];
+    std::snprintf(residuals, sizeof residuals, "relative residual %.3e (eps %.3g)", rep.residual, o.eps);
+    run.failure = std::string(1, pol) + " polarization: " + to_string(o.solver) + " did not converge after " +
+                  std::to_string(rep.iterations) + " iterations, " + residuals + ": " + rep.failure;
+    sol.warning = "WARNING: " + run.failure;
+  }
   else if (rep.float64_fallback)
     sol.warning = "NOTE: " + std::string(1, pol) +
                   " polarization: a float32-product refinement cycle failed; finished with float64 products";

@@ -55,7 +55,7 @@ SolveReport solve(DdaSolver method, SolverBackend& be, int b, int x, const Solve
   }
   std::unique_ptr<IterativeMethod> m;
   switch (method) {
-    case DdaSolver::qmr_cs: m = make_qmr_cs(be, resid_scale); break;
+    case DdaSolver::qmr_cs: m = make_qmr_cs(be); break;
     case DdaSolver::bicg_cs: m = make_bicg_cs(be); break;
     case DdaSolver::bicgstab: m = make_bicgstab(be); break;
     case DdaSolver::cgnr: m = make_cgnr(be); break;

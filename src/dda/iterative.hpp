@@ -70,7 +70,7 @@ struct BreakdownError {
   std::string what;
 };
 
-std::unique_ptr<IterativeMethod> make_qmr_cs(SolverBackend& be, double resid_scale);
+std::unique_ptr<IterativeMethod> make_qmr_cs(SolverBackend& be);
 std::unique_ptr<IterativeMethod> make_bicg_cs(SolverBackend& be);
 std::unique_ptr<IterativeMethod> make_bicgstab(SolverBackend& be);
 std::unique_ptr<IterativeMethod> make_cgnr(SolverBackend& be);

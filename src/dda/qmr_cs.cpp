@@ -1,7 +1,12 @@
 // Quasi-minimal residual method for complex-symmetric systems (Freund 1992,
 // Algorithm 3.1), transcribed from ADDA iterative.c QMR_CS: Lanczos vectors
 // v_k with the bilinear form v^T v, Givens rotations (c_k, s_k) and the
-// three-term update of the search directions p_k.
+// three-term update of the search directions p_k. The breakdown test is
+// ADDA's scale-invariant one (ADDA issue 162, adda-team/adda commit 31fe7db, 2013): |v~^T v~|/|v~|² =
+// 1/omega² falls towards 0 when the Lanczos process breaks down, whatever
+// the units of length. The earlier test, |beta|²/|b|², scales as 1/d³ (b =
+// S E_inc, S² = alpha ∝ d³): in nanometres it "broke down" in the second
+// iteration of a healthy solve (polystyrene sphere, radius 400 nm, 660 nm).
 #include <cmath>
 #include <memory>
 #include <utility>
@@ -12,19 +17,19 @@ namespace nanoscatter::dda {
 
 namespace {
 
+// ADDA's EPS1 for |vT.v|/(v.v).
+constexpr double kBreakdown = 1e-10;
+
 class QmrCs final : public IterativeMethod {
  public:
-  QmrCs(SolverBackend& be, double resid_scale)
-      : be_(be), resid_scale_(resid_scale), v_(be.create()), vt_(be.create()), p_new_(be.create()),
+  explicit QmrCs(SolverBackend& be)
+      : be_(be), v_(be.create()), vt_(be.create()), p_new_(be.create()),
         p_old_(be.create()), av_(be.create()) {}
   ~QmrCs() override {
     for (int v : {v_, vt_, p_new_, p_old_, av_}) be_.release(v);
   }
   int stagnation_limit() const override { return 50000; }
   void init(int x, int r, double r2) override {
-    // A restart (refinement, iterative.cpp) starts from a residual far below
-    // |b|: the breakdown bounds are then taken relative to it.
-    if (inits_++ > 0) resid_scale_ = 1 / r2;
     x_ = x;
     r_ = r;
     omega_old_ = 0;
@@ -39,10 +44,9 @@ class QmrCs final : public IterativeMethod {
     s_new_ = s_old_ = 0;
   }
   double iterate(int niter, double, bool*) override {
-    // Bounds of (vT.v)/(b.b) as in ADDA: outside them the Lanczos process broke down.
-    const double ratio = std::norm(beta_) * resid_scale_;
-    if (ratio < 1e-10 || ratio > 1e20)
-      throw BreakdownError{"QMR-CS breakdown: (vT.v)/(b.b) out of bounds (" + std::to_string(ratio) + ")"};
+    const double ratio = 1 / (omega_new_ * omega_new_);
+    if (ratio < kBreakdown)
+      throw BreakdownError{"QMR-CS breakdown: |vT.v|/(v.v) is too small (" + std::to_string(ratio) + ")"};
     be_.matvec(v_, av_, false);
     const cplx alpha = be_.dot_u(v_, av_);
     // v~_{k+1} = A v_k − alpha_k v_k − beta_k v_{k−1}   (vt_ holds v_{k−1})
@@ -93,8 +97,6 @@ class QmrCs final : public IterativeMethod {
 
  private:
   SolverBackend& be_;
-  double resid_scale_;
-  int inits_ = 0;
   int v_, vt_, p_new_, p_old_, av_;
   int x_ = -1, r_ = -1;
   double omega_old_ = 0, omega_new_ = 0, c_old_ = 1, c_new_ = 1;
@@ -103,8 +105,8 @@ class QmrCs final : public IterativeMethod {
 
 }  // namespace
 
-std::unique_ptr<IterativeMethod> make_qmr_cs(SolverBackend& be, double resid_scale) {
-  return std::make_unique<QmrCs>(be, resid_scale);
+std::unique_ptr<IterativeMethod> make_qmr_cs(SolverBackend& be) {
+  return std::make_unique<QmrCs>(be);
 }
 
 }  // namespace nanoscatter::dda

@@ -25,6 +25,7 @@ std::string serialised(const std::vector<DdaSolution>& solutions) {
     w.put(s.run.iterations);
     w.put(s.run.converged);
     w.put(s.run.residual);
+    put_string(w, s.run.failure);
     w.put_vector(s.run.residual_history);
     w.put(s.run.residual_checks);
     w.put(s.run.restarts);
@@ -45,6 +46,7 @@ void read_solutions(parallel::ByteReader& r, std::vector<DdaSolution>& into) {
     s.run.iterations = r.get<int>();
     s.run.converged = r.get<bool>();
     s.run.residual = r.get<double>();
+    s.run.failure = get_string(r);
     s.run.residual_history = r.get_vector<double>();
     s.run.residual_checks = r.get<int>();
     s.run.restarts = r.get<int>();

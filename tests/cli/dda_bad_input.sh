@@ -47,10 +47,18 @@ expect_error "no/x.geom: --save-geom: directory 'no' does not exist" --grid 8 --
 [ "$(cat stderr.txt)" = "nanoscatter: error: bad.geom: --output-dir: exists and is not a directory" ] ||
   fail "output directory that is a file: $(cat stderr.txt)"
 
-# non-convergence: non-zero exit, one error line, partial results flagged
+# non-convergence, even with -q: exit 1, one error line naming the
+# polarization, solver, iterations and residual, partial results flagged;
+# --accept-unconverged: exit 0 and the same report as one warning line
 "$bin" dda --grid 16 --maxiter 2 --output-dir nc -q > /dev/null 2> stderr.txt && fail "exit 0 without convergence"
 [ "$(wc -l < stderr.txt)" = 1 ] || fail "non-convergence message: $(cat stderr.txt)"
-grep -q "did not converge" stderr.txt || fail "message: $(cat stderr.txt)"
+report='Y polarization: QMR (complex symmetric) did not converge after 2 iterations, relative residual [^ ]* (eps 1e-05): no convergence within the maximum number of iterations (2)'
+grep -q "^nanoscatter: error: $report; partial results flagged NOT CONVERGED in nc (--accept-unconverged" stderr.txt ||
+  fail "message: $(cat stderr.txt)"
 grep -q "^# NOT CONVERGED" nc/CrossSec-Y || fail "partial results not flagged"
 grep -q "NOT CONVERGED" nc/log || fail "log does not flag non-convergence"
+"$bin" dda --grid 16 --maxiter 2 --accept-unconverged --output-dir nc -q > /dev/null 2> stderr.txt ||
+  fail "non-zero exit with --accept-unconverged: $(cat stderr.txt)"
+[ "$(wc -l < stderr.txt)" = 1 ] || fail "accepted non-convergence: $(cat stderr.txt)"
+grep -q "^nanoscatter: warning: dda: $report\$" stderr.txt || fail "warning: $(cat stderr.txt)"
 echo ok
