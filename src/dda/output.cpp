@@ -9,10 +9,10 @@
 namespace nanoscatter {
 
 void DdaOutput::validate() const {
-  if (output_dir.empty()) fail_option("output_dir", "required");
+  if (output_dir.empty()) fail_option("output", "required (the folder for the files)");
   const std::filesystem::path dir = output_dir;
   if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir))
-    fail_at({output_dir, 0, "output_dir", true}, "exists and is not a directory");
+    fail_at({output_dir, 0, "output", true}, "exists and is not a directory");
   if (!save_geom.empty()) {
     // A bare name goes into output_dir, which write_dda makes.
     const auto parent = std::filesystem::path(save_geom).parent_path();

@@ -34,8 +34,8 @@ std::string chi2_line(const RmcOptions& o) {
   return os.str();
 }
 
-// Errors about the output directory name it as the option (output_dir).
-Where at_output(const fs::path& path) { return {path.string(), 0, "output_dir", true}; }
+// Errors about the output folder name it as the option (output).
+Where at_output(const fs::path& path) { return {path.string(), 0, "output", true}; }
 
 // Removes the staging folder unless its files were moved out.
 class StagingDir {
@@ -73,6 +73,7 @@ std::string tile_name(std::size_t t, std::size_t tiles) {
 }  // namespace
 
 void check_rmc_output_dir(const fs::path& dir) {
+  if (dir.empty()) fail_option("output", "required (the folder for the files)");
   if (fs::exists(dir)) {
     if (!fs::is_directory(dir)) fail_at(at_output(dir), "exists and is not a directory");
     return;

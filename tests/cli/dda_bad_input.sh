@@ -14,7 +14,7 @@ printf 'Nmat=2\n0 0 0 1\n1 0 0\n' > short.geom
 expect_error() {
   local expected=$1
   shift
-  "$bin" dda "$@" --device cpu --output-dir out > stdout.txt 2> stderr.txt
+  "$bin" dda "$@" --device cpu --output out > stdout.txt 2> stderr.txt
   local rc=$?
   [ $rc -ne 0 ] || fail "exit 0 for: $*"
   [ "$(wc -l < stderr.txt)" = 1 ] || fail "not one line for: $*: $(cat stderr.txt)"
@@ -43,12 +43,12 @@ expect_error "--shape-file: give either --shape or --shape-file" --shape sphere 
 expect_error "--shape: not a number 'a'" --shape ellipsoid 1 a
 expect_error "--threads: must be ≥ 0 (0: all cores), got -1" --threads -1
 expect_error "no/x.geom: --save-geom: directory 'no' does not exist" --grid 8 --save-geom no/x.geom
-"$bin" dda --grid 8 --output-dir bad.geom 2> stderr.txt && fail "exit 0 for an output directory that is a file"
-[ "$(cat stderr.txt)" = "nanoscatter: error: bad.geom: --output-dir: exists and is not a directory" ] ||
+"$bin" dda --grid 8 --output bad.geom 2> stderr.txt && fail "exit 0 for an output directory that is a file"
+[ "$(cat stderr.txt)" = "nanoscatter: error: bad.geom: --output: exists and is not a directory" ] ||
   fail "output directory that is a file: $(cat stderr.txt)"
 
 # non-convergence: non-zero exit, one error line, partial results flagged
-"$bin" dda --grid 16 --maxiter 2 --output-dir nc -q > /dev/null 2> stderr.txt && fail "exit 0 without convergence"
+"$bin" dda --grid 16 --maxiter 2 --output nc -q > /dev/null 2> stderr.txt && fail "exit 0 without convergence"
 [ "$(wc -l < stderr.txt)" = 1 ] || fail "non-convergence message: $(cat stderr.txt)"
 grep -q "did not converge" stderr.txt || fail "message: $(cat stderr.txt)"
 grep -q "^# NOT CONVERGED" nc/CrossSec-Y || fail "partial results not flagged"
