@@ -20,7 +20,7 @@ echo "== gisaxs: cylinders R = H = 5 nm on a substrate (DWBA)"
 $ns gisaxs examples/gisaxs/cylinders_on_substrate.toml --output out/gisaxs_cylinders.h5 --png out/gisaxs_cylinders.png
 echo "== mie and dda: sphere x = 5, m = 1.5 (Mie Qext = 3.92783)"
 $ns mie --x 5 --m 1.5 0
-$ns dda --shape sphere --grid 16 --m 1.5 0 --eq-rad 5 --output-dir out/dda_sphere
+$ns dda --shape sphere --grid 16 --m 1.5 0 --eq-rad 5 --output out/dda_sphere
 echo "== rmc: fit a synthetic 64×64 small-angle image of random discs"
 loading=$(/usr/bin/python3 - <<'PY'
 import numpy as np
@@ -38,7 +38,7 @@ print(f"{a.mean():.6f}")  # the fraction of occupied sites: the fit's loading
 PY
 )
 $ns rmc --target out/rmc_target.txt --loading "$loading" \
-    --tiles 2 --steps 20000 --seed 1 --output-dir out/rmc
+    --tiles 2 --steps 20000 --seed 1 --output out/rmc
 echo "== Python examples (examples/*/*.py, quick mode) with Debian's /usr/bin/python3"
 if [ -d build/python/nanoscatter ]; then
   for example in examples/*/*.py; do

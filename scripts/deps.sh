@@ -14,6 +14,7 @@ packages=(
   libcbf-dev zlib1g-dev hdf5-filter-plugin bitshuffle python3-fabio
   python3-silx
   python3-notebook python3-nbconvert python3-ipykernel
+  gemmi-dev
 )
 missing=()
 for p in "${packages[@]}"; do

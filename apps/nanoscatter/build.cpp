@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,7 @@ struct BuildOptions {
   double vacancies = 0;
   std::vector<std::string> vacancy_elements;
   double displace = 0;
+  std::vector<std::string> b_factors;  // "Au=0.5" pairs
   std::uint64_t seed = 1;
 };
 
@@ -50,7 +52,7 @@ const std::map<std::string, std::string>& option_for_field() {
       {"height", "--height"},     {"planes", "--planes"},
       {"fraction", "--vacancies"}, {"vacancy elements", "--vacancy-elements"},
       {"rms", "--displace"},      {"rotation", "--placements"},
-      {"shape", "--shape"},
+      {"shape", "--shape"},       {"b_factor", "--b-factor"},
   };
   return table;
 }
@@ -110,6 +112,25 @@ Shape shape_from_options(const CLI::App& sub, const BuildOptions& o) {
   else shape = Octahedron{o.radius};
   naming_options([&] { validate_shape(shape); });
   return shape;
+}
+
+// --b-factor's "Au=0.5" pairs; the library checks the elements and values.
+std::map<std::string, double> b_factor_map(const std::vector<std::string>& pairs) {
+  std::map<std::string, double> b;
+  for (const std::string& pair : pairs) {
+    const auto eq = pair.find('=');
+    double value = 0;
+    try {
+      std::size_t used = 0;
+      if (eq == std::string::npos) throw std::invalid_argument("no '='");
+      value = std::stod(pair.substr(eq + 1), &used);
+      if (used != pair.size() - eq - 1) throw std::invalid_argument("trailing text");
+    } catch (const std::exception&) {
+      fail_at({"", 0, "--b-factor"}, "expected ELEMENT=B (Å²), e.g. Au=0.5, got '", pair, "'");
+    }
+    b[pair.substr(0, eq)] = value;
+  }
+  return b;
 }
 
 Structure build(const CLI::App& sub, const BuildOptions& o) {
@@ -172,6 +193,7 @@ Structure build(const CLI::App& sub, const BuildOptions& o) {
   if (given(sub, "--displace"))
     structure = naming_options(
         [&] { return displace_atoms(structure, DisplacementOptions{o.displace, o.seed + kStreamOffset}); });
+  if (!o.b_factors.empty()) structure = naming_options([&] { return set_b_factors(structure, b_factor_map(o.b_factors)); });
   return structure;
 }
 
@@ -218,6 +240,7 @@ void add_build_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--vacancies", o.vacancies, "fraction of atoms removed at random");
   sub->add_option("--vacancy-elements", o.vacancy_elements, "only these elements become vacancies");
   sub->add_option("--displace", o.displace, "Gaussian displacement, rms per Cartesian coordinate, Å");
+  sub->add_option("--b-factor", o.b_factors, "isotropic Debye–Waller B per element, Å²: Au=0.5 [Pd=0.7 ...]");
   sub->add_option("--seed", o.seed, "random seed for --vacancies and --displace")->capture_default_str();
 
   sub->callback([sub, options, context] {

@@ -31,11 +31,20 @@ struct CommonOptions {
 void add_common_options(CLI::App& sub, CommonOptions& options, bool with_precision, const std::string& formats,
                         bool output_required = true);
 
+// Prints "nanoscatter: warning: OLD is deprecated, use NEW" on stderr, once
+// per old name: a renamed option works under its old name for one release
+// (docs/conventions.md).
+void warn_renamed(const std::string& old_name, const std::string& new_name);
+// --output FOLDER for the engines that write several files, and its old
+// name --output-dir (warned). Whether it was given is the caller's check
+// (the library's: an empty folder is refused).
+void add_output_folder_option(CLI::App& sub, std::string& folder, const std::string& description);
+
 // --ranks-per-gpu (for the engines without CommonOptions).
 void add_ranks_per_gpu_option(CLI::App& sub, int& ranks_per_gpu);
 // select_device, and under mpirun with a GPU: this rank's GPU, (local rank /
 // ranks_per_gpu) mod GPUs (parallel_cli.cpp). Notices only on rank 0.
-Device select_rank_device(DeviceRequest request, bool quiet, int ranks_per_gpu, const RunContext& context);
+Device select_rank_device(DeviceRequest request, int ranks_per_gpu, const RunContext& context);
 // Under mpirun, unless OMP_NUM_THREADS says otherwise: ranks that are not
 // bound to cores share the node's cores (cores / ranks of the node each).
 void share_cores_between_ranks(const parallel::Communicator& comm);

@@ -1,6 +1,6 @@
 // `nanoscatter dda`: light scattering by an arbitrary particle in the discrete
 // dipole approximation, with ADDA's command-line semantics and output files
-// (CrossSec-X/Y, mueller, log) in --output-dir. Flags that set a field of the
+// (CrossSec-X/Y, mueller, log) in --output. Flags that set a field of the
 // library's options are bound to it; the checks are DdaOptions::validate's
 // and DdaOutput::validate's.
 #include <cstdio>
@@ -55,7 +55,7 @@ void run(const DdaCliOptions& c, const RunContext& context) {
   // Every option before any work or notice (the plan validates again).
   o.validate();
   if (!c.prognosis) c.output.validate();
-  o.compute.device = select_rank_device(device, c.quiet, c.ranks_per_gpu, context);
+  o.compute.device = select_rank_device(device, c.ranks_per_gpu, context);
   if (c.prognosis) {
     const DdaSetup setup = make_dda_setup(o);
     if (comm.root()) print_prognosis(setup, o);
@@ -121,7 +121,7 @@ void add_dda_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--save-geom", o.output.save_geom, "write the dipole set as an ADDA shape file");
   sub->add_flag("--no-vol-cor", o.no_vol_cor, "no volume correction of the dipole size");
   sub->add_flag("--prognosis", o.prognosis, "print the grid and memory estimate, solve nothing");
-  sub->add_option("--output-dir", o.output.output_dir, "directory for CrossSec-X/Y, mueller, log");
+  add_output_folder_option(*sub, o.output.output_dir, "folder for CrossSec-X/Y, mueller, log");
   sub->add_option("--device", o.device, "auto|cpu|gpu")->capture_default_str();
   sub->add_option("--precision", o.precision,
                   "double (float64) | single (float32 FFT products in a float64 iteration, converged on the "

@@ -20,6 +20,7 @@
 #include "nanoscatter/debye_pdf.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/pattern1d.hpp"
+#include "nanoscatter/pattern2d.hpp"  // photon_energy_kev
 #include "nanoscatter/structure_io.hpp"
 
 namespace nanoscatter::cli {
@@ -40,6 +41,7 @@ struct DebyeCliOptions {
   std::string method = "exact";
   std::string pdf;
   double energy = 0;
+  bool anomalous = false;
   std::string normalize = "none";
   bool no_debye_waller = false;
   double counts = 0;  // .xye output
@@ -94,7 +96,16 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
   options.method = parse_debye_method(o.method);
   const DebyeNormalization norm = parse_debye_normalization(o.normalize);
   const std::vector<double> q = q_grid(sub, o);
-  if (given(sub, "--energy")) options.factors.energy_kev = o.energy;
+  // --anomalous: f', f'' at the beam's photon energy, --energy or hc/λ of
+  // --wavelength, as pattern2d's --anomalous takes hc/λ (docs/conventions.md).
+  if (o.anomalous) {
+    if (given(sub, "--energy")) options.factors.energy_kev = o.energy;
+    else if (given(sub, "--wavelength")) options.factors.energy_kev = photon_energy_kev(o.wavelength);
+    else fail_at({"", 0, "--anomalous"}, "needs the photon energy: --energy (keV) or --wavelength (Å)");
+  } else if (given(sub, "--energy")) {
+    warn_renamed("--energy without --anomalous", "--anomalous --energy");
+    options.factors.energy_kev = o.energy;
+  }
   options.factors.debye_waller = !o.no_debye_waller;
   options.compute.precision = parse_precision(o.common.precision);
   const parallel::Communicator& comm = context.comm;
@@ -117,7 +128,7 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
   const Structure structure = read_structure(o.structure);
   if (structure.atoms.empty()) fail_at({o.structure, 0, "structure"}, "the structure has no atoms");
   // After every check of the input, so that bad input gets exactly one line.
-  options.compute.device = select_rank_device(device, o.common.quiet, o.common.ranks_per_gpu, context);
+  options.compute.device = select_rank_device(device, o.common.ranks_per_gpu, context);
   DebyeResult result;
   std::optional<DebyePlan> plan;
   const auto start = std::chrono::steady_clock::now();
@@ -184,7 +195,8 @@ void add_debye_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--pdf", o.pdf, "also write R(r) and G(r) to this file (.dat/.txt/.csv, .h5, or .png: a plot of G(r))");
   sub->add_option("--pdf-dr", o.pdf_grid.dr, "r step of the PDF, Å")->capture_default_str();
   sub->add_option("--pdf-rmax", o.pdf_grid.r_max, "last r of the PDF, Å (0: the largest distance)");
-  sub->add_option("--energy", o.energy, "X-ray photon energy, keV: adds anomalous f', f''");
+  sub->add_flag("--anomalous", o.anomalous, "X-rays: add f', f'' (xraylib) at the energy --energy, or hc/λ of --wavelength");
+  sub->add_option("--energy", o.energy, "X-ray photon energy, keV, for --anomalous");
   sub->add_option("--normalize", o.normalize, "none|per-atom|sq|fq")->capture_default_str();
   sub->add_flag("--no-debye-waller", o.no_debye_waller, "ignore the atoms' B factors");
   sub->add_option("--counts", o.counts, ".xye output: counts at the pattern's maximum (σ = √counts)");

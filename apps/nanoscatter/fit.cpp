@@ -31,7 +31,7 @@ void run(const FitCliOptions& o, const RunContext& context) {
   if (!d.output.empty()) checked_output_path(d.output, "output", {OutputFormat::hdf5}, "fit");
   if (!d.png.empty()) checked_output_path(d.png, "png", {OutputFormat::png}, "fit");
   gisaxs::GisaxsOptions engine = o.engine;
-  engine.compute.device = select_device(parse_device(o.device), d.minimizer.quiet || o.device == "auto");
+  engine.compute.device = select_device(parse_device(o.device));
   engine.validate();
 
   const fit::FitRun run = fit::run_fit_description(d, std::nullopt, engine);

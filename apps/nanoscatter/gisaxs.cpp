@@ -43,16 +43,15 @@ void run(const GisaxsCliOptions& o, const RunContext& context) {
   }
   const DeviceRequest device = parse_device(o.common.device);
   options.compute.precision = parse_precision(o.common.precision);
-  // The GPU computes mesh form factors (the rest stays on the CPU); auto
-  // falls back to the CPU without a notice, as the CPU runs most of it anyway.
-  options.compute.device = select_rank_device(device, o.common.quiet || device == DeviceRequest::automatic,
-                                              o.common.ranks_per_gpu, context);
+  options.compute.device = select_rank_device(device, o.common.ranks_per_gpu, context);
   if (o.formfactor_only) {
     run_gisaxs_formfactor({o.sample, o.common.output, o.qx, o.qy, o.qz}, options.compute, o.common.quiet, context);
     return;
   }
 
   const gisaxs::Sample sample = gisaxs::read_sample(o.sample);
+  if (context.comm.root())
+    for (const std::string& warning : sample.warnings) std::fprintf(stderr, "nanoscatter: warning: %s\n", warning.c_str());
   gisaxs::GisaxsResult result = gisaxs::GisaxsPlan(sample, options).execute();
   // Under mpirun each rank computed its blocks and left the other pixels 0:
   // the parts are merged (exactly), and rank 0 alone writes.

@@ -17,9 +17,9 @@ void add_ranks_per_gpu_option(CLI::App& sub, int& ranks_per_gpu) {
       ->capture_default_str();
 }
 
-Device select_rank_device(DeviceRequest request, bool quiet, int ranks_per_gpu, const RunContext& context) {
+Device select_rank_device(DeviceRequest request, int ranks_per_gpu, const RunContext& context) {
   if (ranks_per_gpu < 1) fail_at({"", 0, "--ranks-per-gpu"}, "must be ≥ 1, got ", ranks_per_gpu);
-  const Device device = select_device(request, quiet || !context.comm.root());
+  const Device device = select_device(request);
   if (device == Device::gpu && context.comm.distributed())
     use_cuda_device(context.comm.device_for_rank(cuda_device_count(), ranks_per_gpu));
   return device;

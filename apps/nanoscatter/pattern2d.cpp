@@ -48,7 +48,7 @@ void run(const Pattern2DCliOptions& o, const RunContext& context) {
   // Before the device is chosen (which may print a notice), so that an empty
   // file gets exactly one line; the plan refuses it too.
   if (structure.atoms.empty()) fail_at({o.structure, 0, ""}, "the structure has no atoms");
-  options.compute.device = select_rank_device(request, o.common.quiet, o.common.ranks_per_gpu, context);
+  options.compute.device = select_rank_device(request, o.common.ranks_per_gpu, context);
   Pattern2DResult result;
   const Stopwatch start;
   try {
@@ -88,7 +88,15 @@ void add_pattern2d_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--qmax", g.qmax, "polar detector: largest |q| (Å⁻¹), at most 4π/λ");
   sub->add_option("--nq", g.nq, "polar detector: |q| points from 0 to qmax");
   sub->add_option("--nphi", g.nphi, "polar detector: azimuth points over 360°");
-  sub->add_option("--euler", g.euler, "sample orientation: ZYZ Euler angles α β γ (degrees)")->expected(3);
+  sub->add_option("--euler-zyz", g.euler_zyz, "sample orientation: ZYZ Euler angles α β γ (degrees)")->expected(3);
+  sub->add_option_function<std::vector<double>>(
+         "--euler",
+         [geometry = &g](const std::vector<double>& angles) {
+           warn_renamed("--euler", "--euler-zyz");
+           geometry->euler_zyz = angles;
+         },
+         "deprecated: use --euler-zyz")
+      ->expected(3);
   sub->add_option("--rotation", g.rotation, "sample orientation: rotation matrix, 9 values row by row")->expected(9);
   sub->add_option("--beam", g.beam, "incident beam direction x y z (default 0 0 1)")->expected(3);
   sub->add_option("--radiation", o.radiation, "xray|neutron|electron")->capture_default_str();
@@ -99,7 +107,21 @@ void add_pattern2d_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--pixel-size", g.pixel_size, "flat detector: pixel size (mm)");
   sub->add_option("--nx", g.nx, "flat detector: pixels along x");
   sub->add_option("--ny", g.ny, "flat detector: pixels along y");
-  sub->add_option("--beam-center", g.beam_center, "flat detector: beam centre cx cy (pixels; default the middle)")
+  sub->add_option("--direct-beam", g.direct_beam,
+                  "flat detector: where the direct beam hits, x y in pixels from the lower-left corner (default the "
+                  "middle)")
+      ->expected(2);
+  sub->add_option_function<std::vector<double>>(
+         "--beam-center",
+         [geometry = &g](const std::vector<double>& centre) {
+           warn_renamed("--beam-center", "--direct-beam (pixels from the corner: add 0.5 to each value)");
+           // The old option counted from pixel (0, 0)'s centre, half a pixel
+           // in from the corner.
+           constexpr double kHalfPixel = 0.5;
+           geometry->direct_beam.clear();
+           for (double c : centre) geometry->direct_beam.push_back(c + kHalfPixel);
+         },
+         "deprecated: use --direct-beam")
       ->expected(2);
   sub->add_flag("--no-curvature", g.no_curvature,
                 "drop the Ewald-sphere curvature: q = |q| (cos φ, sin φ, 0) (small-angle limit)");

@@ -60,7 +60,7 @@ void run(const RmcCliOptions& o, const RunContext& context) {
     if (loading_from_model) options.loading.clear();
     initial = rmc_initial_model(read_image(o.initial_model), target.size, options, o.initial_model);
   }
-  options.compute.device = select_rank_device(request, o.quiet, o.ranks_per_gpu, context);
+  options.compute.device = select_rank_device(request, o.ranks_per_gpu, context);
   RmcPlan plan(std::move(target), options);
   if (!initial.empty()) plan.set_initial_occupancy(std::vector<std::vector<std::uint8_t>>(options.tiles, initial));
   RmcResult result = plan.execute();
@@ -136,8 +136,7 @@ void add_rmc_command(CLI::App& app, const RunContext& context) {
       ->capture_default_str();
   sub->add_option("--resample", opts->resample, "a target larger than --tile: crop (central window) or rebin")
       ->capture_default_str();
-  sub->add_option("--output-dir", opts->output_dir, "directory for rmc.h5, PNGs, chi2 trace, statistics, g(r)")
-      ->required();
+  add_output_folder_option(*sub, opts->output_dir, "folder for rmc.h5, PNGs, chi2 trace, statistics, g(r)");
   sub->add_option("--device", opts->device, "auto|cpu|gpu (auto: the GPU when one is present)")->capture_default_str();
   sub->add_option("--threads", opts->engine.compute.threads, "CPU threads over tiles (0: all)")->capture_default_str();
   sub->add_option("--cluster", opts->engine.cluster_size, "GPU thread blocks per tile, 1–8 (0: from the SM count)")

@@ -4,6 +4,7 @@
 // tolerance), then optionally copied into an ensemble and given defects.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
@@ -144,6 +145,12 @@ struct DisplacementOptions {
 // (Box–Muller on std::mt19937_64 rather than std::normal_distribution, whose
 // output differs between standard libraries; same seed, same result).
 Structure displace_atoms(const Structure& structure, const DisplacementOptions& options);
+
+// Sets the isotropic Debye–Waller B (Å²) of every atom of each element named
+// in `b_by_element` (keys are element symbols, "Au"); other atoms keep theirs.
+// Errors name the field b_factor: an unknown element, one the structure does
+// not hold, or B that is negative or not finite.
+Structure set_b_factors(const Structure& structure, const std::map<std::string, double>& b_by_element);
 
 // Planes file for ConvexPolyhedron: one "nx ny nz d" per line, '#' comments
 // and blank lines ignored. Errors name the file, line and field.

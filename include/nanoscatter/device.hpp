@@ -45,8 +45,8 @@ void use_cuda_device(int index);
 // The current GPU's index, or −1 without CUDA or a device.
 int current_cuda_device();
 
-// Resolve a request: gpu without a usable GPU is an Error; automatic falls
-// back to the CPU and says so once on stderr (unless quiet).
-Device select_device(DeviceRequest request, bool quiet = false);
+// Resolve a request: gpu without a usable GPU is an Error; automatic takes
+// the GPU where one is usable and the CPU otherwise, silently.
+Device select_device(DeviceRequest request);
 
 }  // namespace nanoscatter

@@ -256,6 +256,9 @@ struct Sample {
   std::vector<Layer> layers;
   std::vector<Layout> layouts;  // their intensities add
   std::string source;           // file it came from, for messages and metadata
+  // Keys read under an old name ("file:line: key: deprecated, use NEW"),
+  // for the front ends to show as warnings (docs/conventions.md).
+  std::vector<std::string> warnings;
   // validate_sample passed on the sample as it is: read_sample and
   // parse_sample check what they read and set it, so that a plan made from
   // their sample does not check it a second time. Code that changes a

@@ -80,7 +80,7 @@ struct Pattern2DGeometry {
 };
 
 // Throws Error naming the field at fault (wavelength, qmax, nq, nphi,
-// distance, pixel_size, nx, ny, beam_center, beam, rotation) for values the
+// distance, pixel_size, nx, ny, direct_beam, beam, rotation) for values the
 // geometry cannot use: non-positive or non-finite wavelength, qmax ≤ 0 or
 // beyond 2k (off the Ewald sphere), fewer than one q or φ point, and so on.
 void validate_geometry(const Pattern2DGeometry& geometry);
@@ -90,11 +90,11 @@ void validate_geometry(const Pattern2DGeometry& geometry);
 // keywords (pixel_size). make_pattern2d_geometry applies the rules of which
 // values go together (wavelength required; Euler angles or a rotation
 // matrix, not both; the polar detector's qmax, nq, nphi or, with flat, the
-// flat one's distance, pixel_size, nx, ny and optional beam_center), then
+// flat one's distance, pixel_size, nx, ny and optional direct_beam), then
 // validate_geometry; every message names a field.
 struct Pattern2DGeometryOptions {
   std::optional<double> wavelength;  // Å
-  std::vector<double> euler;         // ZYZ Euler angles α β γ (degrees); empty: not given
+  std::vector<double> euler_zyz;     // ZYZ Euler angles α β γ (degrees); empty: not given
   std::vector<double> rotation;      // rotation matrix, 9 values row by row; empty: not given
   std::vector<double> beam;          // incident beam x y z; empty: +z
   bool no_curvature = false;         // Pattern2DGeometry::curvature = false
@@ -103,7 +103,10 @@ struct Pattern2DGeometryOptions {
   std::optional<int> nq, nphi;       // polar
   std::optional<double> distance, pixel_size;  // flat (mm)
   std::optional<int> nx, ny;                   // flat
-  std::vector<double> beam_center;             // flat: cx cy (pixels); empty: the middle
+  // flat: where the direct beam hits, x y in pixels from the detector's
+  // lower-left corner (pixel (0, 0) spans [0, 1) × [0, 1), as gisaxs's
+  // direct_beam, docs/conventions.md); empty: the middle (nx/2, ny/2).
+  std::vector<double> direct_beam;
 };
 
 Pattern2DGeometry make_pattern2d_geometry(const Pattern2DGeometryOptions& options);

@@ -13,7 +13,7 @@ namespace nanoscatter {
 
 // The output directory, checked before any work so that bad input costs
 // none: it may exist (files in it are replaced) or be created in an
-// existing parent. Errors name the path and the option field "output_dir".
+// existing parent. Errors name the path and the option field "output" (a folder).
 void check_rmc_output_dir(const std::filesystem::path& dir);
 
 // What an RMC run records about itself: target, model size, tiles, seed,

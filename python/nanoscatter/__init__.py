@@ -37,7 +37,7 @@ from ._core import (
     write_pattern,
     write_structure,
 )
-from .structures import as_structure, build, from_ase, to_ase
+from .structures import as_structure, build, from_ase, set_b_factors, to_ase
 from .fit import FitResult, GisaxsModel, fit
 from .engines import (
     ConvergenceError,

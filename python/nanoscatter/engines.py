@@ -46,16 +46,35 @@ class PdfResult(Result):
     radius_of_gyration, atoms (docs/debye.md)."""
 
 
+def _renamed(old, new):
+    """Warns that keyword or attribute ``old`` is now ``new`` (kept for one
+    release, docs/conventions.md)."""
+    warnings.warn(f"{old} is deprecated, use {new}", DeprecationWarning, stacklevel=3)
+
+
 class Pattern2DResult(Result):
     """intensity [rows, cols], q [rows, cols, 3] (lab frame, Å⁻¹), row_axis,
-    col_axis with names and units (polar: |q| and φ in degrees), amplitude
-    when requested."""
+    col_axis with row_name/col_name and row_unit/col_unit (polar: |q| and φ
+    in degrees), amplitude when requested."""
 
 
 class GisaxsResult(Result):
-    """intensity [rows, cols] (row 0 = lowest α_f or q_z), horizontal/vertical
-    axes (centres, edges, names, units), per-pixel alpha_f, phi_f (rad),
-    qx, qy, qz (nm⁻¹), solid_angle."""
+    """intensity [rows, cols] (row 0 = lowest α_f or q_z); the image axes
+    as every image engine names them: row_axis, col_axis (centres),
+    row_edges, col_edges, row_name, col_name, row_unit, col_unit; per-pixel
+    alpha_f, phi_f (rad), qx, qy, qz (nm⁻¹), solid_angle. The old names
+    horizontal*/vertical* (columns/rows) still work, with a warning."""
+
+    _OLD_AXIS_NAMES = {"horizontal": "col_axis", "vertical": "row_axis", "horizontal_edges": "col_edges",
+                       "vertical_edges": "row_edges", "horizontal_name": "col_name", "vertical_name": "row_name",
+                       "horizontal_unit": "col_unit", "vertical_unit": "row_unit"}
+
+    def __getattr__(self, name):  # only for names that are not attributes
+        new = GisaxsResult._OLD_AXIS_NAMES.get(name)
+        if new is None:
+            raise AttributeError(name)
+        _renamed(name, new)
+        return getattr(self, new)
 
 
 class DdaResult(Result):
@@ -107,9 +126,11 @@ class DebyePlan:
     """Orientation-averaged I(Q) (DebyePlan in debye.hpp).
 
     ``DebyePlan(structure, radiation="xray", method="exact", bin_width=1e-3,
-    energy=None, no_debye_waller=False, partials=False, precision="double",
-    device="auto", threads=0, quiet=True)``; ``execute(q, normalize="none")``
-    with normalize none|per-atom|sq|fq.
+    anomalous=False, energy=None, no_debye_waller=False, partials=False,
+    precision="double", device="auto", threads=0, quiet=True)``;
+    ``execute(q, normalize="none")`` with normalize none|per-atom|sq|fq.
+    ``anomalous=True, energy=E`` adds f', f'' at E keV (``energy`` alone,
+    the old spelling, warns).
     """
 
     def __init__(self, structure, **options):
@@ -124,7 +145,7 @@ class DebyePlan:
         self._plan.set_structure(as_structure(structure))
 
     def set_factors(self, **factors):
-        """``energy=None, no_debye_waller=False``: re-executing on the last
+        """``anomalous=False, energy=None, no_debye_waller=False``: re-executing on the last
         Q grid then reuses its pair sums (costs only the factors)."""
         self._plan.set_factors(**factors)
 
@@ -205,8 +226,11 @@ class Pattern2DPlan:
     device="auto", threads=0, max_device_memory=0, quiet=True, comm=None)``;
     ``execute(wavelength=, qmax=, nq=, nphi=)`` for the polar detector or
     ``execute(wavelength=, flat=True, distance=, pixel_size=, nx=, ny=,
-    beam_center=None)``; plus ``euler`` (ZYZ degrees) or ``rotation`` (9
-    values or a 3×3 array), ``beam``, ``no_curvature``. ``output`` (and
+    direct_beam=None)`` (x, y in pixels from the lower-left corner; default
+    the middle); plus ``euler_zyz`` (ZYZ degrees) or ``rotation`` (9 values
+    or a 3×3 array), ``beam``, ``no_curvature``. The old keywords ``euler``
+    and ``beam_center`` (pixels from pixel (0, 0)'s centre) still work, with
+    a warning. ``output`` (and
     ``png``) also write the files the CLI's ``--output`` (and ``--png``)
     would. ``comm=nanoscatter.world()`` shares the pixels over the MPI ranks
     (rank 0 writes); every rank gets the whole image. An unknown keyword
@@ -221,7 +245,15 @@ class Pattern2DPlan:
         return self._plan.device
 
     def execute(self, **geometry):
-        for key in ("euler", "rotation", "beam", "beam_center"):
+        if "euler" in geometry:
+            _renamed("euler", "euler_zyz")
+            geometry["euler_zyz"] = geometry.pop("euler")
+        if "beam_center" in geometry:
+            _renamed("beam_center", "direct_beam (pixels from the corner: add 0.5)")
+            centre = geometry.pop("beam_center")
+            # The old keyword counted from pixel (0, 0)'s centre, half a pixel in.
+            geometry["direct_beam"] = None if centre is None else np.ravel(centre) + 0.5
+        for key in ("euler_zyz", "rotation", "beam", "direct_beam"):
             if geometry.get(key) is not None:
                 geometry[key] = [float(v) for v in np.ravel(geometry[key])]
         for key in ("output", "png"):
@@ -230,8 +262,9 @@ class Pattern2DPlan:
         return Pattern2DResult(**self._plan.execute(**geometry))
 
 
-_PATTERN2D_EXECUTE = ("wavelength", "qmax", "nq", "nphi", "euler", "rotation", "beam", "flat", "distance",
-                      "pixel_size", "nx", "ny", "beam_center", "no_curvature", "output", "png")
+_PATTERN2D_EXECUTE = ("wavelength", "qmax", "nq", "nphi", "euler_zyz", "euler", "rotation", "beam", "flat",
+                      "distance", "pixel_size", "nx", "ny", "direct_beam", "beam_center", "no_curvature", "output",
+                      "png")
 
 
 def pattern2d(structure, **options):
@@ -309,14 +342,16 @@ class DdaPlan:
     def device(self):
         return self._plan.device
 
-    def execute(self, output_dir="", save_geom=""):
-        """Solves and computes the observables; ``output_dir`` (and
-        ``save_geom``) also write the files of the CLI's ``--output-dir``
-        (and ``--save-geom``). A polarisation that does not converge
-        raises :class:`ConvergenceError` (its ``result`` holds the partial
-        result), or with ``accept_unconverged=True`` warns
-        (:class:`ConvergenceWarning`) and returns it."""
-        result = DdaResult(**self._plan.execute(output_dir=os.fspath(output_dir), save_geom=os.fspath(save_geom)))
+    def execute(self, output="", save_geom="", output_dir=None):
+        """Solves and computes the observables; ``output`` (a folder) and
+        ``save_geom`` also write the files of the CLI's ``--output`` and
+        ``--save-geom``. ``output_dir`` is the old name of ``output``. A
+        polarisation that does not converge raises :class:`ConvergenceError`
+        (its ``result`` holds the partial result), or with
+        ``accept_unconverged=True`` warns (:class:`ConvergenceWarning`) and
+        returns it."""
+        output = _output_folder(output, output_dir)
+        result = DdaResult(**self._plan.execute(output=os.fspath(output), save_geom=os.fspath(save_geom)))
         failures = [run["failure"] for run in result.runs if not run["converged"] and not run["from_symmetry"]]
         if failures and not self._plan.accept_unconverged:
             raise ConvergenceError("; ".join(failures), result)
@@ -324,14 +359,22 @@ class DdaPlan:
             warnings.warn(failure, ConvergenceWarning, stacklevel=2)
         return result
 
-    def write_adda_outputs(self, output_dir, command_line=None, save_geom=""):
-        self._plan.write_adda_outputs(os.fspath(output_dir), command_line, os.fspath(save_geom))
+    def write_adda_outputs(self, output, command_line=None, save_geom=""):
+        self._plan.write_adda_outputs(os.fspath(output), command_line, os.fspath(save_geom))
 
 
-def dda(output_dir="", save_geom="", **options):
-    """``nanoscatter dda``: options as DdaPlan, ``output_dir`` and
+def _output_folder(output, output_dir):
+    """``output``, or the deprecated ``output_dir`` (warned) when given."""
+    if output_dir is None:
+        return output
+    _renamed("output_dir", "output")
+    return output_dir
+
+
+def dda(output="", save_geom="", output_dir=None, **options):
+    """``nanoscatter dda``: options as DdaPlan, ``output`` (a folder) and
     ``save_geom`` as DdaPlan.execute; returns a DdaResult."""
-    return DdaPlan(**options).execute(output_dir=output_dir, save_geom=save_geom)
+    return DdaPlan(**options).execute(output=_output_folder(output, output_dir), save_geom=save_geom)
 
 
 def mie(**options):
@@ -362,7 +405,7 @@ class RmcPlan:
     ``nanoscatter.Error`` listing the valid ones. ``target`` and ``mask``
     are 2D arrays (q = 0 at [N/2, N/2]) or image files; ``loading`` is one
     value or one per tile. ``comm=nanoscatter.world()`` shares the tiles
-    over the MPI ranks (every rank gets all tiles). ``execute(output_dir=None)``;
+    over the MPI ranks (every rank gets all tiles). ``execute(output=None)``;
     ``write_outputs(dir)`` writes the CLI's output directory for the last
     run (rank 0 under MPI)."""
 
@@ -383,22 +426,23 @@ class RmcPlan:
     def set_initial_occupancy(self, occupancy):
         self._plan.set_initial_occupancy([np.asarray(o, dtype=np.uint8) for o in occupancy])
 
-    def execute(self, output_dir=None):
-        """Runs the fit; ``output_dir`` also writes the directory the CLI's
-        ``--output-dir`` would (rank 0 under MPI)."""
-        out = "" if output_dir is None else os.fspath(output_dir)
-        result = RmcResult(**self._plan.execute(output_dir=out))
+    def execute(self, output=None, output_dir=None):
+        """Runs the fit; ``output`` also writes the folder the CLI's
+        ``--output`` would (rank 0 under MPI); ``output_dir`` is its old name."""
+        output = _output_folder(output, output_dir)
+        out = "" if output is None else os.fspath(output)
+        result = RmcResult(**self._plan.execute(output=out))
         result.target = self._plan.target
         return result
 
-    def write_outputs(self, output_dir, command_line=None):
-        """The CLI's output directory for the last execute(); the files'
+    def write_outputs(self, output, command_line=None):
+        """The CLI's output folder for the last execute(); the files'
         "command:" line is ``command_line`` (default: the Python command)."""
-        self._plan.write_outputs(os.fspath(output_dir), command_line)
+        self._plan.write_outputs(os.fspath(output), command_line)
 
 
-def rmc(target, mask=None, output_dir=None, **options):
+def rmc(target, mask=None, output=None, output_dir=None, **options):
     """``nanoscatter rmc``: options as RmcPlan; returns an RmcResult (with
-    ``target``, the N×N image the model was fitted to); ``output_dir`` also
-    writes the CLI's output directory."""
-    return RmcPlan(target, mask, **options).execute(output_dir=output_dir)
+    ``target``, the N×N image the model was fitted to); ``output`` also
+    writes the CLI's output folder (``output_dir``: its old name)."""
+    return RmcPlan(target, mask, **options).execute(output=_output_folder(output, output_dir))

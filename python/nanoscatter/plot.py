@@ -81,9 +81,9 @@ def gisaxs(result, ax=None, axes="angle", log=True, decades=6, cmap="inferno", c
         ax.set_ylabel("q_z (nm⁻¹)")
     elif axes == "angle":
         deg = 180 / np.pi
-        if result.horizontal_name == "phi_f" and result.horizontal_edges.size:  # the angular detector's bins
-            he, ve = result.horizontal_edges, result.vertical_edges
-            if result.horizontal_unit.startswith("rad"):
+        if result.col_name == "phi_f" and result.col_edges.size:  # the angular detector's bins
+            he, ve = result.col_edges, result.row_edges
+            if result.col_unit.startswith("rad"):
                 he, ve = he * deg, ve * deg
             mesh = ax.pcolormesh(he, ve, shown, norm=norm, cmap=cmap)
         else:

@@ -52,14 +52,16 @@ def from_ase(atoms, title=""):
 def to_ase(structure):
     """An ``ase.Atoms`` of a Structure (or of anything as_structure takes).
 
-    The cell (if any) goes to ``atoms.cell`` with pbc set for periodic
-    structures; charges to the initial charges; occupancy and B to the
-    arrays ``occupancy`` and ``b_iso`` when they differ from 1 and 0.
+    A periodic structure (a crystal's unit cell) gets its cell and pbc
+    True; a finite one (a particle cut from a lattice) gets no cell and pbc
+    False, since the lattice it was cut from does not repeat it. Charges go
+    to the initial charges; occupancy and B to the arrays ``occupancy`` and
+    ``b_iso`` when they differ from 1 and 0.
     """
     import ase
 
     s = as_structure(structure)
-    cell = s.cell_vectors
+    cell = s.cell_vectors if s.periodic else None
     atoms = ase.Atoms(
         symbols=s.symbols,
         positions=s.positions,
@@ -100,7 +102,8 @@ def build(**options):
     ``edge``, ``size`` (3 edges), ``height``; or ``planes`` (file, or rows
     (nx, ny, nz, d) with n·r ≤ d). Then ``placements`` (file, or rows
     (x, y, z[, α, β, γ])), ``vacancies``, ``vacancy_elements``,
-    ``displace``, ``seed``. Lengths in Å. Returns a Structure.
+    ``displace``, ``b_factor`` ({element: B in Å²}), ``seed``. Lengths in
+    Å. Returns a Structure.
     """
     for key in ("cif", "input"):
         value = options.get(key)
@@ -114,3 +117,10 @@ def build(**options):
     if isinstance(options.get("elements"), str):
         options["elements"] = options["elements"].split()
     return _core.build(**options)
+
+
+def set_b_factors(structure, b_factor):
+    """A copy of ``structure`` (Structure, ase.Atoms or file name) with the
+    isotropic Debye–Waller B (Å²) of each element in ``b_factor`` set, e.g.
+    ``{"Au": 0.5}``; ``nanoscatter build --b-factor Au=0.5`` does the same."""
+    return _core.set_b_factors(as_structure(structure), b_factor)

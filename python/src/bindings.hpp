@@ -60,6 +60,5 @@ Structure structure_from(const py::handle& obj, const char* field);
 std::string python_command();
 
 // "auto" | "cpu" | "gpu" resolved to a device (an Error names `--device`).
-Device resolve_device(const std::string& name, bool quiet);
 
 }  // namespace nanoscatter::python

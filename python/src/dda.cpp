@@ -1,8 +1,8 @@
-// DDA engine: DdaPlan(**keywords).execute(output_dir=...), the keywords
+// DDA engine: DdaPlan(**keywords).execute(output=...), the keywords
 // named as `nanoscatter dda`'s flags (ADDA's; `lambda` is `lambda_` in
 // Python) and read into DdaOptions, whose validate() holds the checks;
 // comm=nanoscatter.world() solves the polarisations on different MPI ranks.
-// output_dir writes the CLI's ADDA-compatible files (write_dda).
+// output (a folder) writes the CLI's ADDA-compatible files (write_dda).
 #include <pybind11/complex.h>
 #include <pybind11/stl.h>
 
@@ -149,11 +149,11 @@ struct PyDdaPlan {
     if (comm.root()) write_dda(output, plan, *last, RunRecord{"dda", command, {}});
   }
 
-  // output_dir, save_geom: also write the files the CLI's --output-dir and
+  // folder, save_geom: also write the files the CLI's --output and
   // --save-geom would.
-  py::dict execute(const std::string& output_dir, const std::string& save_geom) {
-    const DdaOutput output{output_dir, save_geom};
-    const bool writes = !output_dir.empty() || !save_geom.empty();
+  py::dict execute(const std::string& folder, const std::string& save_geom) {
+    const DdaOutput output{folder, save_geom};
+    const bool writes = !folder.empty() || !save_geom.empty();
     if (writes) output.validate();
     const std::string command = writes ? python_command() : "";  // with the GIL
     {
@@ -184,15 +184,15 @@ void bind_dda(py::module_& m) {
         kw.get("comm", comm);
         return new PyDdaPlan(std::move(options), comm);
       }))
-      .def("execute", &PyDdaPlan::execute, py::kw_only(), py::arg("output_dir") = "", py::arg("save_geom") = "")
+      .def("execute", &PyDdaPlan::execute, py::kw_only(), py::arg("output") = "", py::arg("save_geom") = "")
       .def("write_adda_outputs",
            [](const PyDdaPlan& p, const std::string& dir, const std::optional<std::string>& command_line,
               const std::string& save_geom) {
-             if (!p.last) fail_option("output_dir", "execute() first");
+             if (!p.last) fail_option("output", "execute() first");
              const std::string command = command_line ? *command_line : python_command();
              p.write(DdaOutput{dir, save_geom}, command);
            },
-           py::arg("output_dir"), py::arg("command_line") = py::none(), py::arg("save_geom") = "")
+           py::arg("output"), py::arg("command_line") = py::none(), py::arg("save_geom") = "")
       .def_property_readonly("box", [](const PyDdaPlan& p) {
         const auto& b = p.plan.setup().geometry.box;
         return std::vector<int>(b.begin(), b.end());

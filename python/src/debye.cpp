@@ -18,17 +18,27 @@
 namespace nanoscatter::python {
 namespace {
 
-// The engine's keywords: DebyeOptions' fields by name (plus energy and
-// no_debye_waller, which set its factors), and the device keywords. The
-// checks are DebyeOptions::validate's (the plan calls it).
-const std::vector<std::string> kDebyeKeywords = {"radiation", "method", "bin_width", "energy", "no_debye_waller",
-                                                 "partials"};
+// The engine's keywords: DebyeOptions' fields by name (plus anomalous,
+// energy and no_debye_waller, which set its factors), and the device
+// keywords. The checks are DebyeOptions::validate's (the plan calls it).
+const std::vector<std::string> kDebyeKeywords = {"radiation", "method",          "bin_width", "anomalous",
+                                                 "energy",    "no_debye_waller", "partials"};
 
-// energy (None: no anomalous terms) and no_debye_waller, as the plan and
-// set_factors take them.
+// anomalous=True with energy (keV): f', f'' at that energy, as the CLI's
+// --anomalous --energy and pattern2d's anomalous (docs/conventions.md);
+// energy alone, the old spelling, still works with a DeprecationWarning.
+// no_debye_waller as the plan and set_factors take it.
 FactorOptions factor_options(const Keywords& kw) {
   FactorOptions f;
-  if (kw.has("energy") && !kw.is_none("energy")) {
+  bool anomalous = false;
+  kw.get("anomalous", anomalous);
+  const bool has_energy = kw.has("energy") && !kw.is_none("energy");
+  if (anomalous && !has_energy) fail_option("anomalous", "needs the photon energy: energy (keV)");
+  if (has_energy) {
+    if (!anomalous &&
+        PyErr_WarnEx(PyExc_DeprecationWarning, "energy without anomalous is deprecated, use anomalous=True, energy=",
+                     1) != 0)
+      throw py::error_already_set();
     double energy = 0;
     kw.get("energy", energy);
     f.energy_kev = energy;
@@ -103,7 +113,7 @@ struct PyDebyePlan {
 
 void bind_debye(py::module_& m) {
   py::class_<PyDebyePlan>(m, "DebyePlan",
-                          "DebyePlan(structure, *, radiation='xray', method='exact', bin_width=1e-3, energy=None, "
+                          "DebyePlan(structure, *, radiation='xray', method='exact', bin_width=1e-3, anomalous=False, energy=None, "
                           "no_debye_waller=False, partials=False, precision='double', device='auto', threads=0, "
                           "max_device_memory=0, quiet=True, comm=None): comm=nanoscatter.world() shares the work over the MPI ranks")
       .def(py::init([](const py::handle& structure, const py::kwargs& kwargs) {
@@ -130,11 +140,12 @@ void bind_debye(py::module_& m) {
       .def(
           "set_factors",
           [](PyDebyePlan& p, const py::kwargs& kwargs) {
-            const Keywords kw(kwargs, {"energy", "no_debye_waller"}, "set_factors");
+            const Keywords kw(kwargs, {"anomalous", "energy", "no_debye_waller"}, "set_factors");
             p.plan.set_factors(factor_options(kw));
             p.options = p.plan.options();
           },
-          "set_factors(*, energy=None, no_debye_waller=False): the pair sums of the last Q grid are kept")
+          "set_factors(*, anomalous=False, energy=None, no_debye_waller=False): the pair sums of the last Q grid "
+          "are kept")
       .def(
           "set_radiation",
           [](PyDebyePlan& p, const std::string& radiation) {
@@ -157,7 +168,7 @@ void bind_debye(py::module_& m) {
   m.def(
       "pair_distribution",
       [](const py::handle& structure, const py::kwargs& kwargs) {
-        auto names = with_device_keywords({"pdf_dr", "pdf_rmax", "radiation", "bin_width", "energy"});
+        auto names = with_device_keywords({"pdf_dr", "pdf_rmax", "radiation", "bin_width", "anomalous", "energy"});
         const Keywords kw(kwargs, names, "pair_distribution");
         PdfOptions pdf;
         kw.get("pdf_dr", pdf.dr);
@@ -181,7 +192,7 @@ void bind_debye(py::module_& m) {
         return out;
       },
       py::arg("structure"),
-      "pair_distribution(structure, *, pdf_dr=0.01, pdf_rmax=0, radiation='xray', bin_width=1e-3, energy=None, "
+      "pair_distribution(structure, *, pdf_dr=0.01, pdf_rmax=0, radiation='xray', bin_width=1e-3, anomalous=False, energy=None, "
       "device='auto', threads=0, max_device_memory=0, quiet=True)");
 
   m.def("uniform_q_grid", [](double qmin, double qmax, int n) { return to_numpy(uniform_q_grid(qmin, qmax, n)); },

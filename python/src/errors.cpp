@@ -55,6 +55,5 @@ std::string python_command() {
   return out;
 }
 
-Device resolve_device(const std::string& name, bool quiet) { return select_device(parse_device(name), quiet); }
 
 }  // namespace nanoscatter::python

@@ -20,10 +20,18 @@ using gisaxs::GisaxsOptions;
 using gisaxs::GisaxsPlan;
 using gisaxs::Sample;
 
+// The reader's notes on keys under an old name, as Python DeprecationWarnings
+// (the CLI prints them as "nanoscatter: warning: ...").
+Sample warned(Sample sample) {
+  for (const std::string& warning : sample.warnings)
+    if (PyErr_WarnEx(PyExc_DeprecationWarning, warning.c_str(), 1) != 0) throw py::error_already_set();
+  return sample;
+}
+
 Sample sample_from(const py::handle& obj) {
   if (py::isinstance<Sample>(obj)) return obj.cast<Sample>();
   if (py::isinstance<py::str>(obj) || py::hasattr(obj, "__fspath__"))
-    return gisaxs::read_sample(py::str(obj).cast<std::string>());
+    return warned(gisaxs::read_sample(py::str(obj).cast<std::string>()));
   fail_at({"", 0, "sample"}, "expected a sample file name or a nanoscatter.Sample (parse_sample(text))");
 }
 
@@ -78,14 +86,16 @@ py::dict to_dict(gisaxs::GisaxsResult&& r) {
   out["qy"] = to_numpy(std::move(p.qy), {rows, cols});
   out["qz"] = to_numpy(std::move(p.qz), {rows, cols});
   out["reachable"] = to_numpy(std::move(p.reachable), {rows, cols});
-  out["horizontal"] = to_numpy(std::move(p.horizontal));
-  out["vertical"] = to_numpy(std::move(p.vertical));
-  out["horizontal_edges"] = to_numpy(std::move(p.horizontal_edges));
-  out["vertical_edges"] = to_numpy(std::move(p.vertical_edges));
-  out["horizontal_name"] = p.horizontal_name;
-  out["vertical_name"] = p.vertical_name;
-  out["horizontal_unit"] = p.horizontal_unit;
-  out["vertical_unit"] = p.vertical_unit;
+  // The image engines' shared axis names (docs/conventions.md): columns are
+  // the detector's horizontal axis, rows its vertical one.
+  out["col_axis"] = to_numpy(std::move(p.horizontal));
+  out["row_axis"] = to_numpy(std::move(p.vertical));
+  out["col_edges"] = to_numpy(std::move(p.horizontal_edges));
+  out["row_edges"] = to_numpy(std::move(p.vertical_edges));
+  out["col_name"] = p.horizontal_name;
+  out["row_name"] = p.vertical_name;
+  out["col_unit"] = p.horizontal_unit;
+  out["row_unit"] = p.vertical_unit;
   out["particle_kinds"] = r.particle_kinds;
   out["seconds"] = r.seconds;
   return out;
@@ -114,8 +124,10 @@ void bind_gisaxs(py::module_& m) {
       })
       .def_readonly("source", &Sample::source)
       .def("__repr__", [](const Sample& s) { return "<nanoscatter.Sample " + s.source + ">"; });
-  m.def("read_sample", [](const std::string& path) { return gisaxs::read_sample(path); }, py::arg("path"));
-  m.def("parse_sample", &gisaxs::parse_sample, py::arg("text"), py::arg("source_name") = "<string>",
+  m.def("read_sample", [](const std::string& path) { return warned(gisaxs::read_sample(path)); }, py::arg("path"));
+  m.def("parse_sample", [](std::string_view text, const std::string& source_name) {
+    return warned(gisaxs::parse_sample(text, source_name));
+  }, py::arg("text"), py::arg("source_name") = "<string>",
         "A sample from TOML text (errors name source_name:line).");
 
   py::class_<PyGisaxsPlan>(m, "GisaxsPlan",

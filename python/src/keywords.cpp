@@ -27,7 +27,7 @@ void Keywords::get_device(DeviceOptions& into) const {
   get("max_device_memory", into.max_device_memory);
   std::string device = "auto";
   get("device", device);
-  into.device = select_device(parse_device(device), into.quiet);
+  into.device = select_device(parse_device(device));
 }
 
 std::vector<std::string> with_device_keywords(std::vector<std::string> valid) {

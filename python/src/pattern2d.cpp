@@ -25,8 +25,8 @@ namespace {
 const std::vector<std::string> kPlanKeywords = {"radiation", "anomalous", "no_debye_waller", "amplitude", "comm"};
 // The geometry (Pattern2DGeometryOptions) and the files to write.
 const std::vector<std::string> kExecuteKeywords = {
-    "wavelength", "qmax", "nq", "nphi", "euler", "rotation", "beam", "flat", "distance", "pixel_size",
-    "nx", "ny", "beam_center", "no_curvature", "output", "png"};
+    "wavelength", "qmax", "nq", "nphi", "euler_zyz", "rotation", "beam", "flat", "distance", "pixel_size",
+    "nx", "ny", "direct_beam", "no_curvature", "output", "png"};
 
 // A list keyword that may be left out or given as None: then the field
 // stays empty ("not given").
@@ -52,7 +52,7 @@ Pattern2DGeometryOptions geometry_options(const Keywords& kw) {
   kw.get("qmax", g.qmax);
   kw.get("nq", g.nq);
   kw.get("nphi", g.nphi);
-  get_values(kw, "euler", g.euler);
+  get_values(kw, "euler_zyz", g.euler_zyz);
   get_values(kw, "rotation", g.rotation);
   get_values(kw, "beam", g.beam);
   kw.get("flat", g.flat);
@@ -60,7 +60,7 @@ Pattern2DGeometryOptions geometry_options(const Keywords& kw) {
   kw.get("pixel_size", g.pixel_size);
   kw.get("nx", g.nx);
   kw.get("ny", g.ny);
-  get_values(kw, "beam_center", g.beam_center);
+  get_values(kw, "direct_beam", g.direct_beam);
   kw.get("no_curvature", g.no_curvature);
   return g;
 }
@@ -143,8 +143,8 @@ void bind_pattern2d(py::module_& m) {
            }),
            py::arg("structure"))
       .def("execute", &PyPattern2DPlan::execute,
-           "execute(*, wavelength, qmax, nq, nphi | flat=True, distance, pixel_size, nx, ny, beam_center=None; "
-           "euler or rotation, beam, no_curvature=False, output='', png='')")
+           "execute(*, wavelength, qmax, nq, nphi | flat=True, distance, pixel_size, nx, ny, direct_beam=None; "
+           "euler_zyz or rotation, beam, no_curvature=False, output='', png='')")
       .def_property_readonly("device",
                              [](const PyPattern2DPlan& p) { return std::string(to_string(p.options.compute.device)); });
   m.def("photon_energy_kev", &photon_energy_kev, py::arg("wavelength"), "E = hc/λ (keV) of λ in Å.");

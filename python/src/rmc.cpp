@@ -116,7 +116,7 @@ struct PyRmcPlan {
     write_rmc_outputs(dir, *last, plan.target(), whole, record);
   }
 
-  // output_dir: also write the directory the CLI's --output-dir would.
+  // output_dir: also write the folder the CLI's --output would.
   py::dict execute(const std::string& output_dir) {
     if (!output_dir.empty()) check_rmc_output_dir(output_dir);
     const std::string command = output_dir.empty() ? "" : python_command();  // with the GIL
@@ -226,7 +226,7 @@ void bind_rmc(py::module_& m) {
              p.plan.set_initial_occupancy(std::move(occ));
            },
            py::arg("occupancy"), "One N×N 0/1 array per tile.")
-      .def("execute", &PyRmcPlan::execute, py::kw_only(), py::arg("output_dir") = "")
+      .def("execute", &PyRmcPlan::execute, py::kw_only(), py::arg("output") = "")
       .def_property_readonly("target", [](const PyRmcPlan& p) {
         const RmcTarget& t = p.plan.target();
         auto v = t.intensity;
@@ -239,7 +239,7 @@ void bind_rmc(py::module_& m) {
              py::gil_scoped_release release;
              p.write(dir, command);
            },
-           py::arg("output_dir"), py::arg("command_line") = py::none());
+           py::arg("output"), py::arg("command_line") = py::none());
 
   m.def("rmc_model_intensity",
         [](const py::handle& occupancy, double scale) {

@@ -97,6 +97,7 @@ struct BuildArgs {
   py::object planes, placements;
   std::optional<double> vacancies, displace;
   std::optional<std::vector<std::string>> vacancy_elements;
+  std::optional<std::map<std::string, double>> b_factor;
   std::uint64_t seed = 1;
 };
 
@@ -201,6 +202,7 @@ Structure build(const BuildArgs& o) {
   if (o.displace)
     structure = naming_options(
         [&] { return displace_atoms(structure, DisplacementOptions{*o.displace, o.seed + kStreamOffset}); });
+  if (o.b_factor) structure = set_b_factors(structure, *o.b_factor);
   return structure;
 }
 
@@ -257,6 +259,10 @@ void bind_structure(py::module_& m) {
   m.def("write_structure", [](const std::string& path, const Structure& s, const std::string& comment) {
     write_structure(path, s, comment);
   }, py::arg("path"), py::arg("structure"), py::arg("comment") = "", "Write .xyz/.extxyz or .pdb.");
+  m.def("set_b_factors", [](const py::handle& structure, const std::map<std::string, double>& b_factor) {
+    return set_b_factors(structure_from(structure, "structure"), b_factor);
+  }, py::arg("structure"), py::arg("b_factor"),
+        "A copy of the structure with the isotropic B (Å²) of each named element set: {'Au': 0.5}.");
   m.def("_structure_from", [](const py::handle& obj) { return structure_from(obj, "structure"); });
   m.def("build", [](std::optional<std::string> lattice, std::optional<double> a, std::optional<std::vector<std::string>> elements,
                     std::optional<double> c, std::optional<double> u, py::object cif, py::object input,
@@ -264,9 +270,9 @@ void bind_structure(py::module_& m) {
                     std::optional<std::vector<double>> size, std::optional<double> height, py::object planes,
                     py::object placements, std::optional<double> vacancies,
                     std::optional<std::vector<std::string>> vacancy_elements, std::optional<double> displace,
-                    std::uint64_t seed) {
+                    std::optional<std::map<std::string, double>> b_factor, std::uint64_t seed) {
     BuildArgs o{lattice, a, c, u, elements, cif, input, shape, radius, edge, height, size, planes, placements,
-                vacancies, displace, vacancy_elements, seed};
+                vacancies, displace, vacancy_elements, b_factor, seed};
     return build(o);
   },
         py::kw_only(), py::arg("lattice") = py::none(), py::arg("a") = py::none(), py::arg("elements") = py::none(),
@@ -274,7 +280,7 @@ void bind_structure(py::module_& m) {
         py::arg("input") = py::none(), py::arg("shape") = py::none(), py::arg("radius") = py::none(),
         py::arg("edge") = py::none(), py::arg("size") = py::none(), py::arg("height") = py::none(),
         py::arg("planes") = py::none(), py::arg("placements") = py::none(), py::arg("vacancies") = py::none(),
-        py::arg("vacancy_elements") = py::none(), py::arg("displace") = py::none(), py::arg("seed") = 1,
+        py::arg("vacancy_elements") = py::none(), py::arg("displace") = py::none(), py::arg("b_factor") = py::none(), py::arg("seed") = 1,
         "`nanoscatter build` (same options): a lattice or cell cut by a shape, ensembles, defects.");
 }
 

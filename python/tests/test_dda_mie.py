@@ -35,7 +35,7 @@ class DdaBinding(ScratchTestCase):
         r = plan.execute()
         out = self.path("cli")
         cli("dda", "--shape", "sphere", "--grid", 10, "--m", 1.5, 0.01, "--eq-rad", 1.0, "--mueller", "--ntheta", 19,
-            "--device", "cpu", "--output-dir", out, "-q")
+            "--device", "cpu", "--output", out, "-q")
         self.assertAlmostEqual(r.qext / adda_value(os.path.join(out, "CrossSec-Y"), "Qext"), 1, delta=1e-9)
         self.assertAlmostEqual(r.qabs / adda_value(os.path.join(out, "CrossSec-Y"), "Qabs"), 1, delta=1e-9)
         table = np.loadtxt(os.path.join(out, "mueller"), skiprows=1)
@@ -45,7 +45,7 @@ class DdaBinding(ScratchTestCase):
         plan.write_adda_outputs(self.path("py"))
         self.assertEqual(adda_value(self.path("py/CrossSec-Y"), "Qext"),
                          adda_value(os.path.join(out, "CrossSec-Y"), "Qext"))
-        plan.execute(output_dir=self.path("py2"), save_geom="s.geom")
+        plan.execute(output=self.path("py2"), save_geom="s.geom")
         for name in ("CrossSec-Y", "CrossSec-X", "mueller"):
             with open(os.path.join(out, name)) as a, open(self.path("py2/" + name)) as b:
                 self.assertEqual(a.read(), b.read(), name)
@@ -78,10 +78,10 @@ class DdaBinding(ScratchTestCase):
                 with self.assertRaises(ns.Error) as e:
                     ns.DdaPlan(device="cpu", **keywords)
                 self.assertEqual(str(e.exception),
-                                 cli_error("dda", "--device", "cpu", *flags, "--output-dir", self.path("x")))
+                                 cli_error("dda", "--device", "cpu", *flags, "--output", self.path("x")))
         with self.assertRaises(ns.Error) as e:
-            ns.DdaPlan(grid=8, device="cpu").execute(output_dir=self.path("x"), save_geom="no/such/dir/s.geom")
-        self.assertEqual(str(e.exception), cli_error_at("dda", "--grid", 8, "--device", "cpu", "--output-dir",
+            ns.DdaPlan(grid=8, device="cpu").execute(output=self.path("x"), save_geom="no/such/dir/s.geom")
+        self.assertEqual(str(e.exception), cli_error_at("dda", "--grid", 8, "--device", "cpu", "--output",
                                                      self.path("x"), "--save-geom", "no/such/dir/s.geom"))
 
     def test_non_convergence_raises_or_warns(self):

@@ -109,9 +109,9 @@ class DebyeBinding(ScratchTestCase):
         q = np.linspace(0.1, 8, 50)
         plan = ns.DebyePlan(self.coo, device="cpu")
         plan.execute(q)
-        plan.set_factors(energy=7.7, no_debye_waller=True)  # near the Co K edge
+        plan.set_factors(anomalous=True, energy=7.7, no_debye_waller=True)  # near the Co K edge
         changed = plan.execute(q).intensity
-        fresh = ns.DebyePlan(self.coo, device="cpu", energy=7.7, no_debye_waller=True).execute(q).intensity
+        fresh = ns.DebyePlan(self.coo, device="cpu", anomalous=True, energy=7.7, no_debye_waller=True).execute(q).intensity
         np.testing.assert_allclose(changed, fresh, rtol=1e-12)
         self.assertEqual(plan.stats["pair_sum_runs"], 1)
         with self.assertRaises(ns.Error):  # anomalous terms are X-ray only

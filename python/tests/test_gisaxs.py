@@ -59,7 +59,7 @@ class GisaxsBinding(ScratchTestCase):
         text = np.loadtxt(self.path("i.txt"), comments="#")
         self.assertEqual(r.intensity.shape, (17, 21))
         np.testing.assert_allclose(r.intensity, text.T, rtol=1e-12)
-        np.testing.assert_allclose(np.degrees(r.phi_f[0]), r.horizontal, rtol=1e-12)
+        np.testing.assert_allclose(np.degrees(r.phi_f[0]), r.col_axis, rtol=1e-12)
 
     def test_parse_sample_equals_file(self):
         a = ns.gisaxs(ns.parse_sample(SAMPLE, "inline.toml"), approximation="born")

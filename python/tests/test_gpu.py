@@ -34,7 +34,7 @@ class GpuAgainstCpu(unittest.TestCase):
                                        err_msg=method)
 
     def test_pattern2d(self):
-        kw = dict(wavelength=0.3, qmax=5, nq=64, nphi=90, euler=(5, 30, 60))
+        kw = dict(wavelength=0.3, qmax=5, nq=64, nphi=90, euler_zyz=(5, 30, 60))
         cpu = ns.pattern2d(self.coo, device="cpu", **kw)
         gpu = ns.pattern2d(self.coo, device="gpu", **kw)
         np.testing.assert_allclose(gpu.intensity, cpu.intensity, rtol=1e-11, atol=1e-11 * cpu.intensity.max())

@@ -34,9 +34,9 @@ class Pattern2DBinding(ScratchTestCase):
         ns.write_structure(self.path("au.xyz"), self.au)
 
     def test_polar_equals_cli(self):
-        r = ns.pattern2d(self.au, wavelength=0.5, qmax=4, nq=16, nphi=24, euler=(10, 20, 30), device="cpu")
+        r = ns.pattern2d(self.au, wavelength=0.5, qmax=4, nq=16, nphi=24, euler_zyz=(10, 20, 30), device="cpu")
         cli("pattern2d", self.path("au.xyz"), "--wavelength", 0.5, "--qmax", 4, "--nq", 16, "--nphi", 24,
-            "--euler", 10, 20, 30, "--device", "cpu", "--output", self.path("p.dat"), "-q")
+            "--euler-zyz", 10, 20, 30, "--device", "cpu", "--output", self.path("p.dat"), "-q")
         q, phi, qx, qy, qz, intensity = read_table(self.path("p.dat"))
         self.assertEqual(r.intensity.shape, (16, 24))
         np.testing.assert_allclose(r.intensity.ravel(), intensity, rtol=1e-12, atol=1e-12 * intensity.max())
@@ -86,10 +86,10 @@ class Pattern2DBinding(ScratchTestCase):
             (dict(wavelength=1, flat=True, nq=8), ["--wavelength", 1, "--flat", "--nq", 8]),
             (dict(wavelength=1, flat=True, distance=100, pixel_size=-0.1, nx=4, ny=4),
              ["--wavelength", 1, "--flat", "--distance", 100, "--pixel-size", -0.1, "--nx", 4, "--ny", 4]),
-            (dict(wavelength=1, qmax=4, nq=4, nphi=4, beam_center=(1, 2)),
-             ["--wavelength", 1, "--qmax", 4, "--nq", 4, "--nphi", 4, "--beam-center", 1, 2]),
-            (dict(wavelength=1, qmax=4, nq=4, nphi=4, euler=(1, 2, 3), rotation=np.eye(3)),
-             ["--wavelength", 1, "--qmax", 4, "--nq", 4, "--nphi", 4, "--euler", 1, 2, 3,
+            (dict(wavelength=1, qmax=4, nq=4, nphi=4, direct_beam=(1, 2)),
+             ["--wavelength", 1, "--qmax", 4, "--nq", 4, "--nphi", 4, "--direct-beam", 1, 2]),
+            (dict(wavelength=1, qmax=4, nq=4, nphi=4, euler_zyz=(1, 2, 3), rotation=np.eye(3)),
+             ["--wavelength", 1, "--qmax", 4, "--nq", 4, "--nphi", 4, "--euler-zyz", 1, 2, 3,
               "--rotation", 1, 0, 0, 0, 1, 0, 0, 0, 1]),
         ]
         for geometry, flags in cases:
@@ -126,20 +126,20 @@ class Pattern2DBinding(ScratchTestCase):
         with self.assertRaises(ns.Error) as e:
             ns.Pattern2DPlan(self.au).execute(wavelength=1.0, qmax=4, nq=4, nphi=4, nx_=3)
         self.assertIn("unknown keyword 'nx_'", str(e.exception))
-        for valid in ("wavelength", "qmax", "pixel_size", "beam_center", "output", "png"):
+        for valid in ("wavelength", "qmax", "pixel_size", "direct_beam", "output", "png"):
             self.assertIn(valid, str(e.exception))
         with self.assertRaises(ns.Error) as e:
             ns.pattern2d(self.au, wavelength="one", qmax=4, nq=4, nphi=4)
         self.assertTrue(str(e.exception).startswith("wavelength: expected a number, got "), str(e.exception))
         # None is "not given": comm (this process alone) and the geometry keywords.
         r = ns.Pattern2DPlan(self.au, comm=None, device="cpu").execute(wavelength=1.0, qmax=4, nq=3, nphi=4,
-                                                                       euler=None, distance=None)
+                                                                       euler_zyz=None, distance=None)
         self.assertEqual(r.intensity.shape, (3, 4))
 
     @unittest.skipIf(h5py is None, "h5py missing")
     def test_output_writes_the_cli_files(self):
-        common = dict(wavelength=1.2, qmax=6, nq=9, nphi=12, euler=(10, 20, 30), device="cpu")
-        flags = ["--wavelength", 1.2, "--qmax", 6, "--nq", 9, "--nphi", 12, "--euler", 10, 20, 30,
+        common = dict(wavelength=1.2, qmax=6, nq=9, nphi=12, euler_zyz=(10, 20, 30), device="cpu")
+        flags = ["--wavelength", 1.2, "--qmax", 6, "--nq", 9, "--nphi", 12, "--euler-zyz", 10, 20, 30,
                  "--device", "cpu", "--amplitude", "-q"]
         r = ns.pattern2d(self.au, amplitude=True, output=self.path("py.h5"), png=self.path("py.png"), **common)
         ns.pattern2d(self.au, amplitude=True, output=self.path("py.dat"), **common)

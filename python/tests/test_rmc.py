@@ -1,5 +1,5 @@
 """rmc binding against the CLI with the same seed (the run is reproducible
-for a seed: identical χ² traces to 1e-12; output_dir= writes the CLI's
+for a seed: identical χ² traces to 1e-12; output= writes the CLI's
 files with the same numbers), the same messages for the same bad values
 (checked once, in the library), and the analysis functions against NumPy:
 |FFT2|² (fftshifted) to 1e-9 relative, χ²_rel recomputed from the fitted
@@ -29,7 +29,7 @@ class RmcBinding(ScratchTestCase):
     def test_equals_cli_with_the_same_seed(self):
         r = ns.rmc(self.image, loading=80 / 1024, tiles=2, steps=3000, seed=4, device="cpu")
         cli("rmc", "--target", self.path("t.txt"), "--loading", 80 / 1024, "--tiles", 2, "--steps", 3000,
-            "--seed", 4, "--device", "cpu", "--output-dir", self.path("out"), "-q")
+            "--seed", 4, "--device", "cpu", "--output", self.path("out"), "-q")
         trace = read_table(self.path("out/chi2_trace.dat"))
         np.testing.assert_allclose(r.trace_moves, trace[0])
         np.testing.assert_allclose(r.trace, trace[1:], rtol=1e-12)
@@ -59,7 +59,7 @@ class RmcBinding(ScratchTestCase):
         with self.assertRaises(ns.Error) as e:
             ns.rmc(self.path("t.txt"), loading=1.5)
         self.assertEqual(str(e.exception), cli_error("rmc", "--target", self.path("t.txt"), "--loading", 1.5,
-                                                     "--output-dir", self.path("x")))
+                                                     "--output", self.path("x")))
 
     def test_bad_values_give_the_cli_message(self):
         # RmcOptions::validate (steps, target_acceptance, cluster: a field
@@ -78,7 +78,7 @@ class RmcBinding(ScratchTestCase):
                 with self.assertRaises(ns.Error) as e:
                     ns.RmcPlan(self.path("t.txt"), loading=0.1, device="cpu", **keywords)
                 expected = cli_error("rmc", "--target", self.path("t.txt"), "--loading", 0.1, "--device", "cpu",
-                                     *flags, "--output-dir", self.path("x"))
+                                     *flags, "--output", self.path("x"))
                 self.assertEqual(str(e.exception), expected)
                 self.assertTrue(expected.startswith(list(keywords)[0] + ": "), expected)
 
@@ -92,7 +92,7 @@ class RmcBinding(ScratchTestCase):
                     seed=3, device="cpu")
         np.testing.assert_array_equal(scan["chi2"], r2.loading_scan["chi2"])
         cli("rmc", "--target", self.path("t.txt"), "--loading-scan", "0.04:0.12:0.02", "--chi2-scale", "absolute",
-            "--steps", 2000, "--seed", 3, "--device", "cpu", "--output-dir", self.path("scan"), "-q")
+            "--steps", 2000, "--seed", 3, "--device", "cpu", "--output", self.path("scan"), "-q")
         table = read_table(self.path("scan/loading_scan.dat"))
         np.testing.assert_allclose(table[1], scan["chi2"], rtol=1e-12)
         self.assertEqual(len(r.tiles), 5)
@@ -120,7 +120,7 @@ class RmcBinding(ScratchTestCase):
                 with self.assertRaises(ns.Error) as e:
                     ns.RmcPlan(self.path("t.txt"), device="cpu", **keywords)
                 expected = cli_error("rmc", "--target", self.path("t.txt"), "--device", "cpu", *flags,
-                                     "--output-dir", self.path("x"))
+                                     "--output", self.path("x"))
                 # After a file name the CLI names the flag, Python the keyword.
                 self.assertEqual(str(e.exception), expected.replace("--initial-model", "initial_model"))
 
@@ -133,11 +133,11 @@ class RmcBinding(ScratchTestCase):
             self.assertIn(valid, message)
         self.assertNotIn("precision", message)  # rmc has no precision choice
 
-    def test_output_dir_writes_the_cli_files(self):
+    def test_output_writes_the_cli_files(self):
         r = ns.rmc(self.image, loading=80 / 1024, tiles=2, steps=1000, seed=4, device="cpu",
-                   output_dir=self.path("py"))
+                   output=self.path("py"))
         cli("rmc", "--target", self.path("t.txt"), "--loading", 80 / 1024, "--tiles", 2, "--steps", 1000,
-            "--seed", 4, "--device", "cpu", "--output-dir", self.path("cli"), "-q")
+            "--seed", 4, "--device", "cpu", "--output", self.path("cli"), "-q")
         for name in ("chi2_trace.dat", "acceptance.dat", "pair_correlation.dat"):
             np.testing.assert_allclose(read_table(self.path("py/" + name)), read_table(self.path("cli/" + name)),
                                        rtol=1e-12, err_msg=name)
@@ -155,10 +155,10 @@ class RmcBinding(ScratchTestCase):
                                       read_table(self.path("py/chi2_trace.dat")))
         self.assertEqual(len(r.tiles), 2)
 
-    def test_output_dir_checked_before_the_run(self):
+    def test_output_checked_before_the_run(self):
         with self.assertRaises(ns.Error) as e:
-            ns.rmc(self.image, loading=0.1, steps=10, device="cpu", output_dir=self.path("no/such/dir"))
-        self.assertEqual(e.exception.field, "output_dir")
+            ns.rmc(self.image, loading=0.1, steps=10, device="cpu", output=self.path("no/such/dir"))
+        self.assertEqual(e.exception.field, "output")
         self.assertIn("parent directory", str(e.exception))
 
 

@@ -19,10 +19,10 @@ namespace {
 void write_file(const std::filesystem::path& path, const std::function<void(FILE*)>& body) {
   AtomicOutput out(path);
   FILE* f = std::fopen(out.temp_path().c_str(), "w");
-  if (!f) fail_at({path.string(), 0, "output_dir", true}, "cannot write the file");
+  if (!f) fail_at({path.string(), 0, "output", true}, "cannot write the file");
   body(f);
   const bool ok = std::ferror(f) == 0;
-  if (std::fclose(f) != 0 || !ok) fail_at({path.string(), 0, "output_dir", true}, "write failed");
+  if (std::fclose(f) != 0 || !ok) fail_at({path.string(), 0, "output", true}, "write failed");
   out.commit();
 }
 

@@ -10,10 +10,10 @@
 namespace nanoscatter {
 
 void DdaOutput::validate() const {
-  if (output_dir.empty()) fail_option("output_dir", "required");
+  if (output_dir.empty()) fail_option("output", "required (the folder for the files)");
   // Checked now, so that a folder that cannot be written fails before the
   // solve rather than after it.
-  check_output_directory(output_dir, "output_dir");
+  check_output_directory(output_dir, "output");
   if (!save_geom.empty()) {
     // A bare name goes into output_dir, which write_dda makes.
     const auto parent = std::filesystem::path(save_geom).parent_path();
@@ -29,7 +29,7 @@ std::filesystem::path DdaOutput::geometry_path() const {
 
 void write_dda(const DdaOutput& output, const DdaPlan& plan, const DdaResult& result, const RunRecord& record) {
   output.validate();
-  make_output_directory(output.output_dir, "output_dir");
+  make_output_directory(output.output_dir, "output");
   const DdaOptions& o = plan.options();
   if (!output.save_geom.empty()) {
     const std::string name = o.shape.kind == DdaShapeKind::file ? "read" : to_string(o.shape.kind);

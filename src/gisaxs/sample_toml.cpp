@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -102,6 +103,39 @@ class SampleReader {
   }
 
  private:
+  // A key read under its old name: a warning for the front ends to show.
+  void renamed(const Where& where, const std::string& new_name) {
+    sample_.warnings.push_back(format_error(where, "deprecated, use " + new_name));
+  }
+
+  // The beam's wavelength in nm: a number is nm (the engine's length unit);
+  // a string names its unit, "0.154 nm" or "1.54 angstrom" (also "Å"), so
+  // that a value copied from an Å-based engine cannot be misread.
+  static double wavelength_nm(const ConfigTable& t) {
+    const Where at = t.where("wavelength");
+    std::string text;
+    try {
+      return t.get_double("wavelength");
+    } catch (const Error&) {
+      text = t.get_string("wavelength");
+    }
+    constexpr double kNmPerAngstrom = 0.1;
+    const std::pair<const char*, double> units[] = {{"nm", 1.0}, {"angstrom", kNmPerAngstrom}, {"Å", kNmPerAngstrom}};
+    std::size_t used = 0;
+    double value = 0;
+    try {
+      value = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    const auto first = text.find_first_not_of(' ', used);
+    const std::string unit = used == 0 || first == std::string::npos ? "" : text.substr(first);
+    for (const auto& [name, scale] : units)
+      if (unit == name) return value * scale;
+    fail_at(at, "give a number in nm or a string with its unit, \"0.154 nm\" or \"1.54 angstrom\"; got '", text,
+            "'");
+  }
+
   // Records where the value that validate_sample calls `field` was written.
   void note(const std::string& field, const Where& where) { where_[field] = where; }
   // The recorded place of a field, or of its nearest recorded parent.
@@ -124,7 +158,7 @@ class SampleReader {
     if (t.has("wavelength") == t.has("energy"))
       fail_at(t.where(), "give exactly one of wavelength (nm) and energy (keV)");
     if (t.has("wavelength")) {
-      b.wavelength = t.get_double("wavelength");
+      b.wavelength = wavelength_nm(t);
       note("beam.wavelength", t.where("wavelength"));
     } else {
       const double e = t.get_double("energy");
@@ -412,12 +446,19 @@ class SampleReader {
   Mat3 rotation(const ConfigTable& t) {
     Mat3 total;
     for (const ConfigTable& r : tables_of(t, "rotation")) {
-      check_keys(r, {"axis", "angle", "euler"});
+      check_keys(r, {"axis", "angle", "euler_zxz", "euler"});
       Mat3 m;
+      // "euler" is the old name of "euler_zxz" (the convention in the name,
+      // as pattern2d's --euler-zyz; docs/conventions.md).
       if (r.has("euler")) {
-        if (r.has("axis") || r.has("angle")) fail_at(r.where("euler"), "give either euler or axis/angle");
-        const auto e = r.get_array_of_doubles("euler");
-        if (e.size() != 3) fail_at(r.where("euler"), "give three angles [alpha, beta, gamma] in degrees");
+        if (r.has("euler_zxz")) fail_at(r.where("euler"), "give euler_zxz alone (euler is its old name)");
+        renamed(r.where("euler"), "euler_zxz");
+      }
+      const char* euler = r.has("euler") ? "euler" : "euler_zxz";
+      if (r.has(euler)) {
+        if (r.has("axis") || r.has("angle")) fail_at(r.where(euler), "give either euler_zxz or axis/angle");
+        const auto e = r.get_array_of_doubles(euler);
+        if (e.size() != 3) fail_at(r.where(euler), "give three angles [alpha, beta, gamma] in degrees");
         // BornAgain's RotationEuler: Rz(α) Rx(β) Rz(γ).
         m = rotation_about("z", e[0] * kDegree, r.where()) * rotation_about("x", e[1] * kDegree, r.where()) *
             rotation_about("z", e[2] * kDegree, r.where());

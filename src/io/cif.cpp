@@ -2,9 +2,11 @@
 // expanded into the full unit cell.
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "io/cif_document.hpp"
+#include "io/space_group.hpp"
 #include "io/structure_text.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/structure_io.hpp"
@@ -63,25 +65,28 @@ std::vector<SymmetryOp> read_symmetry(const io::CifBlock& block, const std::stri
     }
     return ops;
   }
-  // No operations: P1 unless the file names another space group, which we
-  // cannot expand without tables.
+  // No operations: the space group's symbol or number, expanded from gemmi's
+  // tables (as ASE and gemmi read such files); neither given is P1.
+  const auto parsed = [&](const std::vector<std::string>& triplets) {
+    std::vector<SymmetryOp> ops;
+    for (const auto& t : triplets) ops.push_back(parse_symmetry_op(t));
+    return ops;
+  };
   for (const std::string tag : {"_space_group_name_H-M_alt", "_symmetry_space_group_name_H-M"}) {
     const auto* value = block.item(io::to_lower(tag));
     if (!value || io::cif_missing(*value)) continue;
-    std::string compact;
-    for (char ch : value->text)
-      if (!std::isspace(static_cast<unsigned char>(ch))) compact += ch;
-    if (!io::iequals(compact, "P1"))
-      fail_at({path, value->line, tag}, "space group '", value->text,
-              "' is given without symmetry operations (_space_group_symop_operation_xyz)");
+    if (const auto triplets = io::space_group_operations(value->text)) return parsed(*triplets);
+    fail_at({path, value->line, tag}, "unknown space group '", value->text,
+            "' (give its operations as _space_group_symop_operation_xyz)");
   }
   for (const std::string tag : {"_space_group_IT_number", "_symmetry_Int_Tables_number"}) {
     const auto* value = block.item(io::to_lower(tag));
     if (!value || io::cif_missing(*value)) continue;
     const auto number = io::cif_number(*value);
-    if (!number || *number != 1)
-      fail_at({path, value->line, tag}, "space group ", value->text,
-              " is given without symmetry operations (_space_group_symop_operation_xyz)");
+    const bool whole = number && *number == std::floor(*number) && std::abs(*number) <= std::numeric_limits<int>::max();
+    const auto triplets = whole ? io::space_group_operations(static_cast<int>(*number)) : std::nullopt;
+    if (triplets) return parsed(*triplets);
+    fail_at({path, value->line, tag}, "not a space-group number 1–230: '", value->text, "'");
   }
   return {parse_symmetry_op("x,y,z")};
 }

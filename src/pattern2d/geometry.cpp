@@ -82,7 +82,7 @@ void validate_geometry(const Pattern2DGeometry& g) {
     require_count(flat.ny, "ny");
     require_pixel_memory(flat.ny, flat.nx, "ny");
     if (flat.beam_center && !(std::isfinite((*flat.beam_center)[0]) && std::isfinite((*flat.beam_center)[1])))
-      fail_option("beam_center", "the beam centre must be finite");
+      fail_option("direct_beam", "the direct beam's position must be finite");
   }
 }
 

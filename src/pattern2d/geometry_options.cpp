@@ -36,12 +36,16 @@ Detector detector(const Pattern2DGeometryOptions& o) {
     for (const auto& [field, given] : flat)
       if (!given) fail_option(field, "required with a flat detector");
     FlatDetector d{*o.distance, *o.pixel_size, *o.nx, *o.ny, std::nullopt};
-    if (!o.beam_center.empty()) d.beam_center = std::array<double, 2>{o.beam_center[0], o.beam_center[1]};
+    // Pixel i spans [i, i + 1) from the corner, so its centre, where
+    // FlatDetector counts from, lies half a pixel in.
+    constexpr double kHalfPixel = 0.5;
+    if (!o.direct_beam.empty())
+      d.beam_center = std::array<double, 2>{o.direct_beam[0] - kHalfPixel, o.direct_beam[1] - kHalfPixel};
     return d;
   }
   for (const auto& [field, given] : flat)
     if (given) fail_option(field, "only used with a flat detector");
-  if (!o.beam_center.empty()) fail_option("beam_center", "only used with a flat detector");
+  if (!o.direct_beam.empty()) fail_option("direct_beam", "only used with a flat detector");
   for (const auto& [field, given] : polar)
     if (!given) fail_option(field, "required for the polar detector (or set flat for a flat detector)");
   return PolarDetector{*o.qmax, *o.nq, *o.nphi};
@@ -50,16 +54,16 @@ Detector detector(const Pattern2DGeometryOptions& o) {
 }  // namespace
 
 Pattern2DGeometry make_pattern2d_geometry(const Pattern2DGeometryOptions& o) {
-  require_values(o.euler, 3, "euler", "α β γ, degrees");
+  require_values(o.euler_zyz, 3, "euler_zyz", "α β γ, degrees");
   require_values(o.rotation, 9, "rotation", "the matrix row by row");
   require_values(o.beam, 3, "beam", "x y z");
-  require_values(o.beam_center, 2, "beam_center", "cx cy, pixels");
+  require_values(o.direct_beam, 2, "direct_beam", "x y, pixels from the lower-left corner");
   Pattern2DGeometry g;
   if (!o.wavelength) fail_option("wavelength", "required (Å)");
   g.wavelength = *o.wavelength;
-  if (!o.euler.empty() && !o.rotation.empty())
+  if (!o.euler_zyz.empty() && !o.rotation.empty())
     fail_option("rotation", "the orientation is given twice (Euler angles and a rotation matrix); give one");
-  if (!o.euler.empty()) g.orientation = rotation_zyz_degrees(o.euler[0], o.euler[1], o.euler[2]);
+  if (!o.euler_zyz.empty()) g.orientation = rotation_zyz_degrees(o.euler_zyz[0], o.euler_zyz[1], o.euler_zyz[2]);
   if (!o.rotation.empty())
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) g.orientation.row[i][j] = o.rotation[std::size_t(3 * i + j)];

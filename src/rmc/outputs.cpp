@@ -35,8 +35,8 @@ std::string chi2_line(const RmcOptions& o) {
   return os.str();
 }
 
-// Errors about the output directory name it as the option (output_dir).
-Where at_output(const fs::path& path) { return {path.string(), 0, "output_dir", true}; }
+// Errors about the output folder name it as the option (output).
+Where at_output(const fs::path& path) { return {path.string(), 0, "output", true}; }
 
 // Removes the staging folder unless its files were moved out.
 class StagingDir {
@@ -77,6 +77,7 @@ std::string tile_name(std::size_t t, std::size_t tiles) {
 }  // namespace
 
 void check_rmc_output_dir(const fs::path& dir) {
+  if (dir.empty()) fail_option("output", "required (the folder for the files)");
   if (fs::exists(dir)) {
     if (!fs::is_directory(dir)) fail_at(at_output(dir), "exists and is not a directory");
   } else {
@@ -84,7 +85,7 @@ void check_rmc_output_dir(const fs::path& dir) {
     if (!parent.empty() && !fs::is_directory(parent))
       fail_at(at_output(dir), "parent directory '", parent.string(), "' does not exist");
   }
-  check_output_directory(dir, "output_dir");
+  check_output_directory(dir, "output");
 }
 
 std::vector<std::string> rmc_run_lines(const RmcTarget& target, const RmcOptions& options, const RmcResult& result) {

@@ -14,7 +14,7 @@ printf 'Nmat=2\n0 0 0 1\n1 0 0\n' > short.geom
 expect_error() {
   local expected=$1
   shift
-  "$bin" dda "$@" --device cpu --output-dir out > stdout.txt 2> stderr.txt
+  "$bin" dda "$@" --device cpu --output out > stdout.txt 2> stderr.txt
   local rc=$?
   [ $rc -ne 0 ] || fail "exit 0 for: $*"
   [ "$(wc -l < stderr.txt)" = 1 ] || fail "not one line for: $*: $(cat stderr.txt)"
@@ -43,21 +43,21 @@ expect_error "--shape-file: give either --shape or --shape-file" --shape sphere 
 expect_error "--shape: not a number 'a'" --shape ellipsoid 1 a
 expect_error "--threads: must be ≥ 0 (0: all cores), got -1" --threads -1
 expect_error "no/x.geom: --save-geom: directory 'no' does not exist" --grid 8 --save-geom no/x.geom
-"$bin" dda --grid 8 --output-dir bad.geom 2> stderr.txt && fail "exit 0 for an output directory that is a file"
-[ "$(cat stderr.txt)" = "nanoscatter: error: bad.geom: --output-dir: exists and is not a directory" ] ||
+"$bin" dda --grid 8 --output bad.geom 2> stderr.txt && fail "exit 0 for an output directory that is a file"
+[ "$(cat stderr.txt)" = "nanoscatter: error: bad.geom: --output: exists and is not a directory" ] ||
   fail "output directory that is a file: $(cat stderr.txt)"
 
 # non-convergence, even with -q: exit 1, one error line naming the
 # polarization, solver, iterations and residual, partial results flagged;
 # --accept-unconverged: exit 0 and the same report as one warning line
-"$bin" dda --grid 16 --maxiter 2 --output-dir nc -q > /dev/null 2> stderr.txt && fail "exit 0 without convergence"
+"$bin" dda --grid 16 --maxiter 2 --output nc -q > /dev/null 2> stderr.txt && fail "exit 0 without convergence"
 [ "$(wc -l < stderr.txt)" = 1 ] || fail "non-convergence message: $(cat stderr.txt)"
 report='Y polarization: QMR (complex symmetric) did not converge after 2 iterations, relative residual [^ ]* (eps 1e-05): no convergence within the maximum number of iterations (2)'
 grep -q "^nanoscatter: error: $report; partial results flagged NOT CONVERGED in nc (--accept-unconverged" stderr.txt ||
   fail "message: $(cat stderr.txt)"
 grep -q "^# NOT CONVERGED" nc/CrossSec-Y || fail "partial results not flagged"
 grep -q "NOT CONVERGED" nc/log || fail "log does not flag non-convergence"
-"$bin" dda --grid 16 --maxiter 2 --accept-unconverged --output-dir nc -q > /dev/null 2> stderr.txt ||
+"$bin" dda --grid 16 --maxiter 2 --accept-unconverged --output nc -q > /dev/null 2> stderr.txt ||
   fail "non-zero exit with --accept-unconverged: $(cat stderr.txt)"
 [ "$(wc -l < stderr.txt)" = 1 ] || fail "accepted non-convergence: $(cat stderr.txt)"
 grep -q "^nanoscatter: warning: dda: $report\$" stderr.txt || fail "warning: $(cat stderr.txt)"

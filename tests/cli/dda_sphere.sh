@@ -8,7 +8,7 @@ bin=$1 work=$2
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 fail() { echo "FAIL: $*"; exit 1; }
 
-"$bin" dda --shape sphere --grid 32 --m 1.5 0 --eq-rad 5 --mueller --output-dir out -q || fail "dda exited non-zero"
+"$bin" dda --shape sphere --grid 32 --m 1.5 0 --eq-rad 5 --mueller --output out -q || fail "dda exited non-zero"
 for f in CrossSec-Y CrossSec-X mueller log; do [ -s "out/$f" ] || fail "missing out/$f"; done
 grep -qP '^Cext\t= ' out/CrossSec-Y || fail "CrossSec-Y has no 'Cext\\t= ' line"
 qext=$(awk -F'\t= ' '$1=="Qext"{print $2}' out/CrossSec-Y)

@@ -39,8 +39,8 @@ expect_error "--bin-width: must be a finite value > 0 Å, got 0" au2.xyz --bin-w
 expect_error "--normalize: unknown normalisation 'max'" au2.xyz --normalize max "${q[@]}" --output o.dat
 expect_error "--precision: unknown precision 'half'" au2.xyz --precision half "${q[@]}" --output o.dat
 expect_error "--device: unknown device 'tpu'" au2.xyz --device tpu "${q[@]}" --output o.dat
-expect_error "--energy: anomalous scattering applies to X-rays only" au2.xyz --radiation neutron --energy 8 "${q[@]}" --output o.dat
-expect_error "--energy: must be a finite photon energy > 0 keV, got -8" au2.xyz --energy -8 "${q[@]}" --output o.dat
+expect_error "--energy: anomalous scattering applies to X-rays only" au2.xyz --radiation neutron --anomalous --energy 8 "${q[@]}" --output o.dat
+expect_error "--energy: must be a finite photon energy > 0 keV, got -8" au2.xyz --anomalous --energy -8 "${q[@]}" --output o.dat
 expect_error "--wavelength: required with a 2θ grid" au2.xyz --two-theta-min 10 --two-theta-max 100 --qpoints 50 --output o.dat
 expect_error "--qmin: give either --qmin/--qmax or --two-theta-min/--two-theta-max/--wavelength" au2.xyz --qmin 0.1 --two-theta-min 10 --two-theta-max 100 --wavelength 1.54 --qpoints 50 --output o.dat
 expect_error "--wavelength: must be > 0 Å, got 0" au2.xyz --two-theta-min 10 --two-theta-max 100 --wavelength 0 --qpoints 50 --output o.dat

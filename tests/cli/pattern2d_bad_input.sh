@@ -39,9 +39,9 @@ expect_error "--distance: required with a flat detector" au2.xyz --wavelength 1 
 expect_error "--pixel-size: pixel size must be positive and finite, got -0.1" \
   au2.xyz --wavelength 1 --flat --distance 100 --pixel-size -0.1 --nx 4 --ny 4 -o out.h5
 expect_error "--ny: must be at least 1, got 0" au2.xyz --wavelength 1 --flat --distance 100 --pixel-size 1 --nx 4 --ny 0 -o out.h5
-expect_error "--beam-center: only used with a flat detector" au2.xyz "${polar[@]}" --beam-center 1 2 -o out.h5
+expect_error "--direct-beam: only used with a flat detector" au2.xyz "${polar[@]}" --direct-beam 1 2 -o out.h5
 expect_error "--rotation: the orientation is given twice (Euler angles and a rotation matrix); give one" \
-  au2.xyz "${polar[@]}" --euler 1 2 3 --rotation 1 0 0 0 1 0 0 0 1 -o out.h5
+  au2.xyz "${polar[@]}" --euler-zyz 1 2 3 --rotation 1 0 0 0 1 0 0 0 1 -o out.h5
 expect_error "--rotation: the orientation matrix is not a proper rotation*" \
   au2.xyz "${polar[@]}" --rotation 1 0 0 0 1 0 0 0 -1 -o out.h5
 expect_error "--beam: the beam direction must be a finite, non-zero vector" au2.xyz "${polar[@]}" --beam 0 0 0 -o out.h5

@@ -14,14 +14,14 @@ $py -c 'import h5py, numpy' 2>/dev/null || { echo "skip: $py lacks h5py/numpy"; 
 
 printf '1\none gold atom\nAu 0 0 0\n' > au1.xyz
 printf '2\ntwo gold atoms\nAu 0 0 0\nAu 1.5 -2.0 0.7\n' > au2.xyz
-polar=(--wavelength 1.2 --qmax 6 --nq 25 --nphi 36 --euler 10 20 30 --device cpu -q)
+polar=(--wavelength 1.2 --qmax 6 --nq 25 --nphi 36 --euler-zyz 10 20 30 --device cpu -q)
 
 "$bin" pattern2d au1.xyz "${polar[@]}" --amplitude -o one.h5 || fail "one atom"
 "$bin" pattern2d au2.xyz "${polar[@]}" --amplitude -o two.h5 --png two.png || fail "two atoms"
 "$bin" pattern2d au2.xyz "${polar[@]}" --amplitude -o two.dat || fail "text output"
 "$bin" pattern2d au2.xyz "${polar[@]}" --precision single -o two_single.h5 || fail "single precision"
 "$bin" pattern2d au2.xyz --wavelength 1.0 --flat --distance 100 --pixel-size 2 --nx 40 --ny 30 \
-  --beam-center 19 12 --no-curvature --device cpu -q -o flat.h5 --png flat.png || fail "flat detector"
+  --direct-beam 19.5 12.5 --no-curvature --device cpu -q -o flat.h5 --png flat.png || fail "flat detector"
 [ "$(ls | sort | tr '\n' ' ')" = "au1.xyz au2.xyz flat.h5 flat.png one.h5 two.dat two.h5 two.png two_single.h5 " ] ||
   fail "unexpected files: $(ls)"
 for p in two.png flat.png; do

@@ -20,7 +20,7 @@ inputs=$(ls | sort)
 expect_error() {
   local expected=$1
   shift
-  expect_cli_error "$expected" "$bin" rmc "$@" --output-dir out
+  expect_cli_error "$expected" "$bin" rmc "$@" --output out
 }
 
 expect_error "rect.txt: target is 2×3, not square; take its central square with --crop" \

@@ -22,7 +22,7 @@ np.savetxt("truth.txt", a, fmt="%d")
 PY
 
 "$bin" rmc --target target.txt --loading-scan 0.15:0.35:0.05 --chi2-scale absolute --steps 30000 --seed 2 \
-  --device cpu --output-dir scan > log.txt 2>&1 || fail "scan exited non-zero: $(cat log.txt)"
+  --device cpu --output scan > log.txt 2>&1 || fail "scan exited non-zero: $(cat log.txt)"
 [ "$(grep -c 'q = 0 pixel' log.txt)" = 1 ] || fail "expected one q = 0 note: $(cat log.txt)"
 grep -q "loading scan minimum" log.txt || fail "no scan summary in the log: $(cat log.txt)"
 $py - <<'PY' || fail "scan results"
@@ -38,7 +38,7 @@ assert abs(refined - 0.25) <= 0.05, (refined, t)
 PY
 
 "$bin" rmc --target target.txt --initial-model truth.txt --chi2-scale absolute --temperature 0 --steps 200 \
-  --device cpu --output-dir from_truth --quiet || fail "initial model run failed"
+  --device cpu --output from_truth --quiet || fail "initial model run failed"
 $py - <<'PY' || fail "initial model results"
 import numpy as np
 s = np.loadtxt("from_truth/acceptance.dat", ndmin=2)

@@ -27,7 +27,7 @@ np.savetxt("target.txt", p)
 PY
 
 "$bin" rmc --target target.h5:/entry/image --mask mask.h5 --loading 0.25 --tile 32 --tiles 3 --steps 4000 \
-  --seed 1 --output-dir out --quiet > log.txt 2>&1 || fail "rmc exited non-zero: $(cat log.txt)"
+  --seed 1 --output out --quiet > log.txt 2>&1 || fail "rmc exited non-zero: $(cat log.txt)"
 [ -s log.txt ] && fail "--quiet run printed: $(cat log.txt)"
 for f in rmc.h5 chi2_trace.dat acceptance.dat pair_correlation.dat target.png \
          occupancy_tile0.png occupancy_tile2.png model_tile0.png model_tile2.png; do
@@ -36,7 +36,7 @@ done
 ls -A out | grep -q tmp && fail "temporary files left: $(ls -A out)"
 
 "$bin" rmc --target target.txt --mask mask.h5 --loading 0.25 --tiles 3 --steps 4000 --seed 1 \
-  --output-dir out2 --quiet --threads 1 || fail "second run (text target) failed"
+  --output out2 --quiet --threads 1 || fail "second run (text target) failed"
 
 $py - <<'PY' || fail "output check failed"
 import numpy as np, h5py

@@ -60,7 +60,7 @@ import numpy as np
 n = 16
 a = (np.random.default_rng(1).random((n, n)) < 0.3).astype(float)
 np.savetxt('target.txt', np.fft.fftshift(np.abs(np.fft.fft2(a)) ** 2))" || fail "no target"
-r="rmc --target target.txt --loading 0.3 --tiles 4 --steps 500 --device cpu --output-dir fit --quiet"
+r="rmc --target target.txt --loading 0.3 --tiles 4 --steps 500 --device cpu --output fit --quiet"
 timeout 120 mpirun -q --oversubscribe -np 3 "$bin" $r : -np 1 -wdir elsewhere "$bin" $r > stdout.txt 2> stderr.txt
 rc=$?
 [ $rc -eq 124 ] && fail "hang when rank 3 fails"

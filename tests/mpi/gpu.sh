@@ -54,7 +54,7 @@ with h5py.File("target.h5", "w") as f:
     f["image"] = np.fft.fftshift(np.abs(np.fft.fft2(a)) ** 2)
 PY
 r="rmc --target target.h5 --loading 0.3 --tiles 4 --steps 4000 --seed 3 --cluster 1 --device gpu --quiet"
-"$bin" $r --output-dir rmc_one || fail "rmc gpu alone"
-mpi 2 $r --output-dir rmc_np2 || fail "rmc gpu np 2"
+"$bin" $r --output rmc_one || fail "rmc gpu alone"
+mpi 2 $r --output rmc_np2 || fail "rmc gpu np 2"
 same_h5 rmc_np2/rmc.h5 rmc_one/rmc.h5 0
 echo "ok: GPU runs under mpirun agree with one process; ranks use their own GPUs"

@@ -6,7 +6,7 @@ set -u
 source "$(dirname "$0")/lib.bash"
 
 "$bin" build --lattice fcc --a 4.078 --elements Au --shape sphere --radius 9 --output au.xyz --quiet || fail "build failed"
-polar="--wavelength 1.0 --qmax 4 --nq 33 --nphi 45 --euler 10 20 30 --amplitude"
+polar="--wavelength 1.0 --qmax 4 --nq 33 --nphi 45 --euler-zyz 10 20 30 --amplitude"
 flat="--flat --wavelength 1.0 --distance 100 --pixel-size 2 --nx 21 --ny 17"
 "$bin" pattern2d au.xyz $polar --device cpu --output one.h5 --quiet || fail "polar alone failed"
 "$bin" pattern2d au.xyz $flat --device cpu --output one.dat --quiet || fail "flat alone failed"

@@ -15,9 +15,9 @@ with h5py.File("target.h5", "w") as f:
     f["image"] = np.fft.fftshift(np.abs(np.fft.fft2(a)) ** 2)
 PY
 args="--target target.h5 --loading 0.3 --tiles 3 --steps 3000 --multires 1 --seed 9 --device cpu"
-"$bin" rmc $args --output-dir one --quiet || fail "alone failed"
+"$bin" rmc $args --output one --quiet || fail "alone failed"
 for np in 2 4; do
-  mpi $np rmc $args --output-dir np$np 2> log$np.txt || fail "np $np: $(cat log$np.txt)"
+  mpi $np rmc $args --output np$np 2> log$np.txt || fail "np $np: $(cat log$np.txt)"
   load_report log$np.txt $np
   same_h5 np$np/rmc.h5 one/rmc.h5 0
   for f in chi2_trace.dat acceptance.dat pair_correlation.dat; do same_numbers np$np/$f one/$f 0; done

@@ -103,7 +103,7 @@ TEST(GisaxsDwba, AxialSymmetryAndRotations) {
   const std::string swapped = "[[particle]]\nshape = \"box\"\nlength = 3\nwidth = 8\nheight = 4\nmaterial = { delta = 6e-4, beta = 0 }\n";
   const GisaxsResult turned = run(sample_text(box + "rotation = { axis = \"z\", angle = 90 }\n"));
   EXPECT_LT(max_rel_diff(turned, run(sample_text(swapped))), 1e-12);
-  EXPECT_LT(max_rel_diff(run(sample_text(box + "rotation = { euler = [90, 0, 0] }\n")), turned), 1e-14);
+  EXPECT_LT(max_rel_diff(run(sample_text(box + "rotation = { euler_zxz = [90, 0, 0] }\n")), turned), 1e-14);
   // Two rotations compose in order: z by 30° then z by 60° is z by 90°.
   EXPECT_LT(max_rel_diff(run(sample_text(box + "rotation = [{ axis = \"z\", angle = 30 }, { axis = \"z\", angle = 60 }]\n")),
                          turned),

@@ -65,9 +65,9 @@ TEST(Device, CpuAlwaysAvailableAndGpuErrorsWithoutDevice) {
   EXPECT_EQ(select_device(DeviceRequest::cpu), Device::cpu);
   if (cuda_device_count() == 0) {
     EXPECT_THROW(select_device(DeviceRequest::gpu), Error);
-    EXPECT_EQ(select_device(DeviceRequest::automatic, true), Device::cpu);
+    EXPECT_EQ(select_device(DeviceRequest::automatic), Device::cpu);
   } else {
-    EXPECT_EQ(select_device(DeviceRequest::automatic, true), Device::gpu);
+    EXPECT_EQ(select_device(DeviceRequest::automatic), Device::gpu);
   }
   EXPECT_THROW(parse_device("tpu"), Error);
   EXPECT_EQ(parse_precision("single"), Precision::float32);

@@ -177,7 +177,7 @@ TEST(DebyePlan, GpuWithoutCudaDeviceIsAClearError) {
   }
   o.method = DebyeMethod::histogram;
   EXPECT_EQ(error_field([&] { DebyePlan(s, o); }), "device");
-  EXPECT_EQ(error_field([] { select_device(DeviceRequest::gpu, true); }), "device");
+  EXPECT_EQ(error_field([] { select_device(DeviceRequest::gpu); }), "device");
 }
 
 // Moving the plan keeps it usable; execute() is const and repeatable.

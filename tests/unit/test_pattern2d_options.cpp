@@ -70,7 +70,7 @@ TEST(Pattern2DOptions, ValidateNamesTheField) {
 
 TEST(Pattern2DOptions, GeometryFromGivenValues) {
   Pattern2DGeometryOptions o = polar();
-  o.euler = {10, 20, 30};
+  o.euler_zyz = {10, 20, 30};
   o.beam = {0, 1, 1};
   o.no_curvature = true;
   const Pattern2DGeometry g = make_pattern2d_geometry(o);
@@ -87,7 +87,7 @@ TEST(Pattern2DOptions, GeometryFromGivenValues) {
 
   Pattern2DGeometryOptions f = flat();
   f.rotation = {0, -1, 0, 1, 0, 0, 0, 0, 1};
-  f.beam_center = {1.5, 0.5};
+  f.direct_beam = {2, 1};  // from the corner: pixel (1.5, 0.5) counted from pixel (0, 0)'s centre
   const Pattern2DGeometry h = make_pattern2d_geometry(f);
   EXPECT_EQ(h.orientation.row[0][1], -1.0);
   const auto& fd = std::get<FlatDetector>(h.detector);
@@ -107,8 +107,8 @@ TEST(Pattern2DOptions, GeometryRulesNameTheField) {
   g.pixel_size = 1.0;
   EXPECT_EQ(geometry_error(g), "pixel_size: only used with a flat detector");
   g = polar();
-  g.beam_center = {1, 2};
-  EXPECT_EQ(geometry_error(g), "beam_center: only used with a flat detector");
+  g.direct_beam = {1, 2};
+  EXPECT_EQ(geometry_error(g), "direct_beam: only used with a flat detector");
   g = flat();
   g.nq = 8;
   EXPECT_EQ(geometry_error(g), "nq: not used with a flat detector");
@@ -116,16 +116,16 @@ TEST(Pattern2DOptions, GeometryRulesNameTheField) {
   g.ny.reset();
   EXPECT_EQ(geometry_error(g), "ny: required with a flat detector");
   g = polar();
-  g.euler = {1, 2, 3};
+  g.euler_zyz = {1, 2, 3};
   g.rotation = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   EXPECT_EQ(geometry_error(g),
             "rotation: the orientation is given twice (Euler angles and a rotation matrix); give one");
   g = polar();
-  g.euler = {1, 2};
-  EXPECT_EQ(geometry_error(g), "euler: expected 3 values (α β γ, degrees), got 2");
+  g.euler_zyz = {1, 2};
+  EXPECT_EQ(geometry_error(g), "euler_zyz: expected 3 values (α β γ, degrees), got 2");
   g = flat();
-  g.beam_center = {1, 2, 3};
-  EXPECT_EQ(geometry_error(g), "beam_center: expected 2 values (cx cy, pixels), got 3");
+  g.direct_beam = {1, 2, 3};
+  EXPECT_EQ(geometry_error(g), "direct_beam: expected 2 values (x y, pixels from the lower-left corner), got 3");
   // The values themselves: validate_geometry's messages.
   g = polar();
   g.nq = 0;

@@ -66,6 +66,30 @@ TEST(StructureCif, NaClFromTheCodExpandsToFourPlusFour) {
   EXPECT_TRUE(same_positions(fractional_of(s, "Cl"), shifted, 1e-12));
 }
 
+// A CIF naming its space group without listing the operations (as many
+// older files and ASE's writer do): the group's operations come from gemmi's
+// tables, so rock salt given by its symbol or by its number expands as the
+// COD file with all 192 operations written out.
+TEST(StructureCif, SpaceGroupSymbolOrNumberAloneIsExpanded) {
+  test::TempDir dir("cif-symbol");
+  const Structure cod = read_structure(NS_TEST_DATA_DIR "/debye-xansons-nacl/NaCl.cif");
+  const std::string head =
+      "data_NaCl\n_cell_length_a 5.62\n_cell_length_b 5.62\n_cell_length_c 5.62\n"
+      "_cell_angle_alpha 90\n_cell_angle_beta 90\n_cell_angle_gamma 90\n";
+  const std::string sites =
+      "loop_\n_atom_site_type_symbol\n_atom_site_fract_x\n_atom_site_fract_y\n_atom_site_fract_z\n"
+      "Na1+ 0 0 0\nCl1- 0.5 0.5 0.5\n";
+  for (const std::string group : {"_symmetry_space_group_name_H-M 'F m -3 m'\n", "_space_group_name_H-M_alt Fm-3m\n",
+                                  "_space_group_IT_number 225\n"}) {
+    const auto path = (dir / "symbol.cif").string();
+    std::ofstream(path) << head << group << sites;
+    const Structure s = read_structure(path);
+    ASSERT_EQ(s.atoms.size(), 8u) << group;
+    EXPECT_TRUE(same_positions(fractional_of(s, "Na"), fractional_of(cod, "Na"), 1e-12)) << group;
+    EXPECT_TRUE(same_positions(fractional_of(s, "Cl"), fractional_of(cod, "Cl"), 1e-12)) << group;
+  }
+}
+
 TEST(StructureCif, MgOUncertaintiesChargesAndUiso) {
   const Structure s = read_cif(NS_TEST_DATA_DIR "/mgo_rocksalt.cif");
   EXPECT_EQ(s.title, "MgO_periclase");
@@ -189,9 +213,11 @@ TEST(StructureCif, ErrorsNameFileLineAndTag) {
   EXPECT_EQ(error_for("data_x\n_cell_length_a 4.x\n"), path + ":2: _cell_length_a: not a number '4.x'");
   EXPECT_EQ(error_for("data_x\n" + cell + "_symmetry_equiv_pos_as_xyz 'x,y,q'\n" + sites + "Au 0 0 0\n"),
             path + ":8: _symmetry_equiv_pos_as_xyz: unexpected 'q' in symmetry operation 'x,y,q'");
-  EXPECT_EQ(error_for("data_x\n" + cell + "_space_group_name_H-M_alt 'F m -3 m'\n" + sites + "Au 0 0 0\n"),
-            path + ":8: _space_group_name_H-M_alt: space group 'F m -3 m' is given without symmetry operations "
-                   "(_space_group_symop_operation_xyz)");
+  EXPECT_EQ(error_for("data_x\n" + cell + "_space_group_name_H-M_alt 'F m -3 q'\n" + sites + "Au 0 0 0\n"),
+            path + ":8: _space_group_name_H-M_alt: unknown space group 'F m -3 q' (give its operations as "
+                   "_space_group_symop_operation_xyz)");
+  EXPECT_EQ(error_for("data_x\n" + cell + "_space_group_IT_number 231\n" + sites + "Au 0 0 0\n"),
+            path + ":8: _space_group_IT_number: not a space-group number 1–230: '231'");
   EXPECT_EQ(error_for("data_x\n" + cell + sites + "Au 0 0 0\nAu 0.5 abc 0\n"),
             path + ":14: _atom_site_fract_y: not a number 'abc'");
   EXPECT_EQ(error_for("data_x\n" + cell + sites + "Au 0 0 0\nXy 0.5 0.5 0\n"),

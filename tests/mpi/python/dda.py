@@ -2,7 +2,7 @@
 ellipsoid (no 90° symmetry) are solved on different ranks and every rank
 gets the whole result, equal to the single-process plan's within 1e-10
 (each solve is the same computation as alone; the CLI's test, tests/mpi/
-dda.sh, finds the files identical); the files written with output_dir= are
+dda.sh, finds the files identical); the files written with output= are
 rank 0's and hold the same numbers."""
 import os
 
@@ -14,7 +14,7 @@ options = dict(shape=("ellipsoid", 0.8, 1.3), grid=6, m=(1.5, 0.01), mueller=Tru
                device="cpu")
 alone = ns.DdaPlan(**options).execute()
 out = f"dda_shared_{world.size}"
-shared = ns.DdaPlan(comm=world, **options).execute(output_dir=out)
+shared = ns.DdaPlan(comm=world, **options).execute(output=out)
 assert [r["name"] for r in shared.runs] == ["Y", "X"], shared.runs
 for a, s in zip(alone.runs, shared.runs):
     for key in ("cext", "cabs", "qext", "qabs", "csca_int"):

@@ -9,7 +9,7 @@ import nanoscatter as ns
 world = ns.world()
 s = ns.build(lattice="fcc", a=4.078, elements="Au", shape="sphere", radius=9)
 detectors = {
-    "polar": dict(wavelength=1.0, qmax=4, nq=33, nphi=45, euler=(10, 20, 30)),
+    "polar": dict(wavelength=1.0, qmax=4, nq=33, nphi=45, euler_zyz=(10, 20, 30)),
     "flat": dict(wavelength=1.0, flat=True, distance=100, pixel_size=2, nx=21, ny=17),
 }
 for name, geometry in detectors.items():

@@ -1,7 +1,7 @@
 """RmcPlan(comm=world()) under mpirun: every rank gets all tiles, each
 exactly as the single-process plan's (a tile's random numbers are keyed by
 its global index: occupancies, χ² traces and statistics identical, limit 0),
-with a multi-resolution stage; the directory written with output_dir= is
+with a multi-resolution stage; the directory written with output= is
 rank 0's and holds the same numbers."""
 import numpy as np
 import nanoscatter as ns
@@ -13,7 +13,7 @@ target = np.fft.fftshift(np.abs(np.fft.fft2(a)) ** 2)
 options = dict(loading=0.3, tiles=3, steps=1500, multires=1, seed=9, device="cpu", threads=1)
 alone = ns.RmcPlan(target, **options).execute()
 out = f"rmc_shared_{world.size}"
-shared = ns.RmcPlan(target, comm=world, **options).execute(output_dir=out)
+shared = ns.RmcPlan(target, comm=world, **options).execute(output=out)
 assert len(shared.tiles) == len(alone.tiles) == 3
 for t, (mine, one) in enumerate(zip(shared.tiles, alone.tiles)):
     np.testing.assert_array_equal(mine["occupancy"], one["occupancy"], err_msg=f"tile {t}")
