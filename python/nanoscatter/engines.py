@@ -321,7 +321,7 @@ class DdaPlan:
     ``max_device_memory``, ``quiet``; ``comm=nanoscatter.world()`` solves
     the polarisations on different MPI ranks and gives every rank the whole
     result. An unknown keyword raises :class:`Error` listing the valid ones.
-    ``execute(output_dir=..., save_geom=...)`` also writes the CLI's files
+    ``execute(output=..., save_geom=...)`` also writes the CLI's files
     (rank 0 under MPI); ``write_adda_outputs(dir)`` writes them after
     execute()."""
 

@@ -10,9 +10,9 @@ import warnings
 import numpy as np
 
 import nanoscatter as ns
-from common import ScratchTestCase
+from common import SOURCE_DIR, ScratchTestCase
 
-SAMPLE = os.path.join(os.environ.get("NS_SOURCE_DIR", "../.."), "examples", "gisaxs", "cylinders_on_substrate.toml")
+SAMPLE = os.path.join(SOURCE_DIR, "examples", "gisaxs", "cylinders_on_substrate.toml")
 IMAGE_AXES = ("row_axis", "col_axis", "row_name", "col_name", "row_unit", "col_unit")
 
 NACL_SYMBOL_ONLY = """data_NaCl

@@ -99,7 +99,7 @@ class DdaBinding(ScratchTestCase):
         with self.assertWarns(ns.ConvergenceWarning) as w:
             r = ns.dda(grid=8, maxiter=2, accept_unconverged=True, device="cpu")
         self.assertEqual(str(w.warning), r.runs[0]["failure"])
-        p = cli("dda", "--grid", 8, "--maxiter", 2, "--accept-unconverged", "--device", "cpu", "--output-dir",
+        p = cli("dda", "--grid", 8, "--maxiter", 2, "--accept-unconverged", "--device", "cpu", "--output",
                 self.path("nc"), "-q")
         self.assertEqual(p.stderr, "nanoscatter: warning: dda: " + str(w.warning) + "\n")
 

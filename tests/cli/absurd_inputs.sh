@@ -30,21 +30,21 @@ expect_cli_error "--a: lattice constant must be positive and finite, with a³ wi
   "$bin" build --lattice fcc --a 1e-300 --elements Au --shape sphere --radius 10 --output out.xyz
 expect_cli_error "--vacancies: removes all 249 atoms, leaving none (fraction 1)" "$bin" "${build_au[@]}" --vacancies 1
 
-dda=("$bin" dda --device cpu --grid 8 --output-dir out)
+dda=("$bin" dda --device cpu --grid 8 --output out)
 expect_cli_error "--m: Re(m) must be > 0, got 0" "${dda[@]}" --m 0 0
 expect_cli_error "--m: Re(m) must be > 0, got -1" "${dda[@]}" --m -1 0
 expect_cli_error "--m: |m|² overflows for m = 1e+300 0" "${dda[@]}" --m 1e300 0
 expect_cli_error "--lambda: (2π/λ)³ lies outside the range of numbers for λ = 1e-300; choose another length unit" \
   "${dda[@]}" --lambda 1e-300
 # An output folder that cannot be made fails before the solve.
-expect_cli_error "a_file/sub: --output-dir: '$PWD/a_file' is not a directory" \
-  "$bin" dda --device cpu --grid 8 --output-dir a_file/sub
+expect_cli_error "a_file/sub: --output: '$PWD/a_file' is not a directory" \
+  "$bin" dda --device cpu --grid 8 --output a_file/sub
 
 # Beyond the X-ray tables' range: refused before the pair sums (in ms).
 expect_cli_error "species 'Au': Q = 1.11111e+307 Å⁻¹ lies beyond the Waasmaier–Kirfel fit range s = Q/(4π) ≤ 6 Å⁻¹" \
   "$bin" debye au2.xyz --device cpu --quiet --qmin 0.1 --qmax 1e308 --qpoints 10 --output out.dat
 expect_cli_error "negative.txt: no used pixel of the target is positive; an intensity cannot be all negative" \
-  "$bin" rmc --device cpu --target negative.txt --loading 0.3 --output-dir out
+  "$bin" rmc --device cpu --target negative.txt --loading 0.3 --output out
 
 # Third-party messages, one line each.
 expect_cli_error "density_n.toml:8: syntax error at column 12: Error while parsing floating-point: expected 'nan', saw 'n\\n'" \

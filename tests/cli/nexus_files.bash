@@ -18,7 +18,7 @@ make_nexus_files() {
   "$bin" gisaxs box.toml --formfactor-only --qx=-2,2,5 --qy=-1,1,3 --qz=0,2,4 --device cpu \
     --output formfactor.h5 --quiet || fail "gisaxs --formfactor-only failed"
   "$bin" rmc --target "$examples/rmc/discs_64.h5:/image" --loading-scan 0.05:0.1:0.025 --tiles 1 --steps 2000 \
-    --seed 1 --device cpu --output-dir rmc --quiet || fail "rmc failed"
+    --seed 1 --device cpu --output rmc --quiet || fail "rmc failed"
   cp "$examples/pdf/fit_pdf.toml" "$examples/pdf/ni_particle.gr" .
   "$bin" build --lattice fcc --a 3.524 --elements Ni --shape sphere --radius 12 --output ni_sphere.xyz > /dev/null ||
     fail "build failed"

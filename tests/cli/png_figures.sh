@@ -32,7 +32,7 @@ a = np.zeros((n, n))
 a[np.random.default_rng(2).integers(0, n, (60, 2)).T.tolist()] = 1
 np.savetxt("target.txt", np.fft.fftshift(np.abs(np.fft.fft2(a)) ** 2))
 PY
-"$bin" rmc --target target.txt --loading 0.06 --steps 2000 --seed 1 --device cpu --output-dir rmc -q || fail "rmc"
+"$bin" rmc --target target.txt --loading 0.06 --steps 2000 --seed 1 --device cpu --output rmc -q || fail "rmc"
 
 $py - <<'PY' || fail "a picture is not a figure with axes and a colour bar"
 import struct, sys

@@ -77,21 +77,21 @@ inputs=$(ls | sort)
 expect_guard "huge.xyz:1: atom count: the file declares 5555555552 atoms but has only 0 atom lines" \
   "$bin" build --input huge.xyz --output out.xyz
 expect_guard "huge.h5: /image: 1000000 × 1000000 pixels (~8e+03 GB): a side exceeds the limit of 65536 (max_side)" \
-  "$bin" rmc --target huge.h5 --loading 0.3 --output-dir out
+  "$bin" rmc --target huge.h5 --loading 0.3 --output out
 expect_guard "huge.tif: ImageLength: 100000 × 100000 pixels (~80 GB): a side exceeds the limit of 65536 (max_side)" \
-  "$bin" rmc --target huge.tif --loading 0.3 --output-dir out
+  "$bin" rmc --target huge.tif --loading 0.3 --output out
 expect_guard "detector.toml:14: detector: 10000000000 detector pixels needs ~240 GB, * GB of memory available" \
   "$bin" gisaxs detector.toml --output out.h5
 expect_guard "--qpoints: 2000000000 Q points needs ~32 GB, * GB of memory available" \
   "$bin" debye au1.xyz --qmin 0.1 --qmax 10 --qpoints 2000000000 --output out.dat
 expect_guard "--grid: the dipole grid 5000×5000×5000 needs ~458 GB, * GB of memory available" \
-  "$bin" dda --device cpu --grid 5000 --output-dir out
+  "$bin" dda --device cpu --grid 5000 --output out
 expect_guard "--grid: the dipole grid 5000×5000×5000 needs ~458 GB, * GB of memory available" \
   "$bin" dda --device cpu --grid 5000 --prognosis
 expect_guard "--shape: ~1.00* atoms (sphere R=741 Å) needs ~8.* GB, * GB of memory available" \
   "$bin" build --lattice fcc --a 4.078 --elements Au --shape sphere --radius 741 --output out.xyz
 expect_guard "far.geom: --shape-file: the solve on the FFT grid 120050×120050×120050 needs ~6.227e+07 GB, * GB of memory available" \
-  "$bin" dda --device cpu --shape-file far.geom --output-dir out
+  "$bin" dda --device cpu --shape-file far.geom --output out
 expect_guard "--nphi: 100000 × 100000 pixels needs ~480 GB, * GB of memory available" \
   "$bin" pattern2d au1.xyz --device cpu --wavelength 1 --qmax 4 --nq 100000 --nphi 100000 --output out.h5
 expect_guard "--ny: 100000 × 100000 pixels needs ~480 GB, * GB of memory available" \
