@@ -100,7 +100,8 @@ void add_dda_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--size", e.size, "particle size along x (diameter)");
   sub->add_option("--eq-rad", e.eq_rad, "volume-equivalent radius");
   sub->add_option("--dpl", e.dpl, "dipoles per wavelength (default 10|m|)");
-  sub->add_option("--lambda", e.lambda, "wavelength (same unit as --size)")->capture_default_str();
+  sub->add_option("--wavelength", e.lambda, "wavelength (same unit as --size)")->capture_default_str();
+  add_renamed_alias(*sub, "--lambda", "--wavelength", e.lambda);
   sub->add_option("--m", e.m, "refractive index 're im' of a domain; repeat for each domain (default 1.5 0)")
       ->expected(2)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

@@ -38,8 +38,9 @@ void add_mie_command(CLI::App& app, const RunContext& context) {
   auto options = std::make_shared<MieCliOptions>();
   MieOptions& o = options->engine;
   sub->add_option("--x", o.x, "size parameter 2πr/λ of the (outer) sphere");
-  sub->add_option("--radius", o.radius, "(outer) radius, with --lambda");
-  sub->add_option("--lambda", o.lambda, "wavelength (default 2π)");
+  sub->add_option("--radius", o.radius, "(outer) radius, with --wavelength");
+  sub->add_option("--wavelength", o.lambda, "wavelength, the unit of --radius (default 2π)");
+  add_renamed_alias(*sub, "--lambda", "--wavelength", o.lambda);
   sub->add_option("--m", o.m, "refractive index 're im' (of the shell when coated)")->expected(2);
   sub->add_option("--core-ratio", o.core_ratio, "coated sphere: core/outer diameter ratio");
   sub->add_option("--m-core", o.m_core, "coated sphere: core refractive index 're im'")->expected(2);

@@ -70,7 +70,7 @@ void run(const Pattern2DCliOptions& o, const RunContext& context) {
   options.share = WorkShare{};
 
   const RunRecord record{"pattern2d", context.command_line,
-                         pattern2d_run_lines(o.structure, structure.title, result, geometry, options)};
+                         pattern2d_run_lines(o.structure, structure.title, structure.has_b_factors(), result, geometry, options)};
   write_pattern2d(o.common.output, result, record, geometry, options);
   if (!o.png.empty()) write_pattern2d(o.png, result, record, geometry, options);
 }

@@ -19,8 +19,10 @@ void check_pattern2d_outputs(const std::string& output, const std::string& png, 
 
 // What a pattern2d run records about itself after the title, command and
 // version: the structure ("name (title)"), atoms, radiation, wavelength,
-// beam, curvature and detector, precision and device, time.
+// beam, curvature and detector, Debye–Waller (stated only where some atom
+// has B ≠ 0: b_factors), precision and device, time.
 std::vector<std::string> pattern2d_run_lines(const std::string& structure_name, const std::string& structure_title,
+                                             bool b_factors,
                                              const Pattern2DResult& result, const Pattern2DGeometry& geometry,
                                              const Pattern2DOptions& options);
 

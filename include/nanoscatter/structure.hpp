@@ -47,6 +47,9 @@ struct Structure {
   // expanded by its symmetry operations, an extended XYZ with pbc "T T T"),
   // false for a finite particle or an asymmetric unit.
   bool periodic = false;
+  // Whether some atom has a Debye–Waller B ≠ 0 (headers state the damping
+  // only where it acts).
+  bool has_b_factors() const;
 };
 
 // Atomic number of a chemical symbol (case-insensitive: "au", "AU"); throws

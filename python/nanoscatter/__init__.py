@@ -1,8 +1,8 @@
 """nanoscatter: X-ray, neutron, electron and light scattering from nanostructures.
 
 The engines (C++, module ``nanoscatter._core``) with the command line's option
-names as keyword arguments (``--bin-width`` → ``bin_width``; ``--lambda`` →
-``lambda_``). Every structure argument takes a :class:`Structure`, an
+names as keyword arguments (``--bin-width`` → ``bin_width``; ``--wavelength`` →
+``wavelength``). Every structure argument takes a :class:`Structure`, an
 ``ase.Atoms`` or a file name. Results are objects whose NumPy arrays share
 memory with what the engine computed (no copies). Library errors raise
 :class:`Error` (a ``ValueError``) with the message the CLI would print.

@@ -52,6 +52,13 @@ def _renamed(old, new):
     warnings.warn(f"{old} is deprecated, use {new}", DeprecationWarning, stacklevel=3)
 
 
+def _renamed_keyword(options, old, new):
+    """Moves keyword ``old`` to ``new`` in ``options``, with the warning."""
+    if old in options:
+        _renamed(old, new)
+        options.setdefault(new, options.pop(old))
+
+
 class Pattern2DResult(Result):
     """intensity [rows, cols], q [rows, cols, 3] (lab frame, Å⁻¹), row_axis,
     col_axis with row_name/col_name and row_unit/col_unit (polar: |q| and φ
@@ -313,7 +320,7 @@ def gisaxs(sample, output="", **options):
 class DdaPlan:
     """DDA (DdaPlan in dda.hpp), ADDA's options: ``shape`` ("sphere" or a
     sequence such as ("ellipsoid", 1, 2) or ("read", FILE)), ``shape_file``,
-    ``grid`` (int or 3 ints), ``size``, ``eq_rad``, ``dpl``, ``lambda_``,
+    ``grid`` (int or 3 ints), ``size``, ``eq_rad``, ``dpl``, ``wavelength``,
     ``m`` (complex, (re, im), or a list per domain), ``pol``, ``iter``,
     ``eps``, ``maxiter``, ``sym``, ``mueller``, ``ntheta``, ``grid_phi``,
     ``csca``, ``asym``, ``store_int_field``, ``store_dip_pol``,
@@ -326,6 +333,7 @@ class DdaPlan:
     execute()."""
 
     def __init__(self, **options):
+        _renamed_keyword(options, "lambda_", "wavelength")
         if isinstance(options.get("shape_file"), os.PathLike):
             options["shape_file"] = os.fspath(options["shape_file"])
         self._plan = _core.DdaPlan(**options)
@@ -378,11 +386,12 @@ def dda(output="", save_geom="", output_dir=None, **options):
 
 
 def mie(**options):
-    """``nanoscatter mie``: ``x`` or ``radius`` (with ``lambda_``), ``m``,
+    """``nanoscatter mie``: ``x`` or ``radius`` (with ``wavelength``), ``m``,
     ``core_ratio`` and ``m_core`` for a coated sphere, and Mueller
     elements at ``theta`` (degrees, array) or on ``ntheta`` points over
     0..180°; ``output`` also writes them as the CLI's ``--output`` table.
     An unknown keyword raises :class:`Error` listing the valid ones."""
+    _renamed_keyword(options, "lambda_", "wavelength")
     if options.get("theta") is not None:
         options["theta"] = np.asarray(options["theta"], dtype=float)
     if isinstance(options.get("output"), os.PathLike):

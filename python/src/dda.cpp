@@ -1,5 +1,5 @@
 // DDA engine: DdaPlan(**keywords).execute(output=...), the keywords
-// named as `nanoscatter dda`'s flags (ADDA's; `lambda` is `lambda_` in
+// named as `nanoscatter dda`'s flags (ADDA's; `--wavelength` is `wavelength` in
 // Python) and read into DdaOptions, whose validate() holds the checks;
 // comm=nanoscatter.world() solves the polarisations on different MPI ranks.
 // output (a folder) writes the CLI's ADDA-compatible files (write_dda).
@@ -20,7 +20,7 @@ namespace nanoscatter::python {
 namespace {
 
 const std::vector<std::string> kDdaKeywords = {
-    "shape", "shape_file", "grid",   "size",     "eq_rad", "dpl",  "lambda_",         "m",
+    "shape", "shape_file", "grid",   "size",     "eq_rad", "dpl",  "wavelength",      "m",
     "pol",   "iter",       "eps",    "maxiter",  "sym",    "mueller", "ntheta",       "grid_phi",
     "csca",  "asym",       "store_int_field", "store_dip_pol", "no_vol_cor", "accept_unconverged"};
 
@@ -48,7 +48,7 @@ DdaOptions dda_options(const py::kwargs& kwargs, const Keywords& kw) {
   kw.get("size", o.size);
   kw.get("eq_rad", o.eq_rad);
   kw.get("dpl", o.dpl);
-  kw.get("lambda_", o.lambda);
+  kw.get("wavelength", o.lambda);
   if (kw.has("m") && !kw.is_none("m")) o.m = refractive_indices(kwargs["m"], "m");
   kw.get_parsed("pol", o.polarizability, parse_dda_polarizability);
   kw.get_parsed("iter", o.solver, parse_dda_solver);
@@ -122,7 +122,8 @@ py::dict result_dict(DdaResult r) {
   d["a_eq"] = r.a_eq;
   d["size_x"] = r.size_x;
   d["ka_eq"] = r.ka_eq;
-  d["lambda_"] = r.lambda;
+  d["wavelength"] = r.lambda;
+  d["lambda_"] = r.lambda;  // the old name, for one release (docs/conventions.md)
   d["polarizability"] = to_numpy(std::move(r.polarizability));
   py::list runs;
   for (auto& run : r.runs) runs.append(run_dict(std::move(run)));
@@ -170,7 +171,7 @@ struct PyDdaPlan {
 void bind_dda(py::module_& m) {
   py::class_<PyDdaPlan>(m, "DdaPlan",
                         "DdaPlan(*, shape='sphere', shape_file=None, grid=None, size=None, eq_rad=None, dpl=None, "
-                        "lambda_=2π, m=(1.5, 0), pol='ldr', iter='qmr', eps=1e-5, maxiter=None, sym='auto', "
+                        "wavelength=2π, m=(1.5, 0), pol='ldr', iter='qmr', eps=1e-5, maxiter=None, sym='auto', "
                         "mueller=False, ntheta=0, grid_phi=0, csca=False, asym=False, store_int_field=False, "
                         "store_dip_pol=False, no_vol_cor=False, accept_unconverged=False, precision='double', device='auto', threads=0, "
                         "max_device_memory=0, quiet=True, comm=None): comm=nanoscatter.world() solves the "

@@ -1,5 +1,5 @@
 // Lorenz–Mie theory: mie(**keywords) as `nanoscatter mie` (x= or radius=
-// with lambda_=, m=, core_ratio= and m_core=, ntheta= or theta=), plus the
+// with wavelength=, m=, core_ratio= and m_core=, ntheta= or theta=), plus the
 // Mueller elements; output= writes the CLI's --output table. The keywords
 // fill MieOptions, whose validate() holds the checks.
 #include <pybind11/stl.h>
@@ -16,14 +16,14 @@
 namespace nanoscatter::python {
 namespace {
 
-const std::vector<std::string> kMieKeywords = {"x",      "radius", "lambda_", "m",     "core_ratio",
+const std::vector<std::string> kMieKeywords = {"x",      "radius", "wavelength", "m",     "core_ratio",
                                                "m_core", "ntheta", "theta",   "output"};
 
 MieOptions mie_options(const py::kwargs& kwargs, const Keywords& kw) {
   MieOptions o;
   kw.get("x", o.x);
   kw.get("radius", o.radius);
-  kw.get("lambda_", o.lambda);
+  kw.get("wavelength", o.lambda);
   if (kw.has("m")) o.m = refractive_index(kwargs["m"], "m");
   kw.get("core_ratio", o.core_ratio);
   if (kw.has("m_core") && !kw.is_none("m_core")) o.m_core = refractive_index(kwargs["m_core"], "m_core");
@@ -64,7 +64,7 @@ py::dict mie(const py::kwargs& kwargs) {
 
 void bind_mie(py::module_& m) {
   m.def("mie", &mie,
-        "mie(*, x=None, radius=None, lambda_=2π, m=(1.5, 0), core_ratio=None, m_core=None, ntheta=0, theta=None, "
+        "mie(*, x=None, radius=None, wavelength=2π, m=(1.5, 0), core_ratio=None, m_core=None, ntheta=0, theta=None, "
         "output=''): exact efficiencies of a homogeneous or coated sphere; Mueller S11, S12, S33, S34 at theta "
         "(degrees); output writes them as the CLI's --output table.");
 }

@@ -65,15 +65,16 @@ Pattern2DGeometryOptions geometry_options(const Keywords& kw) {
   return g;
 }
 
-// The plan with what the output records (the structure's title) and the
-// ranks it shares its pixels with.
+// The plan with what the output records (the structure's title, whether it
+// has B factors) and the ranks it shares its pixels with.
 struct PyPattern2DPlan {
   Pattern2DOptions options;
   parallel::Communicator comm;
   std::string structure_title;
+  bool b_factors;
   Pattern2DPlan plan;
   PyPattern2DPlan(const Structure& s, Pattern2DOptions o, parallel::Communicator c)
-      : options(with_share(o, c)), comm(c), structure_title(s.title), plan(s, options) {}
+      : options(with_share(o, c)), comm(c), structure_title(s.title), b_factors(s.has_b_factors()), plan(s, options) {}
 
   static Pattern2DOptions with_share(Pattern2DOptions o, const parallel::Communicator& c) {
     o.share = c.share();
@@ -99,7 +100,7 @@ struct PyPattern2DPlan {
       if (writes && comm.root()) {
         Pattern2DOptions whole = options;
         whole.share = WorkShare{};
-        const RunRecord record{"pattern2d", command, pattern2d_run_lines("(Python)", structure_title, r, g, whole)};
+        const RunRecord record{"pattern2d", command, pattern2d_run_lines("(Python)", structure_title, b_factors, r, g, whole)};
         if (!output.empty()) write_pattern2d(output, r, record, g, whole);
         if (!png.empty()) write_pattern2d(png, r, record, g, whole);
       }

@@ -92,6 +92,15 @@ class RenamedKeywords(ScratchTestCase):
         for d in ("new", "old"):
             self.assertTrue(os.path.isfile(os.path.join(self.path(d), "CrossSec-Y")), d)
 
+    def test_wavelength_and_old_lambda_in_dda_and_mie(self):
+        new = ns.mie(radius=1, wavelength=2, m=1.5)
+        old = deprecated(self, lambda: ns.mie(radius=1, lambda_=2, m=1.5))
+        self.assertEqual(new.qext, old.qext)
+        new = ns.dda(shape="sphere", grid=6, size=2, wavelength=3, m=1.5, device="cpu")
+        old = deprecated(self, lambda: ns.dda(shape="sphere", grid=6, size=2, lambda_=3, m=1.5, device="cpu"))
+        self.assertEqual(new.wavelength, 3)
+        self.assertEqual(new.runs[0]["qext"], old.runs[0]["qext"])
+
     def test_debye_anomalous_and_old_energy_alone(self):
         q = np.linspace(0.5, 6, 12)
         new = ns.debye(self.au, q=q, anomalous=True, energy=11.9, device="cpu").intensity

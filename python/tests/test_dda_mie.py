@@ -106,7 +106,7 @@ class DdaBinding(ScratchTestCase):
     def test_user_case_in_nanometres_converges(self):
         # The report: a polystyrene sphere in nm stopped after 2 QMR
         # iterations with Qext 1.80 and nothing said so (Mie: 4.01).
-        r = ns.dda(shape="sphere", grid=16, eq_rad=400, lambda_=660, m=1.59 + 0.001j, device="cpu")
+        r = ns.dda(shape="sphere", grid=16, eq_rad=400, wavelength=660, m=1.59 + 0.001j, device="cpu")
         self.assertTrue(r.converged)
         self.assertAlmostEqual(r.qext, 4.137116, delta=1e-5)
 
@@ -115,7 +115,7 @@ class DdaBinding(ScratchTestCase):
             ns.DdaPlan(shape="sphere", gird=8)
         message = str(e.exception)
         self.assertIn("unknown keyword 'gird'", message)
-        for name in ("grid", "eq_rad", "lambda_", "pol", "device", "comm"):
+        for name in ("grid", "eq_rad", "wavelength", "pol", "device", "comm"):
             self.assertIn(name, message)
 
 
@@ -140,7 +140,7 @@ class MieBinding(ScratchTestCase):
         cases = [
             (dict(x=-1), ["--x", -1]),
             (dict(x=1, radius=1), ["--x", 1, "--radius", 1]),
-            (dict(radius=1, lambda_=0), ["--radius", 1, "--lambda", 0]),
+            (dict(radius=1, wavelength=0), ["--radius", 1, "--wavelength", 0]),
             (dict(x=1, m=(1.5, -0.1)), ["--x", 1, "--m", 1.5, -0.1]),
             (dict(x=1, core_ratio=2, m_core=(1.2, 0)), ["--x", 1, "--core-ratio", 2, "--m-core", 1.2, 0]),
             (dict(x=1, core_ratio=0.5), ["--x", 1, "--core-ratio", 0.5]),
@@ -158,7 +158,7 @@ class MieBinding(ScratchTestCase):
             ns.mie(x=1, n_theta=5)
         message = str(e.exception)
         self.assertIn("unknown keyword 'n_theta'", message)
-        for name in ("x", "radius", "lambda_", "m_core", "ntheta", "theta", "output"):
+        for name in ("x", "radius", "wavelength", "m_core", "ntheta", "theta", "output"):
             self.assertIn(name, message)
 
     def test_output_is_the_cli_table(self):

@@ -29,12 +29,12 @@ bool parse_dda_symmetry(const std::string& name) {
 }
 
 void DdaOptions::validate() const {
-  if (!(lambda > 0) || !std::isfinite(lambda)) fail_option("lambda", "must be a finite wavelength > 0, got ", lambda);
+  if (!(lambda > 0) || !std::isfinite(lambda)) fail_option("wavelength", "must be a finite wavelength > 0, got ", lambda);
   // The interaction terms scale as k³ = (2π/λ)³: it must be a normal number,
   // or every term (and the right-hand side) over- or underflows.
   const double k = 2 * kPi / lambda;
   if (!(std::isnormal(k * k * k) && std::isfinite(k * k * k)))
-    fail_option("lambda", "(2π/λ)³ lies outside the range of numbers for λ = ", lambda, "; choose another length unit");
+    fail_option("wavelength", "(2π/λ)³ lies outside the range of numbers for λ = ", lambda, "; choose another length unit");
   if (m.empty()) fail_option("m", "at least one refractive index is required");
   if (m.size() > kMaxDomains) fail_option("m", "at most ", kMaxDomains, " refractive indices");
   for (const auto& mi : m) {

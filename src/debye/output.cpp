@@ -234,8 +234,7 @@ std::vector<std::string> debye_run_lines(const std::string& structure_name, cons
   if (options.factors.energy_kev) os << ", anomalous f', f'' at " << *options.factors.energy_kev << " keV";
   // Debye–Waller damping is stated only where it acts: the switch is on by
   // default, and with every B = 0 it changes nothing.
-  const bool some_b = std::any_of(structure.atoms.begin(), structure.atoms.end(),
-                                  [](const Atom& a) { return a.b_iso != 0; });
+  const bool some_b = structure.has_b_factors();
   if (options.factors.debye_waller && some_b) os << ", Debye–Waller on (B from the structure)";
   else if (some_b) os << ", Debye–Waller off";
   lines.push_back(os.str());

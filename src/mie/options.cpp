@@ -11,10 +11,10 @@
 namespace nanoscatter {
 
 void MieOptions::validate() const {
-  if (bool(x) == bool(radius)) fail_option("x", "give either --x or --radius (with --lambda)");
+  if (bool(x) == bool(radius)) fail_option("x", "give either --x or --radius (with --wavelength)");
   if (x) mie::check_size_parameter(*x, {"", 0, "x", true});
   if (radius && !(*radius > 0 && std::isfinite(*radius))) fail_option("radius", "must be > 0, got ", *radius);
-  if (!(lambda > 0 && std::isfinite(lambda))) fail_option("lambda", "must be > 0, got ", lambda);
+  if (!(lambda > 0 && std::isfinite(lambda))) fail_option("wavelength", "must be > 0, got ", lambda);
   mie::check_refractive_index(m, {"", 0, "m", true});
   if (bool(core_ratio) != bool(m_core)) fail_option("m_core", "--core-ratio and --m-core go together");
   if (core_ratio && !(*core_ratio >= 0 && *core_ratio <= 1))

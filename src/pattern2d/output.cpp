@@ -264,13 +264,18 @@ void check_pattern2d_outputs(const std::string& output, const std::string& png, 
 }
 
 std::vector<std::string> pattern2d_run_lines(const std::string& structure_name, const std::string& structure_title,
+                                             bool b_factors,
                                              const Pattern2DResult& result, const Pattern2DGeometry& geometry,
                                              const Pattern2DOptions& options) {
   std::vector<std::string> lines;
   lines.push_back("structure: " + structure_name + (structure_title.empty() ? "" : " (" + structure_title + ")"));
   lines.push_back(describe(result, geometry, options));
   std::ostringstream os;
-  os << "factors: Debye-Waller " << (options.factors.debye_waller ? "on" : "off");
+  // As the Debye header: the damping is on by default and changes nothing
+  // where every B = 0, so it is named only where some atom has B ≠ 0.
+  os << "factors: ";
+  if (b_factors) os << (options.factors.debye_waller ? "Debye–Waller on (B from the structure)" : "Debye–Waller off");
+  else os << "no Debye–Waller (every B = 0)";
   if (result.energy_kev) os << ", anomalous f', f'' at " << *result.energy_kev << " keV";
   if (options.radiation == Radiation::electron) os << ", electron gamma " << result.electron_gamma;
   os << "; precision " << to_string(options.compute.precision) << ", device " << to_string(options.compute.device);

@@ -1,10 +1,15 @@
 // Isotropic Debye–Waller B factors set per element.
+#include <algorithm>
 #include <cmath>
 
 #include "nanoscatter/builder.hpp"
 #include "nanoscatter/error.hpp"
 
 namespace nanoscatter {
+
+bool Structure::has_b_factors() const {
+  return std::any_of(atoms.begin(), atoms.end(), [](const Atom& a) { return a.b_iso != 0; });
+}
 
 Structure set_b_factors(const Structure& structure, const std::map<std::string, double>& b_by_element) {
   std::map<std::string, double> by_symbol;

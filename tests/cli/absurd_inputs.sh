@@ -34,8 +34,8 @@ dda=("$bin" dda --device cpu --grid 8 --output out)
 expect_cli_error "--m: Re(m) must be > 0, got 0" "${dda[@]}" --m 0 0
 expect_cli_error "--m: Re(m) must be > 0, got -1" "${dda[@]}" --m -1 0
 expect_cli_error "--m: |m|² overflows for m = 1e+300 0" "${dda[@]}" --m 1e300 0
-expect_cli_error "--lambda: (2π/λ)³ lies outside the range of numbers for λ = 1e-300; choose another length unit" \
-  "${dda[@]}" --lambda 1e-300
+expect_cli_error "--wavelength: (2π/λ)³ lies outside the range of numbers for λ = 1e-300; choose another length unit" \
+  "${dda[@]}" --wavelength 1e-300
 # An output folder that cannot be made fails before the solve.
 expect_cli_error "a_file/sub: --output: '$PWD/a_file' is not a directory" \
   "$bin" dda --device cpu --grid 8 --output a_file/sub

@@ -47,6 +47,12 @@ q=(--qmax 6 --qpoints 20 --device cpu -q)
 "$bin" debye b.xyz "${q[@]}" --output b.dat || fail "debye with B"
 grep -q '^# radiation:.*Debye–Waller' plain.dat && fail "Debye–Waller stated with every B = 0"
 grep -q '^# radiation:.*Debye–Waller on' b.dat || fail "Debye–Waller not stated with B = 0.5"
+# pattern2d's header the same way
+p2d=(--wavelength 1.0 --qmax 4 --nq 8 --nphi 8 --device cpu -q)
+"$bin" pattern2d plain.xyz "${p2d[@]}" --output plain2d.txt || fail "pattern2d plain"
+"$bin" pattern2d b.xyz "${p2d[@]}" --output b2d.txt || fail "pattern2d b"
+grep -q '^# factors: no Debye–Waller' plain2d.txt || fail "pattern2d states Debye–Waller with every B = 0"
+grep -q '^# factors: Debye–Waller on' b2d.txt || fail "pattern2d does not state Debye–Waller with B = 0.5"
 [ "$(numbers plain.dat)" != "$(numbers b.dat)" ] || fail "B = 0.5 changed nothing"
 
 # --- --device auto without a GPU says nothing (also with dda --prognosis).
@@ -150,6 +156,14 @@ sample '"1.0 furlong"' '{ euler_zxz = [30, 20, 10] }' > bad_unit.toml
 [ "$(numbers zxz.txt)" = "$(numbers nm.txt)" ] || fail "\"0.1 nm\" differs from 0.1"
 error_is "bad_unit.toml:3: beam.wavelength: give a number in nm or a string with its unit, \"0.154 nm\" or \"1.54 angstrom\"; got '1.0 furlong'" \
   "$bin" gisaxs bad_unit.toml --device cpu --output x.txt
+
+# --- one wavelength name: dda and mie take --wavelength (the lengths' unit); --lambda is the warned alias.
+"$bin" mie --radius 1 --wavelength 2 --m 1.5 0 -q > mie_new.txt || fail "mie --wavelength"
+expect_warning --lambda --wavelength "$bin" mie --radius 1 --lambda 2 --m 1.5 0 -q > mie_old.txt
+[ "$(numbers mie_new.txt)" = "$(numbers mie_old.txt)" ] || fail "mie --lambda and --wavelength differ"
+"$bin" dda --grid 6 --size 2 --wavelength 3 --device cpu --output dda_new -q || fail "dda --wavelength"
+expect_warning --lambda --wavelength "$bin" dda --grid 6 --size 2 --lambda 3 --device cpu --output dda_old -q
+[ "$(numbers dda_new/CrossSec-Y)" = "$(numbers dda_old/CrossSec-Y)" ] || fail "dda --lambda and --wavelength differ"
 
 # --- CIF with only a space-group symbol: expanded as the COD file with its operations.
 cat > symbol.cif <<'EOF'

@@ -21,11 +21,11 @@ expect_error() {
   rm -f stdout.txt stderr.txt
 }
 
-expect_error "--x: give either --x or --radius (with --lambda)" --m 1.5 0
-expect_error "--x: give either --x or --radius (with --lambda)" --x 1 --radius 1
+expect_error "--x: give either --x or --radius (with --wavelength)" --m 1.5 0
+expect_error "--x: give either --x or --radius (with --wavelength)" --x 1 --radius 1
 expect_error "--x: size parameter must be a finite value > 0, got -1" --x -1
 expect_error "--radius: must be > 0, got 0" --radius 0
-expect_error "--lambda: must be > 0, got 0" --radius 1 --lambda 0
+expect_error "--wavelength: must be > 0, got 0" --radius 1 --wavelength 0
 expect_error "--m: Im(m) must be ≥ 0 (absorption, exp(−iωt) convention), got -0.1" --x 1 --m 1.5 -0.1
 expect_error "--m-core: --core-ratio and --m-core go together" --x 1 --core-ratio 0.5
 expect_error "--core-ratio: must lie in [0, 1], got 2" --x 1 --core-ratio 2 --m-core 1.2 0

@@ -181,7 +181,7 @@ TEST(Mie, OptionsDescribeTheRun) {
     return std::string("(no error)");
   };
   EXPECT_EQ(error_for([](MieOptions& b) { b.x = -1.0; }), "x: size parameter must be a finite value > 0, got -1");
-  EXPECT_EQ(error_for([](MieOptions& b) { b.radius = 1.0; }), "x: give either --x or --radius (with --lambda)");
+  EXPECT_EQ(error_for([](MieOptions& b) { b.radius = 1.0; }), "x: give either --x or --radius (with --wavelength)");
   EXPECT_EQ(error_for([](MieOptions& b) { b.m = {1.5, -0.1}; }),
             "m: Im(m) must be ≥ 0 (absorption, exp(−iωt) convention), got -0.1");
   EXPECT_EQ(error_for([](MieOptions& b) { b.core_ratio = 0.5; }), "m_core: --core-ratio and --m-core go together");
