@@ -12,6 +12,7 @@ packages=(
   python3-dev pybind11-dev python3-matplotlib
   libceres-dev libnlopt-cxx-dev libmuparser-dev libcairo2-dev
   libcbf-dev zlib1g-dev hdf5-filter-plugin bitshuffle python3-fabio
+  clang libclang-rt-14-dev libomp-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do
