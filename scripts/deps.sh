@@ -15,6 +15,7 @@ packages=(
   python3-silx
   python3-notebook python3-nbconvert python3-ipykernel
   gemmi-dev
+  clang libclang-rt-14-dev libomp-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do

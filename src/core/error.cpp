@@ -6,6 +6,12 @@ namespace nanoscatter {
 namespace {
 bool is_break(char c) { return c == '\n' || c == '\r'; }
 bool is_blank(char c) { return c == ' ' || c == '\t' || is_break(c); }
+// Other control characters (a form feed, an escape sequence in a quoted
+// value) could still move a terminal's cursor: written as \xNN.
+bool is_control(char ch) {
+  const auto c = static_cast<unsigned char>(ch);
+  return (c < 0x20 && !is_blank(ch)) || c == 0x7f;
+}
 }  // namespace
 
 std::string one_line(std::string_view text) {
@@ -13,6 +19,14 @@ std::string one_line(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
+    if (is_control(text[i])) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      const auto c = static_cast<unsigned char>(text[i++]);
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xf];
+      continue;
+    }
     if (!is_blank(text[i])) {
       out += text[i++];
       continue;
@@ -38,11 +52,11 @@ std::string format_error(const Where& where, const std::string& reason) {
   }
   if (!where.field.empty()) out += where.field + ": ";
   out += reason;
-  return out;
+  return one_line(out);
 }
 
 Error::Error(Where where, const std::string& what)
-    : std::runtime_error(format_error(where, one_line(what))), where_(std::move(where)), reason_(one_line(what)) {}
+    : std::runtime_error(format_error(where, what)), where_(std::move(where)), reason_(one_line(what)) {}
 
 void rethrow_with(const Error& e, const Where& outer) {
   Where w = e.where();

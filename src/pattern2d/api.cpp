@@ -153,7 +153,10 @@ Pattern2DResult Pattern2DPlan::execute(const Pattern2DGeometry& geometry) const 
   const double per_call = o.compute.device == Device::gpu ? kWorkPerCallGpu : kWorkPerCallCpu;
   const std::size_t chunk = std::max(kMinPixelsPerCall, std::size_t(per_call / atoms));
   // This part's pixels [first, last) (all of them without a work share).
-  const auto [first, last] = o.share.range(np);
+  // Plain variables, not a structured binding: clang 14 (the fuzz and
+  // sanitizer build) cannot use a binding inside an OpenMP loop.
+  const std::pair<std::size_t, std::size_t> share = o.share.range(np);
+  const std::size_t first = share.first, last = share.second;
   std::vector<std::complex<double>> sums(ns * np, 0.0);
   {
     Progress progress("pattern2d: amplitudes", std::uint64_t(atoms * double(last - first)), {.quiet = o.compute.quiet});

@@ -26,7 +26,9 @@ tmsize_t mem_read(thandle_t h, void* buf, tmsize_t size) {
   auto* f = static_cast<MemoryFile*>(h);
   const toff_t left = f->pos < f->bytes->size() ? f->bytes->size() - f->pos : 0;
   const auto n = std::min<toff_t>(left, toff_t(size));
-  std::memcpy(buf, f->bytes->data() + f->pos, n);
+  // libtiff asks for 0 bytes with a null buffer on some truncated headers;
+  // memcpy's pointers must be valid even then.
+  if (n > 0) std::memcpy(buf, f->bytes->data() + f->pos, n);
   f->pos += n;
   return tmsize_t(n);
 }
