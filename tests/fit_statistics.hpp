@@ -1,7 +1,10 @@
 // Shared check of fit tests: fitted values over noise realisations against
 // the truth and the reported σ.
-//  * each parameter within 2σ of the truth in ≥ 80% of the realisations
-//    (95% expected);
+//  * each parameter within 2σ of the truth in ≥ 70% of the realisations
+//    (95% expected; a nonlinear fit's 2σ covers nearer 90–92%, measured
+//    over 200 runs of FitFramework's recovery test): with 20 realisations
+//    ≥ 14 fails in 0.2 % of correct runs per parameter at 90% coverage,
+//    where ≥ 16 (80 %) failed 1.5 % of whole test runs, one CI run in a few;
 //  * the reported σ (mean over realisations) against the spread of the
 //    fitted values (sample standard deviation): within 30% pooled over the
 //    parameters (Σ spread² / Σ σ²), and for each parameter a ratio
@@ -48,7 +51,7 @@ inline void check_sigma_against_spread(const std::vector<std::pair<std::string, 
     spread = std::sqrt(spread / double(n - 1));
     std::fprintf(stderr, "[fit] %-28s truth %-10.6g mean %-10.6g reported σ %-10.4g spread %-10.4g ratio %.3f, %d/%zu within 2σ\n",
                  truth[j].first.c_str(), truth[j].second, mean, mean_sigma, spread, mean_sigma / spread, inside, n);
-    EXPECT_GE(inside, int(0.8 * double(n))) << truth[j].first;
+    EXPECT_GE(inside, int(0.7 * double(n))) << truth[j].first;
     EXPECT_GE(mean_sigma / spread, 0.5) << truth[j].first;
     EXPECT_LE(mean_sigma / spread, 2.0) << truth[j].first;
     pooled_spread2 += spread * spread / (mean_sigma * mean_sigma), pooled_sigma2 += 1;

@@ -152,7 +152,8 @@ LineFitInputs load_line_fit(const FitDescription& d, const LineFitKind& kind, co
     }
   };
   LineFitInputs in;
-  for (const auto& [path, where] : files) in.structures.push_back(at_key(where, [&] { return read_structure(path); }));
+  // Not a structured binding: clang 14 (the sanitizer build) cannot capture one.
+  for (const StructureFile& f : files) in.structures.push_back(at_key(f.where, [&] { return read_structure(f.path); }));
   in.pattern = at_key(d.data_where, [&] {
     PatternReadOptions o;
     o.axis = kind.axis;

@@ -136,9 +136,13 @@ void write_hdf5(const std::string& path, const Pattern2DResult& result, const Ru
     h5.set_attribute("/", "pixel_size", flat.pixel_size);
     h5.set_attribute("/", "nx", flat.nx);
     h5.set_attribute("/", "ny", flat.ny);
+    // The direct beam as every detector option places it (docs/conventions.md):
+    // pixels from the lower-left corner of pixel (0, 0), i.e. the centre
+    // coordinate plus half a pixel.
+    constexpr double kHalfPixel = 0.5;
     const double cx = flat.beam_center ? (*flat.beam_center)[0] : 0.5 * (flat.nx - 1);
     const double cy = flat.beam_center ? (*flat.beam_center)[1] : 0.5 * (flat.ny - 1);
-    h5.set_attribute("/", "beam_center", std::vector<double>{cx, cy});
+    h5.set_attribute("/", "direct_beam", std::vector<double>{cx + kHalfPixel, cy + kHalfPixel});
   }
   nx.commit();
 }

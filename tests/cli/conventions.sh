@@ -95,7 +95,10 @@ x, y = new["axes/x"][...], new["axes/y"][...]
 ok = (np.allclose(x, (np.arange(8) + 0.5 - 3) * 2.0, rtol=0, atol=1e-12) and
       np.allclose(y, (np.arange(6) + 0.5 - 2) * 2.0, rtol=0, atol=1e-12) and
       np.array_equal(new["intensity"][...], old["intensity"][...]) and
-      np.allclose(middle["axes/x"][...], (np.arange(8) + 0.5 - 4) * 2.0, rtol=0, atol=1e-12))
+      np.allclose(middle["axes/x"][...], (np.arange(8) + 0.5 - 4) * 2.0, rtol=0, atol=1e-12) and
+      # the file records the direct beam as the option places it
+      np.allclose(new.attrs["direct_beam"], [3, 2]) and np.allclose(middle.attrs["direct_beam"], [4, 3]) and
+      "beam_center" not in new.attrs)
 sys.exit(0 if ok else 1)
 PY
 
@@ -158,8 +161,8 @@ error_is "bad_unit.toml:3: beam.wavelength: give a number in nm or a string with
   "$bin" gisaxs bad_unit.toml --device cpu --output x.txt
 
 # --- one wavelength name: dda and mie take --wavelength (the lengths' unit); --lambda is the warned alias.
-"$bin" mie --radius 1 --wavelength 2 --m 1.5 0 -q > mie_new.txt || fail "mie --wavelength"
-expect_warning --lambda --wavelength "$bin" mie --radius 1 --lambda 2 --m 1.5 0 -q > mie_old.txt
+"$bin" mie --radius 1 --wavelength 2 --m 1.5 0 > mie_new.txt || fail "mie --wavelength"
+expect_warning --lambda --wavelength "$bin" mie --radius 1 --lambda 2 --m 1.5 0 > mie_old.txt
 [ "$(numbers mie_new.txt)" = "$(numbers mie_old.txt)" ] || fail "mie --lambda and --wavelength differ"
 "$bin" dda --grid 6 --size 2 --wavelength 3 --device cpu --output dda_new -q || fail "dda --wavelength"
 expect_warning --lambda --wavelength "$bin" dda --grid 6 --size 2 --lambda 3 --device cpu --output dda_old -q

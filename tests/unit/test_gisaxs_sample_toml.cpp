@@ -207,7 +207,10 @@ TEST(GisaxsSampleToml, ErrorsNameFileLineAndKey) {
             "s.toml:18: interference.peak_distance: must be positive and finite (nm), got 0");
   EXPECT_EQ(error_of(with_line(2, "[beem]")), "s.toml:2: beem: unknown key 'beem'; allowed: beam, detector, material, "
                                               "layer, particle, interference, density, mixture, position_variance, layout");
-  EXPECT_EQ(error_of(with_line(3, "wavelength = \"0.1\"")), "s.toml:3: beam.wavelength: expected a number, found a string");
+  // A string needs its unit (docs/conventions.md).
+  EXPECT_EQ(error_of(with_line(3, "wavelength = \"0.1\"")),
+            "s.toml:3: beam.wavelength: give a number in nm or a string with its unit, \"0.154 nm\" or \"1.54 angstrom\"; "
+            "got '0.1'");
   EXPECT_EQ(error_of(with_line(12, "shape = \"cone\"\nalpha = 95")),
             "s.toml:13: particle[0].alpha: must lie in (0°, 90°], got 95°");
 }

@@ -61,7 +61,13 @@ DetectorImage read_cbf(const std::string& file, std::vector<unsigned char>& byte
     fail_at({file, 0, "X-Binary-Number-of-Elements"}, nelem, " elements for ", rows, " × ", fast, " pixels");
   img.rows = rows;
   img.cols = fast;
-  img.values.resize(nelem);
+  // CBFlib 0.9.7's byte-offset decoder stores a value before it tests the
+  // count, so a stream that holds more values than the header's element
+  // count writes one element past the array it is given (found by
+  // fuzz/detector_cbf; bench/results/2026-11-26-fuzz.md): the arrays get
+  // kDecoderSlack elements to spare, and any value beyond nelem is an error.
+  constexpr std::size_t kDecoderSlack = 16;
+  img.values.resize(nelem + kDecoderSlack);
   std::size_t read = 0;
   if (real) {
     if (elsize != sizeof(float) && elsize != sizeof(double))
@@ -70,12 +76,13 @@ DetectorImage read_cbf(const std::string& file, std::vector<unsigned char>& byte
     check(cbf_get_realarray(h.get(), &id, img.values.data(), sizeof(double), nelem, &read), file, "_array_data.data",
           "cannot decode the data");
   } else {
-    std::vector<std::int64_t> ints(nelem);
+    std::vector<std::int64_t> ints(nelem + kDecoderSlack);
     check(cbf_get_integerarray(h.get(), &id, ints.data(), sizeof(std::int64_t), elsigned || !elunsigned, nelem, &read),
           file, "_array_data.data", "cannot decode the data");
     for (std::size_t i = 0; i < nelem; ++i) img.values[i] = double(ints[i]);
   }
   if (read != nelem) fail_at({file, 0, "_array_data.data"}, "truncated: ", read, " of ", nelem, " values");
+  img.values.resize(nelem);
   return img;
 }
 
