@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -64,8 +65,11 @@ struct DdaGeometry {
 // Built-in shape on a grid of `grid_x` dipoles along x (ADDA make_particle.c:
 // dipole centres at (i − (box−1)/2)/box_x in units of the particle's x size;
 // box_y, box_z = round(aspect · box_x)). Throws Error naming the parameter at
-// fault. grid_yz = {0,0}: from the aspect ratios.
-DdaGeometry make_dda_shape(const DdaShape& shape, int grid_x, std::array<int, 2> grid_yz = {0, 0});
+// fault. grid_yz = {0,0}: from the aspect ratios. before_scan, when given,
+// sees the box before the dipoles are made (a caller's memory check: the
+// scan of a large box takes minutes).
+DdaGeometry make_dda_shape(const DdaShape& shape, int grid_x, std::array<int, 2> grid_yz = {0, 0},
+                           const std::function<void(const std::array<int, 3>&)>& before_scan = {});
 
 // ADDA shape files: lines "x y z" (one domain) or, after a line "Nmat=n",
 // "x y z dom" (dom from 1); '#' lines at the top are comments. Errors name the

@@ -36,6 +36,18 @@ double shape_volume_ratio(const DdaShape& s) {
   return 0;
 }
 
+// The solve's memory (estimate_dda_memory) against the device's free
+// memory or the host's available memory.
+void require_solve_memory(const DdaSetup& s, const DdaOptions& o, const Where& at) {
+  const double needed = static_cast<double>(estimate_dda_memory(s, o).total());
+  const std::string what =
+      detail::concat("the solve on the FFT grid ", s.fft_grid[0], "×", s.fft_grid[1], "×", s.fft_grid[2]);
+  if (o.compute.device == Device::gpu)
+    require_device_memory(at, what, needed);
+  else
+    require_host_memory(at, what, needed);
+}
+
 }  // namespace
 
 DdaSetup make_dda_setup(const DdaOptions& o) {
@@ -68,7 +80,16 @@ DdaSetup make_dda_setup(const DdaOptions& o) {
     }
     const std::array<int, 2> grid_yz = o.grid.size() == 3 ? std::array<int, 2>{o.grid[1], o.grid[2]}
                                                           : std::array<int, 2>{0, 0};
-    s.geometry = make_dda_shape(o.shape, grid, grid_yz);
+    // The solve's arrays on the FFT grid depend on the box alone: checked
+    // against the device's (or host's) memory before the scan makes the
+    // dipoles, which takes minutes for a box that cannot be solved anyway.
+    const auto check_box = [&](const std::array<int, 3>& box) {
+      DdaSetup bound;  // no dipoles: the FFT grid's share of the estimate, a lower bound
+      bound.geometry.box = box;
+      bound.fft_grid = dda::fft_grid_for(box);
+      require_solve_memory(bound, o, {"", 0, "grid", true});
+    };
+    s.geometry = make_dda_shape(o.shape, grid, grid_yz, check_box);
   }
   const DdaGeometry& g = s.geometry;
   if (g.materials > static_cast<int>(o.m.size()))
@@ -92,16 +113,9 @@ DdaSetup make_dda_setup(const DdaOptions& o) {
   s.size_x = size_x;
   s.a_eq = std::cbrt(3 * n / (4 * kPi)) * s.dipole_size;
   s.fft_grid = dda::fft_grid_for(g.box);
-  // Everything the solve allocates, before the plan allocates it.
-  const double needed = static_cast<double>(estimate_dda_memory(s, o).total());
-  const std::string what =
-      detail::concat("the solve on the FFT grid ", s.fft_grid[0], "×", s.fft_grid[1], "×", s.fft_grid[2]);
-  // The grid comes from --grid or from the extent of a shape file's dipoles.
-  const Where at = file ? Where{o.shape.file.string(), 0, "shape_file", true} : Where{"", 0, "grid", true};
-  if (o.compute.device == Device::gpu)
-    require_device_memory(at, what, needed);
-  else
-    require_host_memory(at, what, needed);
+  // Everything the solve allocates, before the plan allocates it. The grid
+  // comes from --grid or from the extent of a shape file's dipoles.
+  require_solve_memory(s, o, file ? Where{o.shape.file.string(), 0, "shape_file", true} : Where{"", 0, "grid", true});
   const double box_volume = static_cast<double>(g.box[0]) * g.box[1] * g.box[2];
   s.maxiter = o.maxiter ? *o.maxiter : static_cast<int>(std::min<double>(INT_MAX, 3 * box_volume));
   // ADDA's heuristic for the number of θ points over 0..180°

@@ -88,6 +88,10 @@ expect_guard "--grid: the dipole grid 5000×5000×5000 needs ~458 GB, * GB of me
   "$bin" dda --device cpu --grid 5000 --output out
 expect_guard "--grid: the dipole grid 5000×5000×5000 needs ~458 GB, * GB of memory available" \
   "$bin" dda --device cpu --grid 5000 --prognosis
+# A box whose dipoles fit but whose solve does not: refused before the scan
+# makes the dipoles (the FFT grid depends on the box alone).
+expect_guard "--grid: the solve on the FFT grid * needs ~* GB, * GB of memory available" \
+  "$bin" dda --device cpu --grid 600 --output out
 expect_guard "--shape: ~1.00* atoms (sphere R=741 Å) needs ~8.* GB, * GB of memory available" \
   "$bin" build --lattice fcc --a 4.078 --elements Au --shape sphere --radius 741 --output out.xyz
 expect_guard "far.geom: --shape-file: the solve on the FFT grid 120050×120050×120050 needs ~6.227e+07 GB, * GB of memory available" \

@@ -98,7 +98,8 @@ void positive(double v, const char* what) {
 
 }  // namespace
 
-DdaGeometry make_dda_shape(const DdaShape& shape, int grid_x, std::array<int, 2> grid_yz) {
+DdaGeometry make_dda_shape(const DdaShape& shape, int grid_x, std::array<int, 2> grid_yz,
+                           const std::function<void(const std::array<int, 3>&)>& before_scan) {
   if (shape.kind == DdaShapeKind::file) fail("make_dda_shape: shape files go through read_adda_shape_file");
   if (grid_x < 1) fail_option("grid", "must be ≥ 1, got ", grid_x);
   if (grid_x > 65535) fail_option("grid", "must be ≤ 65535, got ", grid_x);
@@ -212,6 +213,7 @@ DdaGeometry make_dda_shape(const DdaShape& shape, int grid_x, std::array<int, 2>
   require_host_memory({"", 0, "grid", true},
                       detail::concat("the dipole grid ", box_x, "×", box_y, "×", box_z),
                       voxels * filled * (sizeof(g.position[0]) + sizeof(g.material[0])));
+  if (before_scan) before_scan(g.box);
 
   for (int k = 0; k < box_z; ++k)
     for (int j = 0; j < box_y; ++j)
