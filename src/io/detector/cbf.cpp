@@ -2,6 +2,7 @@
 // integers, a miniCBF header in _array_data.header_contents). CBFlib reads
 // from a FILE*, which fmemopen gives over the (possibly gunzipped) bytes.
 // The fastest dimension runs along a row (columns), the second gives the rows.
+#include <algorithm>
 #include <cbflib/cbf.h>
 
 #include <cstdint>
@@ -61,13 +62,17 @@ DetectorImage read_cbf(const std::string& file, std::vector<unsigned char>& byte
     fail_at({file, 0, "X-Binary-Number-of-Elements"}, nelem, " elements for ", rows, " × ", fast, " pixels");
   img.rows = rows;
   img.cols = fast;
-  // CBFlib 0.9.7's byte-offset decoder stores a value before it tests the
-  // count, so a stream that holds more values than the header's element
-  // count writes one element past the array it is given (found by
-  // fuzz/detector_cbf; bench/results/2026-11-26-fuzz.md): the arrays get
-  // kDecoderSlack elements to spare, and any value beyond nelem is an error.
+  // CBFlib 0.9.7's byte-offset decoder does not stop at the element count it
+  // is given: a stream holding more values than X-Binary-Number-of-Elements
+  // writes them all past the array (found by fuzz/detector_cbf;
+  // bench/results/2026-11-26-fuzz.md). Each byte-offset value takes at least
+  // one byte of the file, so an array of as many elements as the file has
+  // bytes holds whatever the decoder writes; other compressions get a
+  // margin. A stream shorter than nelem is refused below.
   constexpr std::size_t kDecoderSlack = 16;
-  img.values.resize(nelem + kDecoderSlack);
+  const std::size_t capacity =
+      (compression == CBF_BYTE_OFFSET ? std::max(nelem, bytes.size()) : nelem) + kDecoderSlack;
+  img.values.resize(capacity);
   std::size_t read = 0;
   if (real) {
     if (elsize != sizeof(float) && elsize != sizeof(double))
@@ -76,7 +81,7 @@ DetectorImage read_cbf(const std::string& file, std::vector<unsigned char>& byte
     check(cbf_get_realarray(h.get(), &id, img.values.data(), sizeof(double), nelem, &read), file, "_array_data.data",
           "cannot decode the data");
   } else {
-    std::vector<std::int64_t> ints(nelem + kDecoderSlack);
+    std::vector<std::int64_t> ints(capacity);
     check(cbf_get_integerarray(h.get(), &id, ints.data(), sizeof(std::int64_t), elsigned || !elunsigned, nelem, &read),
           file, "_array_data.data", "cannot decode the data");
     for (std::size_t i = 0; i < nelem; ++i) img.values[i] = double(ints[i]);
