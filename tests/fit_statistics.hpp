@@ -16,6 +16,7 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -32,6 +33,39 @@ inline fit::Parameter bounded_parameter(const char* name, double start, double m
   fit::Parameter p;
   p.name = name, p.start = start, p.min = min, p.max = max, p.tie = tie;
   return p;
+}
+
+// zᵀ R⁻¹ z for the deviations z_i = (fitted − truth)/σ_i of the named
+// parameters and the fit's correlation matrix R among them: with a correct
+// covariance, χ² with as many degrees of freedom as names, whatever the
+// correlations (a plain Σ z² of strongly correlated parameters is not).
+inline double mahalanobis_squared(const fit::FitResult& r, const std::vector<std::string>& names,
+                                  const std::vector<double>& z) {
+  const std::size_t n = names.size(), all = r.correlation_names.size();
+  std::vector<std::size_t> at(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto it = std::find(r.correlation_names.begin(), r.correlation_names.end(), names[i]);
+    EXPECT_NE(it, r.correlation_names.end()) << names[i] << " has no correlation entry";
+    if (it == r.correlation_names.end()) return std::nan("");
+    at[i] = std::size_t(it - r.correlation_names.begin());
+  }
+  // Cholesky R = L Lᵀ, then |L⁻¹ z|².
+  std::vector<double> l(n * n, 0.0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j <= i; ++j) {
+      double sum = r.correlation[at[i] * all + at[j]];
+      for (std::size_t k = 0; k < j; ++k) sum -= l[i * n + k] * l[j * n + k];
+      l[i * n + j] = i == j ? std::sqrt(sum) : sum / l[j * n + j];
+    }
+  double d2 = 0;
+  std::vector<double> y(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    double sum = z[i];
+    for (std::size_t k = 0; k < i; ++k) sum -= l[i * n + k] * y[k];
+    y[i] = sum / l[i * n + i];
+    d2 += y[i] * y[i];
+  }
+  return d2;
 }
 
 inline void check_sigma_against_spread(const std::vector<std::pair<std::string, double>>& truth,
