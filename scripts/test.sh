@@ -6,10 +6,9 @@ bash scripts/build.sh "$@"
 cd build
 ctest --output-on-failure -j"$(nproc)" --timeout 1500
 # Fuzzers, 60 s each (clang ASan + UBSan build in build-sanitize/; README,
-# "Sanitizers and fuzzers"). Not yet here, each for a known finding
-# (bench/results/2026-11-26-fuzz.md): detector_cbf (CBFlib writes past the
-# array it is given) and detector_hdf5 (libhdf5 allocates and loops on a
-# corrupt variable-length string attribute).
+# "Sanitizers and fuzzers"). Not yet here, for a known finding
+# (bench/results/2026-11-26-fuzz.md): detector_hdf5 (libhdf5 allocates and
+# loops on a corrupt variable-length string attribute).
 cd ..
 bash scripts/fuzz.sh 60 xyz pdb cif gisaxs_sample fit_file adda_shape mesh_stl mesh_obj \
-  detector_tiff detector_edf pattern_gr pattern_xy
+  detector_tiff detector_cbf detector_edf pattern_gr pattern_xy
