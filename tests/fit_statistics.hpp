@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,6 +67,19 @@ inline double mahalanobis_squared(const fit::FitResult& r, const std::vector<std
     d2 += y[i] * y[i];
   }
   return d2;
+}
+
+// A 1D pattern of Poisson counts drawn about the expected counts `clean`,
+// σ = √max(counts, 1), every point used: the noisy data of the powder
+// recovery tests.
+inline fit::FitData poisson_pattern(const std::vector<double>& clean, std::mt19937_64& rng) {
+  fit::FitData data;
+  data.rows = 1, data.cols = clean.size();
+  for (const double mu : clean) {
+    const double counts = double(std::poisson_distribution<long>(mu)(rng));
+    data.values.push_back(counts), data.sigma.push_back(std::sqrt(std::max(counts, 1.0))), data.use.push_back(1);
+  }
+  return data;
 }
 
 inline void check_sigma_against_spread(const std::vector<std::pair<std::string, double>>& truth,

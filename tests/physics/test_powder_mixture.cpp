@@ -133,12 +133,7 @@ TEST(PowderMixture, SyntheticRecoveryOfThePhaseFraction) {
     const std::uint64_t seed = test::case_seed(c);
     NS_PROPERTY_CASE(seed);
     std::mt19937_64 rng(seed);
-    fit::FitData data;
-    data.rows = 1, data.cols = t.size();
-    for (const double mu : clean) {
-      const double counts = double(std::poisson_distribution<long>(mu)(rng));
-      data.values.push_back(counts), data.sigma.push_back(std::sqrt(std::max(counts, 1.0))), data.use.push_back(1);
-    }
+    const fit::FitData data = test::poisson_pattern(clean, rng);
     const fit::FitResult r = run_fit(model, parameters, data, chi2, lm);
     ASSERT_TRUE(r.converged) << r.message;
     if (c == 0) std::printf("  %d evaluations, %.2f s\n", r.evaluations, r.seconds);

@@ -329,12 +329,7 @@ TEST(PowderModel, SyntheticRecoveryThroughFit) {
     NS_PROPERTY_CASE(seed);
     if (c == 0) std::printf("  seed %llu\n", static_cast<unsigned long long>(seed));
     std::mt19937_64 rng(seed);
-    fit::FitData data;
-    data.rows = 1, data.cols = t.size();
-    for (double mu : clean) {
-      const double counts = double(std::poisson_distribution<long>(mu)(rng));
-      data.values.push_back(counts), data.sigma.push_back(std::sqrt(std::max(counts, 1.0))), data.use.push_back(1);
-    }
+    const fit::FitData data = test::poisson_pattern(clean, rng);
     const fit::FitResult r = run_fit(model, parameters, data, chi2, lm);
     ASSERT_TRUE(r.converged) << r.message;
     if (c == 0) std::printf("  %d evaluations, %.2f s\n", r.evaluations, r.seconds);
