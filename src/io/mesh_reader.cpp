@@ -1,5 +1,8 @@
-// STL (ASCII, binary) and OBJ meshes through assimp (Debian's libassimp-dev).
-// assimp is asked for triangles only and for nothing else: no vertex
+// Particle meshes: OBJ through our own strict reader (io/mesh_obj.cpp: line
+// numbers in its errors, and Assimp's OBJ importer returned face indices
+// past its vertices on crafted files), STL (ASCII, binary) through assimp
+// (Debian's libassimp-dev). assimp is asked for triangles only and for
+// nothing else: no vertex
 // joining, no degenerate removal, no normal generation, so that what the
 // file holds reaches validate_mesh() unchanged (a zero-area triangle must be
 // reported, not silently dropped). Vertices are welded here by exact
@@ -12,6 +15,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "io/mesh_obj.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs_mesh.hpp"
 
@@ -44,6 +48,7 @@ TriangleMesh read_mesh(const std::filesystem::path& path) {
   for (char c : ext) lower += char(std::tolower(static_cast<unsigned char>(c)));
   if (lower != ".stl" && lower != ".obj")
     fail_at({name, 0, "file"}, "unknown mesh format '", ext, "' (.stl, .obj)");
+  if (lower == ".obj") return io::read_obj_mesh(name);
   Assimp::Importer importer;
   const aiScene* scene = importer.ReadFile(name, aiProcess_Triangulate);
   if (!scene) fail_at({name, 0, "file"}, "cannot read the mesh: ", importer.GetErrorString());
@@ -62,11 +67,14 @@ TriangleMesh read_mesh(const std::filesystem::path& path) {
     }
     for (unsigned f = 0; f < am->mNumFaces; ++f) {
       const aiFace& face = am->mFaces[f];
-      if (face.mNumIndices != 3) {
-        // Points and lines (OBJ "p"/"l") bound no volume.
-        fail_at({name, 0, "triangle " + std::to_string(mesh.triangles.size())}, "a face with ", face.mNumIndices,
-                " corner(s) is not a triangle");
-      }
+      const Where at{name, 0, "triangle " + std::to_string(mesh.triangles.size())};
+      if (face.mNumIndices != 3) fail_at(at, "a face with ", face.mNumIndices, " corner(s) is not a triangle");
+      // assimp's own checks are not ours to rely on: its OBJ importer
+      // returned indices past the vertices (fuzz finding, issue 25).
+      for (unsigned k = 0; k < 3; ++k)
+        if (face.mIndices[k] >= am->mNumVertices)
+          fail_at(at, "corner ", k + 1, " names vertex ", face.mIndices[k], " of ", am->mNumVertices,
+                  " (the importer returned a bad index)");
       mesh.triangles.push_back({welded[face.mIndices[0]], welded[face.mIndices[1]], welded[face.mIndices[2]]});
     }
   }

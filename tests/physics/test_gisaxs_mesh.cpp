@@ -136,9 +136,12 @@ TEST(GisaxsMesh, ObjFileMatchesStl) {
   const nanoscatter::test::TempDir dir("gisaxs_mesh_obj");
   const TriangleMesh m = mesh_test::hull_mesh(mesh_test::pyramid_points(8, 3, 1.0), "pyramid");
   {
+    // The OBJ reader keeps the file's digits (double); the STL holds float32:
+    // both files carry the same float32 values, written exactly.
     std::ofstream obj(dir / "p.obj");
-    obj.precision(9);
-    for (const Vec3& v : m.vertices) obj << "v " << float(v.x) << ' ' << float(v.y) << ' ' << float(v.z) << "\n";
+    obj.precision(17);
+    for (const Vec3& v : m.vertices)
+      obj << "v " << double(float(v.x)) << ' ' << double(float(v.y)) << ' ' << double(float(v.z)) << "\n";
     for (const auto& t : m.triangles) obj << "f " << t[0] + 1 << ' ' << t[1] + 1 << ' ' << t[2] + 1 << "\n";
   }
   write_stl_binary(dir / "p.stl", m);
