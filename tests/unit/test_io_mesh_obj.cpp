@@ -192,6 +192,17 @@ TEST_F(MeshObj, IndexErrorsNameTheLine) {
             std::string::npos);
 }
 
+TEST_F(MeshObj, AssimpLeakInputIsRefusedWithItsLine) {
+  // The fuzz finding on main's Assimp path, minimised: Assimp refused it
+  // ("vertex index out of range", no line) and leaked the mesh it had built.
+  const std::string e = error("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 2 3 4\ng bottom\n"
+                              "f -7/-1/-2 -6/-2/-2 -2/-3/-2 -3/-1/-2",
+                              7, "f");
+  EXPECT_NE(e.find("relative vertex index -7 reaches before the first of the 4 vertices defined so far"),
+            std::string::npos)
+      << e;
+}
+
 TEST_F(MeshObj, MalformedFacesNameTheLine) {
   const std::string v = kCubeVertices;
   EXPECT_NE(error(v + "f 1 2\n", 9, "f").find("at least 3 corners, got 2"), std::string::npos);
