@@ -81,11 +81,12 @@ std::size_t resolve_index(std::string_view token, const char* what, const char* 
 // refused with the line, so the user splits such a face where it was meant.
 void check_polygon(const std::vector<Vec3>& p, const Where& where) {
   const std::size_t n = p.size();
-  // Newell's normal: twice the vector area, robust for any simple polygon.
-  // Size: the diagonal of the bounding box.
+  // Newell's normal: twice the vector area, robust for any simple polygon;
+  // summed about the first corner, not the origin, so that a small polygon
+  // far from the origin loses no digits. Size: the bounding box's diagonal.
   Vec3 normal, centre, lo = p[0], hi = p[0];
   for (std::size_t i = 0; i < n; ++i) {
-    normal = normal + cross(p[i], p[(i + 1) % n]);
+    normal = normal + cross(p[i] - p[0], p[(i + 1) % n] - p[0]);
     centre = centre + p[i] / double(n);
     for (int k = 0; k < 3; ++k) {
       lo[k] = std::min(lo[k], p[i][k]);

@@ -1,7 +1,7 @@
 // Our own strict Wavefront OBJ reader for particle meshes (read_mesh in
-// gisaxs_mesh.hpp dispatches .obj files here). Assimp's OBJ importer read
-// past its face indices on crafted files, ran at ~100 files/s under the
-// sanitizers and named no line in its messages.
+// gisaxs_mesh.hpp dispatches .obj files here). Assimp's OBJ importer leaked
+// on files it refused, ran at ~20 files/s under the sanitizers and named no
+// line in its messages (issue 25, bench/results/2026-11-26-fuzz.md).
 #pragma once
 #include <string>
 
