@@ -63,6 +63,11 @@ class CMakeBuild(build_ext):
     (CMake's install component `python`) into build_lib."""
 
     def run(self):
+        if self.inplace or getattr(self, "editable_mode", False):
+            # Both would put the module into the checkout; the in-tree build
+            # already assembles the package where Python can import it.
+            sys.exit("setup.py: no in-place or editable build (pip install -e); while developing, "
+                     "build with CMake and use PYTHONPATH=build/python (docs/guide.md, Python)")
         cmake = shutil.which("cmake")
         if not cmake:
             sys.exit("setup.py: cmake not found (Debian: scripts/deps.sh installs it)")
