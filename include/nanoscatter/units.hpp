@@ -71,6 +71,11 @@ struct LengthText {
 };
 std::vector<double> same_unit_lengths(const std::vector<LengthText>& texts);
 
+// A unit named by itself ("nm", "Å", "angstrom", "deg"), for callers that
+// state the unit they want (Python's nanoscatter.units); cm has no Length.
+Length length_unit(std::string_view name, const Where& where);
+Angle angle_unit(std::string_view name, const Where& where);
+
 // Names for messages and output headers: "Å", "nm", "µm", "mm", "m"; "deg", "rad".
 const char* name(Length unit);
 const char* name(Angle unit);

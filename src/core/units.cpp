@@ -25,19 +25,21 @@ constexpr Spelling kLengths[] = {{"Å", -10},  {"Å", -10}, {"angstrom", -10}, 
                                  {"µm", -6}, {"μm", -6},  {"mm", -3},        {"cm", -2}, {"m", 0}};
 constexpr const char* kLengthList = "Å, angstrom, nm, um, µm, mm, cm, m";
 
+// Radians = number · factor / divisor: milli and micro divide by an exact
+// power of ten (3.5 mrad is 0.0035 rad to the last bit, not 3.5 · 1e-3).
 struct AngleSpelling {
   const char* text;
-  double radians;
+  double factor, divisor;
 };
-constexpr AngleSpelling kAngles[] = {{"deg", kDegree}, {"°", kDegree}, {"rad", 1.0},
-                                     {"mrad", 1e-3},   {"urad", 1e-6}, {"µrad", 1e-6}, {"μrad", 1e-6}};
+constexpr AngleSpelling kAngles[] = {{"deg", kDegree, 1},  {"°", kDegree, 1},   {"rad", 1, 1},
+                                     {"mrad", 1, 1e3},     {"urad", 1, 1e6},    {"µrad", 1, 1e6}, {"μrad", 1, 1e6}};
 constexpr const char* kAngleList = "deg, °, rad, mrad, urad, µrad";
 
 struct EnergySpelling {
   const char* text;
-  double kev;
+  double per_kev;  // keV = number / per_kev
 };
-constexpr EnergySpelling kEnergies[] = {{"keV", 1.0}, {"eV", 1e-3}};
+constexpr EnergySpelling kEnergies[] = {{"keV", 1}, {"eV", 1e3}};
 
 int exponent_of(Length unit) {
   switch (unit) {
@@ -61,14 +63,14 @@ const int* length_exponent(const std::string& unit) {
     if (unit == s.text) return &s.exponent;
   return nullptr;
 }
-const double* angle_radians(const std::string& unit) {
+const AngleSpelling* angle_spelling(const std::string& unit) {
   for (const AngleSpelling& s : kAngles)
-    if (unit == s.text) return &s.radians;
+    if (unit == s.text) return &s;
   return nullptr;
 }
-const double* energy_kev_per(const std::string& unit) {
+const double* energy_per_kev(const std::string& unit) {
   for (const EnergySpelling& s : kEnergies)
-    if (unit == s.text) return &s.kev;
+    if (unit == s.text) return &s.per_kev;
   return nullptr;
 }
 
@@ -78,8 +80,8 @@ const double* energy_kev_per(const std::string& unit) {
   if (q.unit == "A" || q.unit == "Angstrom" || q.unit == "ang")
     fail_at(where, "'", q.unit, "' in '", text, "' is not a unit here (A is the ampere): write Å or angstrom");
   const char* kind = length_exponent(q.unit) ? "a length"
-                     : angle_radians(q.unit) ? "an angle"
-                     : energy_kev_per(q.unit) ? "an energy"
+                     : angle_spelling(q.unit) ? "an angle"
+                     : energy_per_kev(q.unit) ? "an energy"
                                               : nullptr;
   if (kind) fail_at(where, "'", text, "' is ", kind, "; give ", wanted, " (", list, ")");
   fail_at(where, "unknown unit '", q.unit, "' in '", text, "'; give ", wanted, " (", list, ")");
@@ -122,28 +124,29 @@ double length(std::string_view text, Length unit, Length bare, const Where& wher
 
 double angle(std::string_view text, Angle unit, Angle bare, const Where& where, Sign sign) {
   const Quantity q = split(text, where);
-  const double to = unit == Angle::deg ? kDegree : 1.0;
-  double from = bare == Angle::deg ? kDegree : 1.0;
+  const AngleSpelling& to = *angle_spelling(name(unit));
+  const AngleSpelling* from = angle_spelling(name(bare));
   if (!q.unit.empty()) {
-    const double* r = angle_radians(q.unit);
-    if (!r) bad_unit(q, text, "an angle", kAngleList, where);
-    from = *r;
+    from = angle_spelling(q.unit);
+    if (!from) bad_unit(q, text, "an angle", kAngleList, where);
   }
   check_sign(q.number, text, sign, where);
   // A number already in the wanted unit is returned untouched (no ·π/180·180/π).
-  return from == to ? q.number : q.number * from / to;
+  if (from->factor == to.factor && from->divisor == to.divisor) return q.number;
+  const double radians = q.number * from->factor / from->divisor;
+  return to.factor == 1 ? radians : radians / to.factor;
 }
 
 double energy_kev(std::string_view text, const Where& where) {
   const Quantity q = split(text, where);
-  double kev = 1.0;
+  double per_kev = 1;
   if (!q.unit.empty()) {
-    const double* k = energy_kev_per(q.unit);
+    const double* k = energy_per_kev(q.unit);
     if (!k) bad_unit(q, text, "a photon energy", "keV, eV", where);
-    kev = *k;
+    per_kev = *k;
   }
   if (!(q.number > 0)) fail_at(where, "must be a positive photon energy, got '", text, "'");
-  return q.number * kev;
+  return q.number / per_kev;
 }
 
 double wavelength_of_energy(double kev, Length unit) {
@@ -152,9 +155,9 @@ double wavelength_of_energy(double kev, Length unit) {
 
 double wavelength(std::string_view text, Length unit, Length bare, const Where& where) {
   const Quantity q = split(text, where);
-  if (const double* k = energy_kev_per(q.unit)) {
+  if (const double* k = energy_per_kev(q.unit)) {
     if (!(q.number > 0)) fail_at(where, "must be a positive photon energy, got '", text, "'");
-    return wavelength_of_energy(q.number * *k, unit);
+    return wavelength_of_energy(q.number / *k, unit);
   }
   if (!q.unit.empty() && !length_exponent(q.unit))
     bad_unit(q, text, "a length or a photon energy", "Å, angstrom, nm, um, µm, mm, cm, m; keV, eV", where);
@@ -178,6 +181,19 @@ std::vector<double> same_unit_lengths(const std::vector<LengthText>& texts) {
       out.push_back(with_unit ? length(t.text, Length::nm, Length::nm, t.where) : split(t.text, t.where).number);
   }
   return out;
+}
+
+Length length_unit(std::string_view name, const Where& where) {
+  const int* e = length_exponent(std::string(name));
+  for (Length unit : {Length::angstrom, Length::nm, Length::um, Length::mm, Length::m})
+    if (e && *e == exponent_of(unit)) return unit;
+  fail_at(where, "unknown length unit '", name, "' (Å, angstrom, nm, um, µm, mm, m)");
+}
+
+Angle angle_unit(std::string_view name, const Where& where) {
+  if (name == "deg" || name == "°") return Angle::deg;
+  if (name == "rad") return Angle::rad;
+  fail_at(where, "unknown angle unit '", name, "' (deg, °, rad)");
 }
 
 const char* name(Length unit) {
