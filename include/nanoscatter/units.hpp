@@ -47,8 +47,9 @@ Quantity split(std::string_view text, const Where& where);
 // The value of `text` in `unit`; a bare number is taken to be in `bare`.
 double length(std::string_view text, Length unit, Length bare, const Where& where, Sign sign = Sign::any);
 double angle(std::string_view text, Angle unit, Angle bare, const Where& where, Sign sign = Sign::any);
-// A wavelength: a length, or a photon energy (eV, keV) turned into hc/E. A
-// bare number is a length in `bare`. Must be positive.
+// A wavelength: a length, or a photon energy (eV, keV, > 0) turned into
+// hc/E. A bare number is a length in `bare`. Ranges are the caller's to
+// check (each engine's validate()), as for every value here.
 double wavelength(std::string_view text, Length unit, Length bare, const Where& where);
 // hc/E in `unit` for a photon energy E in keV (> 0): one formula for every
 // reader, so "12 keV" and an energy key of 12 give the same wavelength.

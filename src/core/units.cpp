@@ -145,7 +145,6 @@ double energy_kev(std::string_view text, const Where& where) {
     if (!k) bad_unit(q, text, "a photon energy", "keV, eV", where);
     per_kev = *k;
   }
-  if (!(q.number > 0)) fail_at(where, "must be a positive photon energy, got '", text, "'");
   return q.number / per_kev;
 }
 
@@ -161,9 +160,7 @@ double wavelength(std::string_view text, Length unit, Length bare, const Where& 
   }
   if (!q.unit.empty() && !length_exponent(q.unit))
     bad_unit(q, text, "a length or a photon energy", "Å, angstrom, nm, um, µm, mm, cm, m; keV, eV", where);
-  const double value = length(text, unit, bare, where);
-  if (!(value > 0)) fail_at(where, "must be a positive wavelength, got '", text, "'");
-  return value;
+  return length(text, unit, bare, where);
 }
 
 std::vector<double> same_unit_lengths(const std::vector<LengthText>& texts) {

@@ -152,6 +152,7 @@ class SampleReader {
       note("beam.wavelength", t.where("wavelength"));
     } else {
       const double e = units::energy_kev(t.get_quantity_text("energy"), t.where("energy"));
+      if (!(e > 0)) fail_at(t.where("energy"), "must be a positive photon energy in keV, got ", e);
       b.wavelength = units::wavelength_of_energy(e, Length::nm);
       note("beam.wavelength", t.where("energy"));
     }

@@ -111,8 +111,10 @@ TEST(Units, EveryRefusalIsOneLineNamingTheField) {
             prefix + "'3 nm' is a length; give an angle (deg, °, rad, mrad, urad, µrad)");
   EXPECT_EQ(refusal([] { angle("3 grad", Angle::deg, Angle::deg, kAt); }),
             prefix + "unknown unit 'grad' in '3 grad'; give an angle (deg, °, rad, mrad, urad, µrad)");
-  EXPECT_EQ(refusal([] { wavelength("0 nm", Length::nm, Length::nm, kAt); }),
-            prefix + "must be a positive wavelength, got '0 nm'");
+  // Ranges are the engines' to check (validate()), but hc/E needs E > 0.
+  EXPECT_EQ(wavelength("0 nm", Length::nm, Length::nm, kAt), 0.0);
+  EXPECT_EQ(refusal([] { wavelength("0 eV", Length::nm, Length::nm, kAt); }),
+            prefix + "must be a positive photon energy, got '0 eV'");
   EXPECT_EQ(refusal([] { wavelength("-1 keV", Length::nm, Length::nm, kAt); }),
             prefix + "must be a positive photon energy, got '-1 keV'");
   EXPECT_EQ(refusal([] { wavelength("1 deg", Length::nm, Length::nm, kAt); }),
