@@ -3,13 +3,13 @@
 namespace nanoscatter::cli {
 
 namespace {
+// --help's placeholder: a number, optionally with its unit ("2nm").
+constexpr const char* kTypeName = "NUMBER[UNIT]";
 Where option_at(const std::string& name) { return {"", 0, name}; }
 }  // namespace
 
-QuantityParser length_in(units::Length unit, units::Sign sign) {
-  return [unit, sign](const std::string& text, const Where& where) {
-    return units::length(text, unit, unit, where, sign);
-  };
+QuantityParser length_in(units::Length unit) {
+  return [unit](const std::string& text, const Where& where) { return units::length(text, unit, unit, where); };
 }
 
 QuantityParser angle_in(units::Angle unit) {
@@ -26,16 +26,20 @@ QuantityParser energy_in_kev() {
 
 CLI::Option* add_quantity_option(CLI::App& sub, const std::string& name, double& target, QuantityParser parse,
                                  const std::string& description) {
-  return sub.add_option_function<std::string>(
-      name, [name, parse, &target](const std::string& text) { target = parse(text, option_at(name)); },
-      description);
+  return sub
+      .add_option_function<std::string>(
+          name, [name, parse, &target](const std::string& text) { target = parse(text, option_at(name)); },
+          description)
+      ->type_name(kTypeName);
 }
 
 CLI::Option* add_quantity_option(CLI::App& sub, const std::string& name, std::optional<double>& target,
                                  QuantityParser parse, const std::string& description) {
-  return sub.add_option_function<std::string>(
-      name, [name, parse, &target](const std::string& text) { target = parse(text, option_at(name)); },
-      description);
+  return sub
+      .add_option_function<std::string>(
+          name, [name, parse, &target](const std::string& text) { target = parse(text, option_at(name)); },
+          description)
+      ->type_name(kTypeName);
 }
 
 CLI::Option* add_quantities_option(CLI::App& sub, const std::string& name, std::vector<double>& target,
@@ -46,12 +50,12 @@ CLI::Option* add_quantities_option(CLI::App& sub, const std::string& name, std::
         target.clear();
         for (const std::string& text : texts) target.push_back(parse(text, option_at(name)));
       },
-      description);
+      description)->type_name(kTypeName);
 }
 
 CLI::Option* add_length_text_option(CLI::App& sub, LengthOption& option, const std::string& description) {
   return sub.add_option_function<std::string>(
-      option.name, [&option](const std::string& text) { option.text = text; }, description);
+      option.name, [&option](const std::string& text) { option.text = text; }, description)->type_name(kTypeName);
 }
 
 std::vector<std::optional<double>> resolve_same_unit(const std::vector<const LengthOption*>& options) {

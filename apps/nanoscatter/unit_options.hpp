@@ -17,7 +17,7 @@ namespace nanoscatter::cli {
 // Text → value in the option's unit; `where` names the option.
 using QuantityParser = std::function<double(const std::string& text, const Where& where)>;
 
-QuantityParser length_in(units::Length unit, units::Sign sign = units::Sign::any);
+QuantityParser length_in(units::Length unit);
 QuantityParser angle_in(units::Angle unit);
 // A length, or a photon energy (keV, eV) turned into hc/E.
 QuantityParser wavelength_in(units::Length unit);
