@@ -30,7 +30,8 @@ struct DdaCliOptions {
   std::string device = "auto", precision = "double";
   int ranks_per_gpu = 1;
   // Lengths in one unit (ADDA's), or each with its own: read together.
-  LengthOption size{"--size"}, eq_rad{"--eq-rad"}, wavelength{"--wavelength", std::nullopt, true};
+  LengthOption size{"--size", std::nullopt}, eq_rad{"--eq-rad", std::nullopt},
+      wavelength{"--wavelength", std::nullopt, true};
 };
 
 void print_prognosis(const DdaSetup& setup, const DdaOptions& o) {

@@ -18,7 +18,7 @@ struct MieCliOptions {
   MieOptions engine;
   std::string output;
   // Lengths in one unit (ADDA's), or each with its own: read together.
-  LengthOption radius{"--radius"}, wavelength{"--wavelength", std::nullopt, true};
+  LengthOption radius{"--radius", std::nullopt}, wavelength{"--wavelength", std::nullopt, true};
 };
 
 void run(const MieCliOptions& c, const RunContext& context) {
