@@ -39,8 +39,9 @@ FactorOptions factor_options(const Keywords& kw) {
         PyErr_WarnEx(PyExc_DeprecationWarning, "energy without anomalous is deprecated, use anomalous=True, energy=",
                      1) != 0)
       throw py::error_already_set();
-    double energy = 0;
-    kw.get("energy", energy);
+    double energy = 0;  // keV, or "8040 eV" (units.hpp)
+    kw.get_value_or_text("energy", energy,
+                         [](const std::string& text) { return units::energy_kev(text, Where{"", 0, "energy", true}); });
     f.energy_kev = energy;
   }
   bool no_debye_waller = false;

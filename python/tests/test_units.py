@@ -56,6 +56,9 @@ class EnginesTakeUnits(ScratchTestCase):
         r2 = ns.debye(bare, two_theta_min="10 deg", two_theta_max="80deg", wavelength="0.154 nm", **grid)
         np.testing.assert_array_equal(r1.q, r2.q)
         np.testing.assert_array_equal(r1.intensity, r2.intensity)
+        a1 = ns.debye(bare, qmax=6, anomalous=True, energy=8.04, **grid)
+        a2 = ns.debye(bare, qmax=6, anomalous=True, energy="8040 eV", **grid)
+        np.testing.assert_array_equal(a1.intensity, a2.intensity)
 
     def test_pattern2d(self):
         au = ns.build(lattice="fcc", a=4.078, elements="Au", shape="sphere", radius=6)
