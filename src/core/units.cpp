@@ -1,7 +1,8 @@
 // The unit parser of units.hpp. Lengths convert through powers of ten of
-// the metre, one multiplication or division by an exact power of ten, so
-// "0.5 um" in nm is 500 exactly and "20 Å" in nm is 2, the nearest double
-// to what was written, as a bare number in the target unit would be.
+// the metre, one correctly rounded multiplication or division by an exact
+// power of ten, so "0.5 um" in nm is exactly 500 and "50 Å" exactly 5 (a
+// value such as "1.54 Å" may differ from 0.154 written in nm by one unit
+// in the last place).
 #include "nanoscatter/units.hpp"
 
 #include <cmath>
