@@ -73,7 +73,7 @@ double radians_or(const ConfigTable& t, std::string_view key, double fallback) {
 }
 
 // What a distribution's sigma, min and max measure.
-enum class Measure { length, angle, number };
+enum class Measure { length, angle };
 
 Mat3 rotation_about(const std::string& axis, double angle, const Where& where) {
   const double c = std::cos(angle), s = std::sin(angle);
@@ -176,11 +176,7 @@ class SampleReader {
   // distributed value does (nm, or degrees, when bare), scale is dimensionless.
   SampledDistribution distribution(const ConfigTable& dt, const std::string& df, Measure measure) {
     note(df, dt.where());
-    auto value = [&](const char* key) {
-      if (measure == Measure::length) return nm(dt, key);
-      if (measure == Measure::angle) return radians(dt, key);
-      return dt.get_double(key);
-    };
+    auto value = [&](const char* key) { return measure == Measure::length ? nm(dt, key) : radians(dt, key); };
     SampledDistribution s;
     const std::string type = dt.get_string("type");
     if (type == "gaussian") {
