@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "nanoscatter/config.hpp"
 #include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/units.hpp"
@@ -121,6 +122,26 @@ TEST(Units, EveryRefusalIsOneLineNamingTheField) {
             prefix + "'1 deg' is an angle; give a length or a photon energy (Å, angstrom, nm, um, µm, mm, cm, m; keV, eV)");
   EXPECT_EQ(refusal([] { energy_kev("1 nm", {"", 0, "--energy"}); }),
             "--energy: '1 nm' is a length; give a photon energy (keV, eV)");
+}
+
+TEST(Units, ConfigTableKeysAndArrays) {
+  // A number is bare; a string must name its unit; arrays may mix the two.
+  const ConfigTable t = parse_config("a = 5\nb = \"50 angstrom\"\nc = [1, \"20 Å\", 3e-6]\nd = \"5\"\n"
+                                     "e = { x = 1 }\nf = \"0.2 deg\"\ng = [\"1 um\", 2]\n",
+                                     "t.toml");
+  EXPECT_EQ(t.get_length("a", Length::nm, Length::nm), 5.0);
+  EXPECT_EQ(t.get_length("b", Length::nm, Length::nm), 5.0);
+  EXPECT_EQ(t.get_length_or("missing", 7.0, Length::nm, Length::nm), 7.0);
+  EXPECT_EQ(t.get_array_of_lengths("c", Length::nm, Length::nm), (std::vector<double>{1.0, 2.0, 3e-6}));
+  EXPECT_EQ(t.get_angle("f", Angle::deg, Angle::deg), 0.2);
+  EXPECT_TRUE(t.is_array("c"));
+  EXPECT_FALSE(t.is_array("a"));
+  EXPECT_EQ(refusal([&] { t.get_length("d", Length::nm, Length::nm); }),
+            "t.toml:4: d: a string needs its unit (\"5 nm\", \"0.2 deg\"); write a bare number without quotes; got '5'");
+  EXPECT_EQ(refusal([&] { t.get_length("e", Length::nm, Length::nm); }),
+            "t.toml:5: e: expected a number or a string with its unit (\"5 nm\"), found a table");
+  EXPECT_EQ(refusal([&] { t.get_array_of_angles("g", Angle::deg, Angle::deg); }),
+            "t.toml:7: g[0]: '1 um' is a length; give an angle (deg, °, rad, mrad, urad, µrad)");
 }
 
 }  // namespace
