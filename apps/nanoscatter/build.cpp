@@ -222,25 +222,27 @@ void add_build_command(CLI::App& app, const RunContext& context) {
   // unit cell, so there is no CIF output.
   add_common_options(*sub, o.common, /*with_precision=*/false, ".xyz/.extxyz (extended XYZ), .pdb");
   sub->add_option("--lattice", o.lattice, "sc|bcc|fcc|hcp|diamond|rocksalt|zincblende|wurtzite|perovskite");
-  add_quantity_option(*sub, "--a", o.a, length_in(units::Length::angstrom), "lattice constant a, Å (or with its unit: 0.4078nm)");
-  add_quantity_option(*sub, "--c", o.c, length_in(units::Length::angstrom), "lattice constant c, Å (hcp, wurtzite; default ideal √(8/3)·a)");
+  // Lengths in Å when bare, or with their unit: --radius 2nm (unit_options.hpp).
+  const QuantityParser angstrom = length_in(units::Length::angstrom);
+  add_quantity_option(*sub, "--a", o.a, angstrom, "lattice constant a, Å (or with its unit: 0.4078nm)");
+  add_quantity_option(*sub, "--c", o.c, angstrom, "lattice constant c, Å (hcp, wurtzite; default ideal √(8/3)·a)");
   sub->add_option("--u", o.u, "wurtzite internal parameter (default 3/8)");
   sub->add_option("--elements", o.elements, "species: 1 (sc..diamond), 2 (rocksalt, zincblende, wurtzite), 3 (perovskite ABX3)")
       ->expected(1, 16);  // more than any lattice takes, so a wrong count gets our one-line error
   sub->add_option("--cif", o.cell_file, "unit cell file (.cif; or .xyz/.pdb holding one periodic cell)");
   sub->add_option("--input", o.input_file, "finite structure (.xyz, .pdb, .cif) to crop, copy, perturb or convert");
   sub->add_option("--shape", o.shape, "sphere|cube|cuboid|cylinder|octahedron, centred on the lattice origin");
-  add_quantity_option(*sub, "--radius", o.radius, length_in(units::Length::angstrom), "sphere/cylinder radius, octahedron vertex distance, Å (or 2nm)");
-  add_quantity_option(*sub, "--edge", o.edge, length_in(units::Length::angstrom), "cube edge, Å");
+  add_quantity_option(*sub, "--radius", o.radius, angstrom, "sphere/cylinder radius, octahedron vertex distance, Å (or 2nm)");
+  add_quantity_option(*sub, "--edge", o.edge, angstrom, "cube edge, Å");
   // Any count is accepted here so that a wrong one gets our one-line error.
-  add_quantities_option(*sub, "--size", o.size, length_in(units::Length::angstrom), "cuboid edges along x y z, Å")->expected(1, 3);
-  add_quantity_option(*sub, "--height", o.height, length_in(units::Length::angstrom), "cylinder height along z, Å");
+  add_quantities_option(*sub, "--size", o.size, angstrom, "cuboid edges along x y z, Å")->expected(1, 3);
+  add_quantity_option(*sub, "--height", o.height, angstrom, "cylinder height along z, Å");
   sub->add_option("--planes", o.planes_file, "convex polyhedron: file of 'nx ny nz d' lines (n·r ≤ d, Å)");
   sub->add_option("--placements", o.placements_file,
                   "ensemble: file of 'x y z [alpha beta gamma]' lines (Å, ZYZ Euler degrees), one copy each");
   sub->add_option("--vacancies", o.vacancies, "fraction of atoms removed at random");
   sub->add_option("--vacancy-elements", o.vacancy_elements, "only these elements become vacancies");
-  add_quantity_option(*sub, "--displace", o.displace, length_in(units::Length::angstrom), "Gaussian displacement, rms per Cartesian coordinate, Å");
+  add_quantity_option(*sub, "--displace", o.displace, angstrom, "Gaussian displacement, rms per Cartesian coordinate, Å");
   sub->add_option("--b-factor", o.b_factors, "isotropic Debye–Waller B per element, Å²: Au=0.5 [Pd=0.7 ...]");
   sub->add_option("--seed", o.seed, "random seed for --vacancies and --displace")->capture_default_str();
 

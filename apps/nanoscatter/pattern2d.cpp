@@ -85,11 +85,14 @@ void add_pattern2d_command(CLI::App& app, const RunContext& context) {
   auto* sub = app.add_subcommand(
       "pattern2d", "2D diffraction pattern of an oriented particle (kinematic amplitude, Ewald sphere)");
   sub->add_option("structure", o.structure, "structure file (.xyz, .pdb, .cif)")->required();
-  add_quantity_option(*sub, "--wavelength", g.wavelength, wavelength_in(units::Length::angstrom), "wavelength λ (Å, or 0.1nm, 12.4keV); k = 2π/λ");
+  add_quantity_option(*sub, "--wavelength", g.wavelength, wavelength_in(units::Length::angstrom),
+                      "wavelength λ (Å, or 0.1nm, 12.4keV); k = 2π/λ");
   sub->add_option("--qmax", g.qmax, "polar detector: largest |q| (Å⁻¹), at most 4π/λ");
   sub->add_option("--nq", g.nq, "polar detector: |q| points from 0 to qmax");
   sub->add_option("--nphi", g.nphi, "polar detector: azimuth points over 360°");
-  add_quantities_option(*sub, "--euler-zyz", g.euler_zyz, angle_in(units::Angle::deg), "sample orientation: ZYZ Euler angles α β γ (degrees, or 0.5rad)")->expected(3);
+  add_quantities_option(*sub, "--euler-zyz", g.euler_zyz, angle_in(units::Angle::deg),
+                        "sample orientation: ZYZ Euler angles α β γ (degrees, or 0.5rad)")
+      ->expected(3);
   sub->add_option_function<std::vector<double>>(
          "--euler",
          [geometry = &g](const std::vector<double>& angles) {
