@@ -10,6 +10,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   python3-periodictable python3-ase python3-numpy python3-h5py
   python3-dev pybind11-dev python3-matplotlib
+  python3-pip python3-setuptools python3-wheel
   libceres-dev libnlopt-cxx-dev libmuparser-dev libcairo2-dev fonts-dejavu-core
   libcbf-dev zlib1g-dev hdf5-filter-plugin bitshuffle python3-fabio
   python3-silx

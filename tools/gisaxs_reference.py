@@ -41,7 +41,7 @@ import tomllib
 import numpy as np
 
 DEG = math.pi / 180.0
-HC_KEV_NM = 1.239841984
+HC_KEV_NM = 1.2398419843320026  # CODATA 2018 (exact SI), as include/nanoscatter/constants.hpp
 
 
 # ---------------------------------------------------------------- sample file

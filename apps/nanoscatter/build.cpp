@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "unit_options.hpp"
 #include "nanoscatter/builder.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/structure_io.hpp"
@@ -221,25 +222,27 @@ void add_build_command(CLI::App& app, const RunContext& context) {
   // unit cell, so there is no CIF output.
   add_common_options(*sub, o.common, /*with_precision=*/false, ".xyz/.extxyz (extended XYZ), .pdb");
   sub->add_option("--lattice", o.lattice, "sc|bcc|fcc|hcp|diamond|rocksalt|zincblende|wurtzite|perovskite");
-  sub->add_option("--a", o.a, "lattice constant a, Å");
-  sub->add_option("--c", o.c, "lattice constant c, Å (hcp, wurtzite; default ideal √(8/3)·a)");
+  // Lengths in Å when bare, or with their unit: --radius 2nm (unit_options.hpp).
+  const QuantityParser angstrom = length_in(units::Length::angstrom);
+  add_quantity_option(*sub, "--a", o.a, angstrom, "lattice constant a, Å (or with its unit: 0.4078nm)");
+  add_quantity_option(*sub, "--c", o.c, angstrom, "lattice constant c, Å (hcp, wurtzite; default ideal √(8/3)·a)");
   sub->add_option("--u", o.u, "wurtzite internal parameter (default 3/8)");
   sub->add_option("--elements", o.elements, "species: 1 (sc..diamond), 2 (rocksalt, zincblende, wurtzite), 3 (perovskite ABX3)")
       ->expected(1, 16);  // more than any lattice takes, so a wrong count gets our one-line error
   sub->add_option("--cif", o.cell_file, "unit cell file (.cif; or .xyz/.pdb holding one periodic cell)");
   sub->add_option("--input", o.input_file, "finite structure (.xyz, .pdb, .cif) to crop, copy, perturb or convert");
   sub->add_option("--shape", o.shape, "sphere|cube|cuboid|cylinder|octahedron, centred on the lattice origin");
-  sub->add_option("--radius", o.radius, "sphere/cylinder radius, octahedron vertex distance, Å");
-  sub->add_option("--edge", o.edge, "cube edge, Å");
+  add_quantity_option(*sub, "--radius", o.radius, angstrom, "sphere/cylinder radius, octahedron vertex distance, Å (or 2nm)");
+  add_quantity_option(*sub, "--edge", o.edge, angstrom, "cube edge, Å");
   // Any count is accepted here so that a wrong one gets our one-line error.
-  sub->add_option("--size", o.size, "cuboid edges along x y z, Å")->expected(1, 3);
-  sub->add_option("--height", o.height, "cylinder height along z, Å");
+  add_quantities_option(*sub, "--size", o.size, angstrom, "cuboid edges along x y z, Å")->expected(1, 3);
+  add_quantity_option(*sub, "--height", o.height, angstrom, "cylinder height along z, Å");
   sub->add_option("--planes", o.planes_file, "convex polyhedron: file of 'nx ny nz d' lines (n·r ≤ d, Å)");
   sub->add_option("--placements", o.placements_file,
                   "ensemble: file of 'x y z [alpha beta gamma]' lines (Å, ZYZ Euler degrees), one copy each");
   sub->add_option("--vacancies", o.vacancies, "fraction of atoms removed at random");
   sub->add_option("--vacancy-elements", o.vacancy_elements, "only these elements become vacancies");
-  sub->add_option("--displace", o.displace, "Gaussian displacement, rms per Cartesian coordinate, Å");
+  add_quantity_option(*sub, "--displace", o.displace, angstrom, "Gaussian displacement, rms per Cartesian coordinate, Å");
   sub->add_option("--b-factor", o.b_factors, "isotropic Debye–Waller B per element, Å²: Au=0.5 [Pd=0.7 ...]");
   sub->add_option("--seed", o.seed, "random seed for --vacancies and --displace")->capture_default_str();
 

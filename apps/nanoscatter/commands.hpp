@@ -2,6 +2,7 @@
 // calls the library and writes results; main.cpp turns errors into one line.
 #pragma once
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 
 #include "nanoscatter/device.hpp"
@@ -39,8 +40,9 @@ void warn_renamed(const std::string& old_name, const std::string& new_name);
 // name --output-dir (warned). Whether it was given is the caller's check
 // (the library's: an empty folder is refused).
 void add_output_folder_option(CLI::App& sub, std::string& folder, const std::string& description);
-// OLD as a warned alias of NEW, a number option added beside it.
-void add_renamed_alias(CLI::App& sub, const std::string& old_name, const std::string& new_name, double& target);
+// OLD as a warned alias of NEW, an option added beside it that keeps its text.
+void add_renamed_alias(CLI::App& sub, const std::string& old_name, const std::string& new_name,
+                       std::optional<std::string>& target);
 
 // --ranks-per-gpu (for the engines without CommonOptions).
 void add_ranks_per_gpu_option(CLI::App& sub, int& ranks_per_gpu);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "unit_options.hpp"
 #include "memory_size.hpp"
 #include "nanoscatter/dda.hpp"
 #include "nanoscatter/dda_output.hpp"
@@ -28,6 +29,9 @@ struct DdaCliOptions {
   bool store_int_field = false, store_dip_pol = false, no_vol_cor = false, prognosis = false, quiet = false;
   std::string device = "auto", precision = "double";
   int ranks_per_gpu = 1;
+  // Lengths in one unit (ADDA's), or each with its own: read together.
+  LengthOption size{"--size", std::nullopt}, eq_rad{"--eq-rad", std::nullopt},
+      wavelength{"--wavelength", std::nullopt, true};
 };
 
 void print_prognosis(const DdaSetup& setup, const DdaOptions& o) {
@@ -42,6 +46,10 @@ void print_prognosis(const DdaSetup& setup, const DdaOptions& o) {
 
 void run(const DdaCliOptions& c, const RunContext& context) {
   DdaOptions o = c.engine;
+  const auto lengths = resolve_same_unit({&c.size, &c.eq_rad, &c.wavelength});
+  o.size = lengths[0];
+  o.eq_rad = lengths[1];
+  if (lengths[2]) o.lambda = *lengths[2];
   o.shape = parse_dda_shape_spec(c.shape, c.shape_file);
   o.polarizability = parse_dda_polarizability(c.pol);
   o.solver = parse_dda_solver(c.iter);
@@ -97,11 +105,12 @@ void add_dda_command(CLI::App& app, const RunContext& context) {
       ->expected(1, 5);
   sub->add_option("--shape-file", o.shape_file, "ADDA shape file ('x y z' or 'Nmat=n' + 'x y z dom')");
   sub->add_option("--grid", e.grid, "dipoles along x [and y z] (default 16, or from --size and --dpl)")->expected(1, 3);
-  sub->add_option("--size", e.size, "particle size along x (diameter)");
-  sub->add_option("--eq-rad", e.eq_rad, "volume-equivalent radius");
+  add_length_text_option(*sub, o.size, "particle size along x (diameter): the unit of --wavelength, or 1um");
+  add_length_text_option(*sub, o.eq_rad, "volume-equivalent radius: the unit of --wavelength, or 0.5um");
   sub->add_option("--dpl", e.dpl, "dipoles per wavelength (default 10|m|)");
-  sub->add_option("--wavelength", e.lambda, "wavelength (same unit as --size)")->capture_default_str();
-  add_renamed_alias(*sub, "--lambda", "--wavelength", e.lambda);
+  add_length_text_option(*sub, o.wavelength, "wavelength: any unit, that of --size (default 2π); or 0.5um, all in nm")
+      ->default_str(detail::concat(e.lambda));
+  add_renamed_alias(*sub, "--lambda", "--wavelength", o.wavelength.text);
   sub->add_option("--m", e.m, "refractive index 're im' of a domain; repeat for each domain (default 1.5 0)")
       ->expected(2)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "unit_options.hpp"
 #include "memory_size.hpp"
 #include "nanoscatter/debye.hpp"
 #include "nanoscatter/debye_normalize.hpp"
@@ -182,21 +183,24 @@ void add_debye_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--qmin", o.qmin, "first Q, Å⁻¹ (≥ 0)")->capture_default_str();
   sub->add_option("--qmax", o.qmax, "last Q, Å⁻¹");
   sub->add_option("--qpoints", o.qpoints, "number of Q points (uniform in Q, or in 2θ)");
-  sub->add_option("--two-theta-min", o.two_theta_min, "first 2θ, degrees (instead of --qmin)");
-  sub->add_option("--two-theta-max", o.two_theta_max, "last 2θ, degrees (instead of --qmax)");
-  sub->add_option("--wavelength", o.wavelength, "wavelength for the 2θ grid, Å");
+  // Å and degrees when bare, or with their unit: --wavelength 0.154nm (unit_options.hpp).
+  const QuantityParser angstrom = length_in(units::Length::angstrom), degrees = angle_in(units::Angle::deg);
+  add_quantity_option(*sub, "--two-theta-min", o.two_theta_min, degrees, "first 2θ, degrees (instead of --qmin)");
+  add_quantity_option(*sub, "--two-theta-max", o.two_theta_max, degrees, "last 2θ, degrees (instead of --qmax)");
+  add_quantity_option(*sub, "--wavelength", o.wavelength, wavelength_in(units::Length::angstrom), "wavelength for the 2θ grid, Å (or 0.154nm, 8.04keV)");
   sub->add_option("--q-file", o.q_file,
                   "the Q points: the x column of a pattern file (.xy .dat .txt .xye .chi .fxye), "
                   "in Q, or in 2θ with the file's or --wavelength's λ (instead of a grid)");
   sub->add_option("--q-file-axis", o.q_file_axis, "axis of a --q-file that does not say: two_theta (default), q or d");
   sub->add_option("--method", o.method, "exact|histogram")->capture_default_str();
-  sub->add_option("--bin-width", o.engine.bin_width, "histogram bin width Δr, Å")->capture_default_str();
+  add_quantity_option(*sub, "--bin-width", o.engine.bin_width, angstrom, "histogram bin width Δr, Å")
+      ->default_str(detail::concat(o.engine.bin_width));
   sub->add_flag("--partials", o.engine.partials, "one more column per species pair (sums to the total)");
   sub->add_option("--pdf", o.pdf, "also write R(r) and G(r) to this file (.dat/.txt/.csv, .h5, or .png: a plot of G(r))");
-  sub->add_option("--pdf-dr", o.pdf_grid.dr, "r step of the PDF, Å")->capture_default_str();
-  sub->add_option("--pdf-rmax", o.pdf_grid.r_max, "last r of the PDF, Å (0: the largest distance)");
+  add_quantity_option(*sub, "--pdf-dr", o.pdf_grid.dr, angstrom, "r step of the PDF, Å")->default_str(detail::concat(o.pdf_grid.dr));
+  add_quantity_option(*sub, "--pdf-rmax", o.pdf_grid.r_max, angstrom, "last r of the PDF, Å (0: the largest distance)");
   sub->add_flag("--anomalous", o.anomalous, "X-rays: add f', f'' (xraylib) at the energy --energy, or hc/λ of --wavelength");
-  sub->add_option("--energy", o.energy, "X-ray photon energy, keV, for --anomalous");
+  add_quantity_option(*sub, "--energy", o.energy, energy_in_kev(), "X-ray photon energy, keV (or 8040eV), for --anomalous");
   sub->add_option("--normalize", o.normalize, "none|per-atom|sq|fq")->capture_default_str();
   sub->add_flag("--no-debye-waller", o.no_debye_waller, "ignore the atoms' B factors");
   sub->add_option("--counts", o.counts, ".xye output: counts at the pattern's maximum (σ = √counts)");

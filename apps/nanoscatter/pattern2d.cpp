@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "unit_options.hpp"
 #include "memory_size.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/pattern2d.hpp"
@@ -84,11 +85,14 @@ void add_pattern2d_command(CLI::App& app, const RunContext& context) {
   auto* sub = app.add_subcommand(
       "pattern2d", "2D diffraction pattern of an oriented particle (kinematic amplitude, Ewald sphere)");
   sub->add_option("structure", o.structure, "structure file (.xyz, .pdb, .cif)")->required();
-  sub->add_option("--wavelength", g.wavelength, "wavelength λ (Å); k = 2π/λ");
+  add_quantity_option(*sub, "--wavelength", g.wavelength, wavelength_in(units::Length::angstrom),
+                      "wavelength λ (Å, or 0.1nm, 12.4keV); k = 2π/λ");
   sub->add_option("--qmax", g.qmax, "polar detector: largest |q| (Å⁻¹), at most 4π/λ");
   sub->add_option("--nq", g.nq, "polar detector: |q| points from 0 to qmax");
   sub->add_option("--nphi", g.nphi, "polar detector: azimuth points over 360°");
-  sub->add_option("--euler-zyz", g.euler_zyz, "sample orientation: ZYZ Euler angles α β γ (degrees)")->expected(3);
+  add_quantities_option(*sub, "--euler-zyz", g.euler_zyz, angle_in(units::Angle::deg),
+                        "sample orientation: ZYZ Euler angles α β γ (degrees, or 0.5rad)")
+      ->expected(3);
   sub->add_option_function<std::vector<double>>(
          "--euler",
          [geometry = &g](const std::vector<double>& angles) {
@@ -103,8 +107,8 @@ void add_pattern2d_command(CLI::App& app, const RunContext& context) {
   sub->add_flag("--anomalous", o.engine.anomalous, "X-rays: add f', f'' (xraylib) at the energy hc/λ");
   sub->add_flag("--no-debye-waller", o.no_debye_waller, "ignore the atoms' B factors");
   sub->add_flag("--flat", g.flat, "flat detector perpendicular to the beam instead of the polar grid");
-  sub->add_option("--distance", g.distance, "flat detector: sample–detector distance (mm)");
-  sub->add_option("--pixel-size", g.pixel_size, "flat detector: pixel size (mm)");
+  add_quantity_option(*sub, "--distance", g.distance, length_in(units::Length::mm), "flat detector: sample–detector distance (mm, or 1.5m)");
+  add_quantity_option(*sub, "--pixel-size", g.pixel_size, length_in(units::Length::mm), "flat detector: pixel size (mm, or 75um)");
   sub->add_option("--nx", g.nx, "flat detector: pixels along x");
   sub->add_option("--ny", g.ny, "flat detector: pixels along y");
   sub->add_option("--direct-beam", g.direct_beam,

@@ -24,10 +24,11 @@ void add_output_folder_option(CLI::App& sub, std::string& folder, const std::str
       "deprecated: use --output");
 }
 
-void add_renamed_alias(CLI::App& sub, const std::string& old_name, const std::string& new_name, double& target) {
-  sub.add_option_function<double>(
+void add_renamed_alias(CLI::App& sub, const std::string& old_name, const std::string& new_name,
+                       std::optional<std::string>& target) {
+  sub.add_option_function<std::string>(
       old_name,
-      [old_name, new_name, &target](double value) {
+      [old_name, new_name, &target](const std::string& value) {
         warn_renamed(old_name, new_name);
         target = value;
       },

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/units.hpp"
 
 namespace nanoscatter {
 
@@ -29,6 +30,8 @@ struct ConfigDocument;  // the parsed file; defined in toml_config.cpp
 class ConfigTable {
  public:
   bool has(std::string_view key) const;
+  // Whether the key holds an array (for keys that take one value or several).
+  bool is_array(std::string_view key) const;
 
   // Numbers: integers and floats are both accepted; nan and ±inf are
   // rejected (no physical parameter here is meant to be one).
@@ -44,6 +47,21 @@ class ConfigTable {
   // Arrays whose every element is a (finite) number / a string.
   std::vector<double> get_array_of_doubles(std::string_view key) const;
   std::vector<std::string> get_array_of_strings(std::string_view key) const;
+
+  // Values that may carry their unit (units.hpp): a number, taken in
+  // `bare`, or a string with its unit, "5 nm", "50 angstrom", "0.2 deg";
+  // returned in `unit`. Arrays may mix the two forms element by element.
+  double get_length(std::string_view key, units::Length unit, units::Length bare,
+                    units::Sign sign = units::Sign::any) const;
+  double get_length_or(std::string_view key, double fallback, units::Length unit, units::Length bare,
+                       units::Sign sign = units::Sign::any) const;
+  std::vector<double> get_array_of_lengths(std::string_view key, units::Length unit, units::Length bare) const;
+  double get_angle(std::string_view key, units::Angle unit, units::Angle bare) const;
+  double get_angle_or(std::string_view key, double fallback, units::Angle unit, units::Angle bare) const;
+  std::vector<double> get_array_of_angles(std::string_view key, units::Angle unit, units::Angle bare) const;
+  // A number, or the string as written ("12 keV", "0.154 nm"): the text for
+  // units::wavelength() and units::energy_kev(), which also read energies.
+  std::string get_quantity_text(std::string_view key) const;
 
   ConfigTable get_table(std::string_view key) const;
   // [[key]] blocks, or an inline array of inline tables; named key[0], key[1], ...

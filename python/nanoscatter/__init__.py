@@ -7,6 +7,8 @@ names as keyword arguments (``--bin-width`` → ``bin_width``; ``--wavelength`` 
 memory with what the engine computed (no copies). Library errors raise
 :class:`Error` (a ``ValueError``) with the message the CLI would print.
 
+Lengths and angles may be strings with their unit (``radius="2 nm"``);
+``nanoscatter.units`` converts such strings into a stated unit.
 Plotting helpers: ``nanoscatter.plot`` (imports matplotlib on first use).
 """
 from ._core import (
@@ -37,6 +39,7 @@ from ._core import (
     write_pattern,
     write_structure,
 )
+from . import units
 from .structures import as_structure, build, from_ase, set_b_factors, to_ase
 from .fit import FitResult, GisaxsModel, fit
 from .engines import (

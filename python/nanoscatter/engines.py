@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from . import _core
+from . import _core, units
 from .structures import as_structure
 
 
@@ -182,7 +182,10 @@ def _q_grid(qmin, qmax, qpoints, two_theta_min, two_theta_max, wavelength):
         for name, v in zip(("--two-theta-min", "--two-theta-max", "--wavelength"), angles):
             if v is None:
                 raise _core.Error(f"{name}: required with a 2θ grid")
-        return _core.two_theta_q_grid(two_theta_min, two_theta_max, qpoints, wavelength)
+        # Each may be a string with its unit ("10 deg", "0.154 nm", "8.04 keV").
+        return _core.two_theta_q_grid(units.angle(two_theta_min, "deg", name="two_theta_min"),
+                                      units.angle(two_theta_max, "deg", name="two_theta_max"), qpoints,
+                                      units.wavelength(wavelength, "angstrom", name="wavelength"))
     if qmax is None:
         raise _core.Error("--qmax: required (or give --two-theta-min/--two-theta-max/--wavelength for a 2θ grid)")
     return _core.uniform_q_grid(qmin or 0.0, qmax, qpoints)
@@ -262,7 +265,8 @@ class Pattern2DPlan:
             geometry["direct_beam"] = None if centre is None else np.ravel(centre) + 0.5
         for key in ("euler_zyz", "rotation", "beam", "direct_beam"):
             if geometry.get(key) is not None:
-                geometry[key] = [float(v) for v in np.ravel(geometry[key])]
+                # Euler angles may be strings with their unit ("0.5 rad"), read by the library.
+                geometry[key] = [v if isinstance(v, str) else float(v) for v in np.ravel(np.asarray(geometry[key], dtype=object))]
         for key in ("output", "png"):
             if isinstance(geometry.get(key), os.PathLike):
                 geometry[key] = os.fspath(geometry[key])

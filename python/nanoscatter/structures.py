@@ -13,7 +13,7 @@ import os
 
 import numpy as np
 
-from . import _core
+from . import _core, units
 
 
 def _is_ase_atoms(obj):
@@ -103,7 +103,7 @@ def build(**options):
     (nx, ny, nz, d) with n·r ≤ d). Then ``placements`` (file, or rows
     (x, y, z[, α, β, γ])), ``vacancies``, ``vacancy_elements``,
     ``displace``, ``b_factor`` ({element: B in Å²}), ``seed``. Lengths in
-    Å. Returns a Structure.
+    Å, or strings with their unit (``radius="2 nm"``). Returns a Structure.
     """
     for key in ("cif", "input"):
         value = options.get(key)
@@ -116,6 +116,13 @@ def build(**options):
             options[key] = os.fspath(options[key])
     if isinstance(options.get("elements"), str):
         options["elements"] = options["elements"].split()
+    # Lengths may carry their unit ("2 nm"); a number is Å.
+    for key in ("a", "c", "radius", "edge", "height", "displace"):
+        if isinstance(options.get(key), str):
+            options[key] = units.length(options[key], "angstrom", name=key)
+    if isinstance(options.get("size"), (list, tuple)):
+        options["size"] = [units.length(v, "angstrom", name="size") if isinstance(v, str) else v
+                           for v in options["size"]]
     return _core.build(**options)
 
 

@@ -34,6 +34,7 @@ void bind_rmc(py::module_& m);
 void bind_detector(py::module_& m);
 void bind_pattern1d(py::module_& m);
 void bind_fit(py::module_& m);
+void bind_units(py::module_& m);
 
 // A NumPy array of the given shape that owns `values` (moved, not copied).
 template <class T>

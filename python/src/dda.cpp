@@ -45,10 +45,11 @@ DdaOptions dda_options(const py::kwargs& kwargs, const Keywords& kw) {
     if (py::isinstance<py::int_>(kwargs["grid"])) o.grid = {kwargs["grid"].cast<int>()};  // grid=16
     else kw.get("grid", o.grid);
   }
-  kw.get("size", o.size);
-  kw.get("eq_rad", o.eq_rad);
+  // Lengths in one unit (ADDA's), or each a string with its unit (then nm).
+  std::optional<double> lambda;
+  kw.get_same_unit_lengths({{"size", &o.size}, {"eq_rad", &o.eq_rad}, {"wavelength", &lambda}}, "wavelength");
+  if (lambda) o.lambda = *lambda;
   kw.get("dpl", o.dpl);
-  kw.get("wavelength", o.lambda);
   if (kw.has("m") && !kw.is_none("m")) o.m = refractive_indices(kwargs["m"], "m");
   kw.get_parsed("pol", o.polarizability, parse_dda_polarizability);
   kw.get_parsed("iter", o.solver, parse_dda_solver);

@@ -39,8 +39,9 @@ FactorOptions factor_options(const Keywords& kw) {
         PyErr_WarnEx(PyExc_DeprecationWarning, "energy without anomalous is deprecated, use anomalous=True, energy=",
                      1) != 0)
       throw py::error_already_set();
-    double energy = 0;
-    kw.get("energy", energy);
+    double energy = 0;  // keV, or "8040 eV" (units.hpp)
+    kw.get_value_or_text("energy", energy,
+                         [](const std::string& text) { return units::energy_kev(text, Where{"", 0, "energy", true}); });
     f.energy_kev = energy;
   }
   bool no_debye_waller = false;
@@ -53,7 +54,7 @@ DebyeOptions debye_options(const Keywords& kw) {
   DebyeOptions o;
   kw.get_parsed("radiation", o.radiation, parse_radiation);
   kw.get_parsed("method", o.method, parse_debye_method);
-  kw.get("bin_width", o.bin_width);
+  kw.get_length("bin_width", o.bin_width, units::Length::angstrom);
   o.factors = factor_options(kw);
   kw.get("partials", o.partials);
   kw.get_device(o.compute);
@@ -171,8 +172,8 @@ void bind_debye(py::module_& m) {
         auto names = with_device_keywords({"pdf_dr", "pdf_rmax", "radiation", "bin_width", "anomalous", "energy"});
         const Keywords kw(kwargs, names, "pair_distribution");
         PdfOptions pdf;
-        kw.get("pdf_dr", pdf.dr);
-        kw.get("pdf_rmax", pdf.r_max);
+        kw.get_length("pdf_dr", pdf.dr, units::Length::angstrom);
+        kw.get_length("pdf_rmax", pdf.r_max, units::Length::angstrom);
         DebyeOptions o = debye_options(kw);
         o.method = DebyeMethod::histogram;
         const Structure s = structure_from(structure, "structure");

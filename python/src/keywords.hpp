@@ -15,6 +15,7 @@
 
 #include "nanoscatter/device.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/units.hpp"
 
 namespace nanoscatter::python {
 
@@ -67,6 +68,26 @@ class Keywords {
     }
   }
 
+  // A length (or wavelength) keyword: a number in the engine's unit `bare`,
+  // or a string with its unit, "2 nm", "12 keV" (units.hpp).
+  template <class T>
+  void get_length(const char* name, T& into, units::Length bare) const {
+    get_value_or_text(name, into, [&](const std::string& text) { return units::length(text, bare, bare, at(name)); });
+  }
+  template <class T>
+  void get_wavelength(const char* name, T& into, units::Length bare) const {
+    get_value_or_text(name, into, [&](const std::string& text) { return units::wavelength(text, bare, bare, at(name)); });
+  }
+  // Several lengths or angles, each a number or a string with its unit.
+  void get_lengths(const char* name, std::vector<double>& into, units::Length bare) const;
+  void get_angles(const char* name, std::vector<double>& into, units::Angle bare) const;
+  // dda and mie (ADDA's convention): the given keywords, all numbers (as
+  // they are) or all strings with units (then in nm); a mix is refused.
+  // `lengths` pairs a keyword with its target; `wavelength` names the one
+  // that may also be a photon energy.
+  void get_same_unit_lengths(const std::vector<std::pair<const char*, std::optional<double>*>>& lengths,
+                             const char* wavelength) const;
+
   // device ("auto"|"cpu"|"gpu", resolved here), precision, threads,
   // max_device_memory (bytes) and quiet: the DeviceOptions keywords.
   void get_device(DeviceOptions& into) const;
@@ -83,6 +104,7 @@ class Keywords {
     else if constexpr (std::is_same_v<T, std::vector<double>>) return "a sequence of numbers";
     else return "a value of another type";
   }
+  static Where at(const char* name) { return Where{"", 0, name, true}; }
   py::kwargs kwargs_;
 };
 

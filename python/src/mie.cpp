@@ -22,8 +22,10 @@ const std::vector<std::string> kMieKeywords = {"x",      "radius", "wavelength",
 MieOptions mie_options(const py::kwargs& kwargs, const Keywords& kw) {
   MieOptions o;
   kw.get("x", o.x);
-  kw.get("radius", o.radius);
-  kw.get("wavelength", o.lambda);
+  // Lengths in one unit (ADDA's), or each a string with its unit (then nm).
+  std::optional<double> lambda;
+  kw.get_same_unit_lengths({{"radius", &o.radius}, {"wavelength", &lambda}}, "wavelength");
+  if (lambda) o.lambda = *lambda;
   if (kw.has("m")) o.m = refractive_index(kwargs["m"], "m");
   kw.get("core_ratio", o.core_ratio);
   if (kw.has("m_core") && !kw.is_none("m_core")) o.m_core = refractive_index(kwargs["m_core"], "m_core");

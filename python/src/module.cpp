@@ -22,4 +22,5 @@ PYBIND11_MODULE(_core, m) {
   bind_detector(m);
   bind_pattern1d(m);
   bind_fit(m);
+  bind_units(m);
 }

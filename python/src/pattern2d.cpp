@@ -48,16 +48,16 @@ Pattern2DOptions plan_options(const Keywords& kw) {
 
 Pattern2DGeometryOptions geometry_options(const Keywords& kw) {
   Pattern2DGeometryOptions g;
-  kw.get("wavelength", g.wavelength);
+  kw.get_wavelength("wavelength", g.wavelength, units::Length::angstrom);
   kw.get("qmax", g.qmax);
   kw.get("nq", g.nq);
   kw.get("nphi", g.nphi);
-  get_values(kw, "euler_zyz", g.euler_zyz);
+  kw.get_angles("euler_zyz", g.euler_zyz, units::Angle::deg);
   get_values(kw, "rotation", g.rotation);
   get_values(kw, "beam", g.beam);
   kw.get("flat", g.flat);
-  kw.get("distance", g.distance);
-  kw.get("pixel_size", g.pixel_size);
+  kw.get_length("distance", g.distance, units::Length::mm);
+  kw.get_length("pixel_size", g.pixel_size, units::Length::mm);
   kw.get("nx", g.nx);
   kw.get("ny", g.ny);
   get_values(kw, "direct_beam", g.direct_beam);

@@ -130,7 +130,7 @@ class Pattern2DBinding(ScratchTestCase):
             self.assertIn(valid, str(e.exception))
         with self.assertRaises(ns.Error) as e:
             ns.pattern2d(self.au, wavelength="one", qmax=4, nq=4, nphi=4)
-        self.assertTrue(str(e.exception).startswith("wavelength: expected a number, got "), str(e.exception))
+        self.assertTrue(str(e.exception).startswith("wavelength: expected a number"), str(e.exception))
         # None is "not given": comm (this process alone) and the geometry keywords.
         r = ns.Pattern2DPlan(self.au, comm=None, device="cpu").execute(wavelength=1.0, qmax=4, nq=3, nphi=4,
                                                                        euler_zyz=None, distance=None)

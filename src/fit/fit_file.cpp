@@ -2,8 +2,10 @@
 #include "nanoscatter/fit_file.hpp"
 
 #include <cmath>
+#include <optional>
 
 #include "nanoscatter/config.hpp"
+#include "nanoscatter/units.hpp"
 
 namespace nanoscatter::fit {
 
@@ -33,17 +35,35 @@ std::string relative_to(const std::filesystem::path& base, const std::string& pa
   return (p.is_absolute() || base.empty() ? p : base / p).string() + rest;
 }
 
-RangeSpec range_of(const ConfigTable& t, std::initializer_list<const char*> keys, const char* axis) {
+// What a range's numbers measure: r (Å) and 2θ (degrees) may also be
+// strings with their unit (units.hpp), pixels and mm detector ranges not.
+enum class RangeUnit { plain, angstrom, degree };
+
+RangeSpec range_of(const ConfigTable& t, std::initializer_list<const char*> keys, const char* axis,
+                   RangeUnit unit = RangeUnit::plain) {
   RangeSpec r;
   for (const char* key : keys) {
     if (!t.has(key)) continue;
     if (!r.key.empty()) fail_at(t.where(key), "give one of ", r.key, " and ", key, " for the ", axis, " range");
-    const std::vector<double> v = t.get_array_of_doubles(key);
+    const std::vector<double> v =
+        unit == RangeUnit::angstrom ? t.get_array_of_lengths(key, units::Length::angstrom, units::Length::angstrom)
+        : unit == RangeUnit::degree ? t.get_array_of_angles(key, units::Angle::deg, units::Angle::deg)
+                                    : t.get_array_of_doubles(key);
     if (v.size() != 2 || !(v[0] < v[1]))
       fail_at(t.where(key), "expected [first, last] with first < last");
     r = {key, v[0], v[1], t.where(key)};
   }
   return r;
+}
+
+// Lengths in Å and angles in degrees, or strings with their unit; a
+// missing key is the fallback (none: required).
+double angstrom_or(const ConfigTable& t, const char* key, std::optional<double> fallback) {
+  if (!fallback) return t.get_length(key, units::Length::angstrom, units::Length::angstrom);
+  return t.get_length_or(key, *fallback, units::Length::angstrom, units::Length::angstrom);
+}
+double degrees_or(const ConfigTable& t, const char* key, double fallback) {
+  return t.get_angle_or(key, fallback, units::Angle::deg, units::Angle::deg);
 }
 
 // Keys not given keep the engine's defaults in `o`.
@@ -99,7 +119,7 @@ void read_pdf_model(const ConfigTable& model, const std::filesystem::path& base,
                     "termination_step", "termination_extension", "bin_width"});
   d.structure = relative_to(base, model.get_string("structure"));
   d.structure_where = model.where("structure");
-  const RangeSpec r = range_of(model, {"r"}, "r");
+  const RangeSpec r = range_of(model, {"r"}, "r", RangeUnit::angstrom);
   if (r.key.empty()) fail_at(model.where(), "missing r = [first, last] (Å), the fitted range");
   if (!(r.first > 0)) fail_at(r.where, "the fitted r range must start above 0 Å, got ", r.first);
   d.r_first = r.first, d.r_last = r.last, d.r_where = r.where;
@@ -112,7 +132,7 @@ void read_pdf_model(const ConfigTable& model, const std::filesystem::path& base,
   d.pdf.number_density = model.get_double_or("number_density", d.pdf.number_density);
   d.pdf.termination_step = model.get_double_or("termination_step", d.pdf.termination_step);
   d.pdf.termination_extension = model.get_double_or("termination_extension", d.pdf.termination_extension);
-  d.bin_width = model.get_double_or("bin_width", d.bin_width);
+  d.bin_width = angstrom_or(model, "bin_width", d.bin_width);
   try {
     d.pdf.validate();
   } catch (const Error& e) {
@@ -134,7 +154,7 @@ std::optional<SizeDistributionOptions> read_size(const ConfigTable& t) {
   size.check_keys({"r_min", "r_max", "count", "distribution"});
   SizeDistributionOptions o;
   read_model_key(size, "distribution", [&] { o.distribution = parse_size_distribution(size.get_string("distribution")); });
-  o.r_min = size.get_double("r_min"), o.r_max = size.get_double("r_max");
+  o.r_min = angstrom_or(size, "r_min", std::nullopt), o.r_max = angstrom_or(size, "r_max", std::nullopt);
   const std::int64_t count = size.get_int_or("count", std::int64_t(o.count));
   if (count < 2 || count > 1000) fail_at(size.where("count"), "must be in [2, 1000] radii, got ", count);
   o.count = std::size_t(count);
@@ -177,7 +197,7 @@ void read_powder_model(const ConfigTable& root, const ConfigTable& model, const 
     d.structure = relative_to(base, model.get_string("structure"));
     d.structure_where = model.where("structure");
   }
-  const RangeSpec t = range_of(model, {"two_theta"}, "2θ");
+  const RangeSpec t = range_of(model, {"two_theta"}, "2θ", RangeUnit::degree);
   if (t.key.empty()) fail_at(model.where(), "missing two_theta = [first, last] (degrees), the fitted range");
   if (!(t.first > 0 && t.last < 180)) fail_at(t.where, "the fitted 2θ range must lie in (0, 180) degrees");
   d.two_theta_first = t.first, d.two_theta_last = t.last, d.two_theta_where = t.where;
@@ -195,24 +215,27 @@ void read_powder_model(const ConfigTable& root, const ConfigTable& model, const 
     d.instrument.wavelength2 = 0;
   }
   if (model.has("wavelength")) {
-    d.instrument.wavelength = model.get_double("wavelength");
+    d.instrument.wavelength = units::wavelength(model.get_quantity_text("wavelength"), units::Length::angstrom,
+                                                units::Length::angstrom, model.where("wavelength"));
     d.wavelength_given = true;
   }
-  d.instrument.wavelength2 = model.get_double_or("wavelength2", d.instrument.wavelength2);
+  if (model.has("wavelength2"))
+    d.instrument.wavelength2 = units::wavelength(model.get_quantity_text("wavelength2"), units::Length::angstrom,
+                                                 units::Length::angstrom, model.where("wavelength2"));
   d.instrument.ratio = model.get_double_or("ratio", d.instrument.ratio);
   at("polarisation", [&] { d.instrument.polarisation = parse_polarisation(model.get_string("polarisation")); });
-  d.instrument.monochromator_two_theta = model.get_double_or("monochromator_two_theta", d.instrument.monochromator_two_theta);
+  d.instrument.monochromator_two_theta = degrees_or(model, "monochromator_two_theta", d.instrument.monochromator_two_theta);
   d.instrument.polarisation_fraction = model.get_double_or("polarisation_fraction", d.instrument.polarisation_fraction);
-  d.instrument.fine_step = model.get_double_or("fine_step", d.instrument.fine_step);
+  d.instrument.fine_step = degrees_or(model, "fine_step", d.instrument.fine_step);
   d.instrument.reach = model.get_double_or("reach", d.instrument.reach);
-  d.instrument.margin = model.get_double_or("margin", d.instrument.margin);
+  d.instrument.margin = degrees_or(model, "margin", d.instrument.margin);
   d.powder.self_debye_waller = model.get_bool_or("self_debye_waller", false);
   d.powder.size = read_size(model);
   at("profile", [&] { d.profile = parse_powder_profile(model.get_string("profile")); });
   const std::int64_t terms = model.get_int_or("background_terms", 0);
   if (terms < 0 || terms > 30) fail_at(model.where("background_terms"), "must be in [0, 30], got ", terms);
   d.background_terms = std::size_t(terms);
-  d.bin_width = model.get_double_or("bin_width", d.bin_width);
+  d.bin_width = angstrom_or(model, "bin_width", d.bin_width);
   if (!(d.bin_width > 0) || !(d.bin_width <= 0.01))
     fail_at(model.where("bin_width"), "must be in (0, 0.01] Å, got ", d.bin_width);
   try {

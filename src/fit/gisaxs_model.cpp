@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "nanoscatter/fit_gisaxs.hpp"
+#include "nanoscatter/units.hpp"
 
 namespace nanoscatter::fit {
 
@@ -20,6 +21,15 @@ bool layout_path(const std::string& path) {
 
 std::vector<double> edges_slice(const std::vector<double>& edges, std::size_t first, std::size_t bins) {
   return std::vector<double>(edges.begin() + long(first), edges.begin() + long(first + bins + 1));
+}
+
+// Whether a string value is a number with its unit (units.hpp).
+bool has_unit(const std::string& text) {
+  try {
+    return units::has_unit(text, {});
+  } catch (const Error&) {
+    return false;  // not a number at all: a name, a file
+  }
 }
 }  // namespace
 
@@ -73,7 +83,11 @@ std::vector<std::string> GisaxsFitModel::paths() const {
   std::vector<std::string> out;
   for (const std::string& p : document_.paths()) {
     const ConfigValue v = document_.get(p);
-    if (std::holds_alternative<double>(v) || std::holds_alternative<std::int64_t>(v)) out.push_back(p);
+    // A value with its unit ("50 Å") is fitted too: the fit's numbers are
+    // in the sample's bare units (nm, degrees), and set() writes one.
+    const auto* text = std::get_if<std::string>(&v);
+    if (std::holds_alternative<double>(v) || std::holds_alternative<std::int64_t>(v) || (text && has_unit(*text)))
+      out.push_back(p);
   }
   return out;
 }

@@ -19,13 +19,14 @@
 #include "nanoscatter/gisaxs_mesh.hpp"
 #include "nanoscatter/resource_guard.hpp"
 #include "nanoscatter/scattering_factors.hpp"
+#include "nanoscatter/units.hpp"
 
 namespace nanoscatter::gisaxs {
 
 namespace {
 
-// h c in keV·nm (CODATA 2018), for photon energies ↔ wavelengths.
-constexpr double kHcKeVNm = 1.239841984;
+using units::Angle;
+using units::Length;
 // A lower bound of what each detector pixel costs: its intensity and one
 // complex amplitude, in float64 (the engine keeps more per pixel).
 constexpr double kMinBytesPerPixel = sizeof(double) + 2 * sizeof(double);
@@ -58,6 +59,21 @@ std::vector<ConfigTable> tables_of(const ConfigTable& t, const std::string& key)
     return t.get_array_of_tables(key);
   }
 }
+
+// Lengths are nm and angles degrees when bare (docs/gisaxs.md); a string
+// names its unit, "50 angstrom", "3.5 mrad" (units.hpp). Angles come back
+// in radians, the engine's unit.
+double nm(const ConfigTable& t, std::string_view key) { return t.get_length(key, Length::nm, Length::nm); }
+double nm_or(const ConfigTable& t, std::string_view key, double fallback) {
+  return t.get_length_or(key, fallback, Length::nm, Length::nm);
+}
+double radians(const ConfigTable& t, std::string_view key) { return t.get_angle(key, Angle::rad, Angle::deg); }
+double radians_or(const ConfigTable& t, std::string_view key, double fallback) {
+  return t.get_angle_or(key, fallback, Angle::rad, Angle::deg);
+}
+
+// What a distribution's sigma, min and max measure.
+enum class Measure { length, angle };
 
 Mat3 rotation_about(const std::string& axis, double angle, const Where& where) {
   const double c = std::cos(angle), s = std::sin(angle);
@@ -108,34 +124,6 @@ class SampleReader {
     sample_.warnings.push_back(format_error(where, "deprecated, use " + new_name));
   }
 
-  // The beam's wavelength in nm: a number is nm (the engine's length unit);
-  // a string names its unit, "0.154 nm" or "1.54 angstrom" (also "Å"), so
-  // that a value copied from an Å-based engine cannot be misread.
-  static double wavelength_nm(const ConfigTable& t) {
-    const Where at = t.where("wavelength");
-    std::string text;
-    try {
-      return t.get_double("wavelength");
-    } catch (const Error&) {
-      text = t.get_string("wavelength");
-    }
-    constexpr double kNmPerAngstrom = 0.1;
-    const std::pair<const char*, double> units[] = {{"nm", 1.0}, {"angstrom", kNmPerAngstrom}, {"Å", kNmPerAngstrom}};
-    std::size_t used = 0;
-    double value = 0;
-    try {
-      value = std::stod(text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    const auto first = text.find_first_not_of(' ', used);
-    const std::string unit = used == 0 || first == std::string::npos ? "" : text.substr(first);
-    for (const auto& [name, scale] : units)
-      if (unit == name) return value * scale;
-    fail_at(at, "give a number in nm or a string with its unit, \"0.154 nm\" or \"1.54 angstrom\"; got '", text,
-            "'");
-  }
-
   // Records where the value that validate_sample calls `field` was written.
   void note(const std::string& field, const Where& where) { where_[field] = where; }
   // The recorded place of a field, or of its nearest recorded parent.
@@ -149,7 +137,7 @@ class SampleReader {
     return {sample_.source, 0, field};
   }
 
-  double energy_kev() const { return kHcKeVNm / sample_.beam.wavelength; }
+  double energy_kev() const { return kHcKeVAngstrom / (10 * sample_.beam.wavelength); }  // λ in nm
 
   void read_beam(const ConfigTable& t) {
     check_keys(t, {"wavelength", "energy", "alpha_i", "phi_i", "intensity", "alpha_i_divergence",
@@ -157,41 +145,44 @@ class SampleReader {
     Beam& b = sample_.beam;
     if (t.has("wavelength") == t.has("energy"))
       fail_at(t.where(), "give exactly one of wavelength (nm) and energy (keV)");
+    // wavelength: nm when bare, or "0.154 nm", "1.54 angstrom", "8.04 keV";
+    // energy: keV when bare, or "8040 eV" (units.hpp).
     if (t.has("wavelength")) {
-      b.wavelength = wavelength_nm(t);
+      b.wavelength = units::wavelength(t.get_quantity_text("wavelength"), Length::nm, Length::nm, t.where("wavelength"));
       note("beam.wavelength", t.where("wavelength"));
     } else {
-      const double e = t.get_double("energy");
+      const double e = units::energy_kev(t.get_quantity_text("energy"), t.where("energy"));
       if (!(e > 0)) fail_at(t.where("energy"), "must be a positive photon energy in keV, got ", e);
-      b.wavelength = kHcKeVNm / e;
+      b.wavelength = units::wavelength_of_energy(e, Length::nm);
       note("beam.wavelength", t.where("energy"));
     }
     if (!(b.wavelength > 0)) fail_at(locate("beam.wavelength"), "must be positive, got ", b.wavelength);
-    b.alpha_i = t.get_double("alpha_i") * kDegree;
+    b.alpha_i = radians(t, "alpha_i");
     note("beam.alpha_i", t.where("alpha_i"));
-    b.phi_i = t.get_double_or("phi_i", 0.0) * kDegree;
+    b.phi_i = radians_or(t, "phi_i", 0.0);
     note("beam.phi_i", t.where("phi_i"));
     b.intensity = t.get_double_or("intensity", 1.0);
     note("beam.intensity", t.where("intensity"));
     if (t.has("alpha_i_divergence"))
-      b.alpha_i_divergence = distribution(t.get_table("alpha_i_divergence"), "beam.alpha_i_divergence", kDegree);
+      b.alpha_i_divergence = distribution(t.get_table("alpha_i_divergence"), "beam.alpha_i_divergence", Measure::angle);
     if (t.has("phi_i_divergence"))
-      b.phi_i_divergence = distribution(t.get_table("phi_i_divergence"), "beam.phi_i_divergence", kDegree);
+      b.phi_i_divergence = distribution(t.get_table("phi_i_divergence"), "beam.phi_i_divergence", Measure::angle);
     if (t.has("wavelength_spread"))
-      b.wavelength_spread = distribution(t.get_table("wavelength_spread"), "beam.wavelength_spread", 1.0);
+      b.wavelength_spread = distribution(t.get_table("wavelength_spread"), "beam.wavelength_spread", Measure::length);
   }
 
   // { type = "gaussian", sigma, samples, sigma_factor, min, max } or
-  // { type = "lognormal", scale, ... }; sigma, min and max are in the value's
-  // file unit (× unit gives the internal one), scale is dimensionless.
-  SampledDistribution distribution(const ConfigTable& dt, const std::string& df, double unit) {
+  // { type = "lognormal", scale, ... }; sigma, min and max measure what the
+  // distributed value does (nm, or degrees, when bare), scale is dimensionless.
+  SampledDistribution distribution(const ConfigTable& dt, const std::string& df, Measure measure) {
     note(df, dt.where());
+    auto value = [&](const char* key) { return measure == Measure::length ? nm(dt, key) : radians(dt, key); };
     SampledDistribution s;
     const std::string type = dt.get_string("type");
     if (type == "gaussian") {
       s.kind = DistributionKind::gaussian;
       if (dt.has("scale")) fail_at(dt.where("scale"), "scale belongs to lognormal; a gaussian takes sigma");
-      s.width = dt.get_double("sigma") * unit;
+      s.width = value("sigma");
       note(df + ".sigma", dt.where("sigma"));
     } else if (type == "lognormal") {
       s.kind = DistributionKind::lognormal;
@@ -209,7 +200,7 @@ class SampleReader {
     note(df + ".sigma_factor", dt.where("sigma_factor"));
     for (const char* key : {"min", "max"}) {
       if (!dt.has(key)) continue;
-      (key[1] == 'i' ? s.min : s.max) = dt.get_double(key) * unit;
+      (key[1] == 'i' ? s.min : s.max) = value(key);
       note(df + "." + key, dt.where(key));
     }
     return s;
@@ -294,9 +285,9 @@ class SampleReader {
         l.material = Material{"vacuum", 0, 0};
       else
         fail_at({t.file(), t.where().line, f + ".material"}, "missing required key");
-      l.thickness = t.get_double_or("thickness", 0.0);
+      l.thickness = nm_or(t, "thickness", 0.0);
       note(f + ".thickness", t.where("thickness"));
-      l.roughness = t.get_double_or("roughness", 0.0);
+      l.roughness = nm_or(t, "roughness", 0.0);
       note(f + ".roughness", t.where("roughness"));
       if (!l.name.empty()) {
         for (std::size_t k = 0; k < sample_.layers.size(); ++k)
@@ -308,8 +299,11 @@ class SampleReader {
     if (layers.empty()) fail_at(root.where("layer"), "the sample needs at least one [[layer]] (the ambient)");
   }
 
-  // Bins { min, max, bins } or explicit edges under `key`_edges.
-  std::vector<double> axis(const ConfigTable& t, const std::string& key, double scale, const std::string& field) {
+  // Bins { min, max, bins } or explicit edges under `key`_edges: angles
+  // (degrees when bare, radians inside), or q (nm⁻¹, numbers only). Angles
+  // are spaced in degrees and turned into radians last, as before units.
+  std::vector<double> axis(const ConfigTable& t, const std::string& key, bool angles, const std::string& field) {
+    const double scale = angles ? kDegree : 1.0;
     const std::string edges_key = key + "_edges";
     if (t.has(key) == t.has(edges_key))
       fail_at(t.has(key) ? t.where(edges_key) : t.where(), "give exactly one of ", key, " = {min, max, bins} and ",
@@ -317,14 +311,16 @@ class SampleReader {
     std::vector<double> edges;
     if (t.has(edges_key)) {
       note(field, t.where(edges_key));
-      for (double e : t.get_array_of_doubles(edges_key)) edges.push_back(e * scale);
+      const auto written = angles ? t.get_array_of_angles(edges_key, Angle::deg, Angle::deg) : t.get_array_of_doubles(edges_key);
+      for (double e : written) edges.push_back(e * scale);
       if (edges.size() < 2) fail_at(t.where(edges_key), "empty detector axis: give at least two edges");
       return edges;
     }
     note(field, t.where(key));
     const ConfigTable a = t.get_table(key);
     check_keys(a, {"min", "max", "bins"});
-    const double lo = a.get_double("min"), hi = a.get_double("max");
+    const double lo = angles ? a.get_angle("min", Angle::deg, Angle::deg) : a.get_double("min");
+    const double hi = angles ? a.get_angle("max", Angle::deg, Angle::deg) : a.get_double("max");
     const std::int64_t bins = a.get_int("bins");
     if (bins < 1) fail_at(a.where("bins"), "empty detector axis: bins must be ≥ 1, got ", bins);
     if (bins > 100000) fail_at(a.where("bins"), "at most 100000 bins per axis, got ", bins);
@@ -352,27 +348,24 @@ class SampleReader {
     if (type == "angular") {
       check_keys(t, {"type", "phi_f", "alpha_f", "phi_f_edges", "alpha_f_edges", "resolution", "background"});
       AngularDetector d;
-      d.phi_edges = axis(t, "phi_f", kDegree, "detector.phi_f");
-      d.alpha_edges = axis(t, "alpha_f", kDegree, "detector.alpha_f");
+      d.phi_edges = axis(t, "phi_f", true, "detector.phi_f");
+      d.alpha_edges = axis(t, "alpha_f", true, "detector.alpha_f");
       sample_.detector = d;
     } else if (type == "qgrid") {
       check_keys(t, {"type", "q_y", "q_z", "q_y_edges", "q_z_edges", "resolution", "background"});
       QGridDetector d;
-      d.qy_edges = axis(t, "q_y", 1.0, "detector.q_y");
-      d.qz_edges = axis(t, "q_z", 1.0, "detector.q_z");
+      d.qy_edges = axis(t, "q_y", false, "detector.q_y");
+      d.qz_edges = axis(t, "q_z", false, "detector.q_z");
       sample_.detector = d;
     } else if (type == "flat") {
       check_keys(t, {"type", "distance", "pixel_size", "pixels", "direct_beam", "region", "resolution", "background"});
       FlatDetector d;
-      d.distance = t.get_double("distance");
+      // mm when bare; "1.5 m", "75 um" (units.hpp).
+      d.distance = t.get_length("distance", Length::mm, Length::mm);
       note("detector.distance", t.where("distance"));
       note("detector.pixel_size", t.where("pixel_size"));
-      std::vector<double> size;
-      try {
-        size = {t.get_double("pixel_size")};
-      } catch (const Error&) {
-        size = t.get_array_of_doubles("pixel_size");
-      }
+      std::vector<double> size = t.is_array("pixel_size") ? t.get_array_of_lengths("pixel_size", Length::mm, Length::mm)
+                                                           : std::vector{t.get_length("pixel_size", Length::mm, Length::mm)};
       if (size.size() == 1) size.push_back(size[0]);
       if (size.size() != 2) fail_at(t.where("pixel_size"), "give one size or [width, height] in mm");
       d.pixel_width = size[0];
@@ -412,8 +405,8 @@ class SampleReader {
     if (t.has("resolution")) {
       const ConfigTable r = t.get_table("resolution");
       check_keys(r, {"sigma_x", "sigma_y"});
-      const double unit = type == "angular" ? kDegree : 1.0;
-      sample_.resolution = DetectorResolution{r.get_double("sigma_x") * unit, r.get_double("sigma_y") * unit};
+      auto sigma = [&](const char* key) { return type == "angular" ? radians(r, key) : r.get_double(key); };
+      sample_.resolution = DetectorResolution{sigma("sigma_x"), sigma("sigma_y")};
       note("detector.resolution.sigma_x", r.where("sigma_x"));
       note("detector.resolution.sigma_y", r.where("sigma_y"));
     }
@@ -457,14 +450,14 @@ class SampleReader {
       const char* euler = r.has("euler") ? "euler" : "euler_zxz";
       if (r.has(euler)) {
         if (r.has("axis") || r.has("angle")) fail_at(r.where(euler), "give either euler_zxz or axis/angle");
-        const auto e = r.get_array_of_doubles(euler);
+        const auto e = r.get_array_of_angles(euler, Angle::rad, Angle::deg);
         if (e.size() != 3) fail_at(r.where(euler), "give three angles [alpha, beta, gamma] in degrees");
         // BornAgain's RotationEuler: Rz(α) Rx(β) Rz(γ).
-        m = rotation_about("z", e[0] * kDegree, r.where()) * rotation_about("x", e[1] * kDegree, r.where()) *
-            rotation_about("z", e[2] * kDegree, r.where());
+        m = rotation_about("z", e[0], r.where()) * rotation_about("x", e[1], r.where()) *
+            rotation_about("z", e[2], r.where());
       } else {
         const std::string axis = r.get_string("axis");
-        m = rotation_about(axis, r.get_double("angle") * kDegree, r.where("axis"));
+        m = rotation_about(axis, radians(r, "angle"), r.where("axis"));
       }
       total = m * total;  // later rotations act after earlier ones
     }
@@ -489,7 +482,7 @@ class SampleReader {
         fail_at(dt.where("parameter"), "shape ", shape.name, " has no parameter '", parameter, "' (", join(names), ")");
       const bool angle = shape.parameters[*index].kind == ParameterKind::angle;
       SizeDistribution s;
-      static_cast<SampledDistribution&>(s) = distribution(dt, df, angle ? kDegree : 1.0);
+      static_cast<SampledDistribution&>(s) = distribution(dt, df, angle ? Measure::angle : Measure::length);
       s.parameter = *index;
       p.distributions.push_back(s);
     }
@@ -509,8 +502,11 @@ class SampleReader {
     ParticleSpec p;
     p.shape = shape_name;
     for (const ShapeParameter& sp : shape->parameters) {
-      double v = sp.required ? t.get_double(sp.name) : t.get_double_or(sp.name, sp.fallback);
-      if (sp.kind == ParameterKind::angle) v *= kDegree;
+      double v = 0;
+      if (sp.kind == ParameterKind::angle)
+        v = sp.required ? radians(t, sp.name) : radians_or(t, sp.name, sp.fallback * kDegree);
+      else
+        v = sp.required ? nm(t, sp.name) : nm_or(t, sp.name, sp.fallback);
       p.parameters.push_back(v);
       note(f + "." + sp.name, t.where(sp.name));
     }
@@ -529,13 +525,14 @@ class SampleReader {
     p.abundance = t.get_double_or("abundance", 1.0);
     note(f + ".abundance", t.where("abundance"));
     p.layer = layer_index(t, f + ".layer");
-    p.depth = t.get_double_or("depth", 0.0);
+    p.depth = nm_or(t, "depth", 0.0);
     note(f + ".depth", t.where("depth"));
     if (t.has("rotation")) p.rotation = rotation(t);
   }
 
   // shape = "mesh": file (STL or OBJ, relative to the sample file), scale
-  // (nm per file unit), origin ("bottom_centre" or "file"), offset [x, y, z] nm.
+  // (nm per file unit: 0.1, or "1 angstrom" for a file in Å), origin
+  // ("bottom_centre" or "file"), offset [x, y, z] nm.
   ParticleSpec read_mesh_particle(const ConfigTable& t, const std::string& f) {
     check_keys(t, {"shape", "file", "scale", "origin", "offset", "material", "abundance", "layer", "depth",
                    "rotation"});
@@ -543,7 +540,7 @@ class SampleReader {
     p.shape = "mesh";
     read_common(t, f, p);
     MeshPlacement placement;
-    placement.scale = t.get_double_or("scale", 1.0);
+    placement.scale = nm_or(t, "scale", 1.0);
     note(f + ".scale", t.where("scale"));
     if (!(placement.scale > 0) || !std::isfinite(placement.scale))
       fail_at(t.where("scale"), "must be a positive factor (nm per file unit), got ", placement.scale);
@@ -555,7 +552,7 @@ class SampleReader {
         fail_at(t.where("origin"), "unknown origin '", origin, "' (bottom_centre, file)");
     }
     if (t.has("offset")) {
-      const auto o = t.get_array_of_doubles("offset");
+      const auto o = t.get_array_of_lengths("offset", Length::nm, Length::nm);
       if (o.size() != 3) fail_at(t.where("offset"), "give [x, y, z] in nm");
       placement.offset = {o[0], o[1], o[2]};
       if (!is_finite(placement.offset)) fail_at(t.where("offset"), "must be finite");
@@ -575,7 +572,7 @@ class SampleReader {
     check_keys(t, {"type", "omega", "eta"});
     Distribution1D d;
     d.kind = profile_kind(t);
-    d.omega = t.get_double("omega");
+    d.omega = nm(t, "omega");
     note(f + ".omega", t.where("omega"));
     d.eta = t.get_double_or("eta", 0.5);
     return d;
@@ -586,9 +583,9 @@ class SampleReader {
     check_keys(t, {"type", "omega_x", "omega_y", "gamma", "eta"});
     Distribution2D d;
     d.kind = profile_kind(t);
-    d.omega_x = t.get_double("omega_x");
-    d.omega_y = t.get_double("omega_y");
-    d.gamma = t.get_double_or("gamma", 0.0) * kDegree;
+    d.omega_x = nm(t, "omega_x");
+    d.omega_y = nm(t, "omega_y");
+    d.gamma = radians_or(t, "gamma", 0.0);
     d.eta = t.get_double_or("eta", 0.5);
     note(f + ".omega_x", t.where("omega_x"));
     note(f + ".omega_y", t.where("omega_y"));
@@ -610,22 +607,22 @@ class SampleReader {
     const std::string type = t.get_string_or("type", "general");
     if (type == "square" || type == "hexagonal") {
       check_keys(t, {"type", "length", "xi"});
-      l.length_1 = l.length_2 = t.get_double("length");
+      l.length_1 = l.length_2 = nm(t, "length");
       l.angle = (type == "square" ? 90.0 : 120.0) * kDegree;
       note(f + ".length_1", t.where("length"));
       note(f + ".length_2", t.where("length"));
     } else if (type == "general") {
       check_keys(t, {"type", "length_1", "length_2", "angle", "xi"});
-      l.length_1 = t.get_double("length_1");
-      l.length_2 = t.get_double("length_2");
-      l.angle = t.get_double("angle") * kDegree;
+      l.length_1 = nm(t, "length_1");
+      l.length_2 = nm(t, "length_2");
+      l.angle = radians(t, "angle");
       note(f + ".length_1", t.where("length_1"));
       note(f + ".length_2", t.where("length_2"));
       note(f + ".angle", t.where("angle"));
     } else {
       fail_at(t.where("type"), "unknown lattice '", type, "' (square, hexagonal, general)");
     }
-    l.xi = t.get_double_or("xi", 0.0) * kDegree;
+    l.xi = radians_or(t, "xi", 0.0);
     return l;
   }
 
@@ -636,6 +633,14 @@ class SampleReader {
       note(f + "." + key, t.where(key));
       return t.get_double_or(key, fallback);
     };
+    auto length = [&](const char* key) {
+      note(f + "." + key, t.where(key));
+      return nm_or(t, key, 0.0);
+    };
+    auto angle = [&](const char* key) {
+      note(f + "." + key, t.where(key));
+      return radians_or(t, key, 0.0);
+    };
     if (type == "none") {
       check_keys(t, {"type"});
       return NoInterference{};
@@ -645,21 +650,21 @@ class SampleReader {
       std::vector<std::string> keys{"type", "peak_distance", "damping_length", "domain_size", "pdf"};
       keys.push_back(radial ? "size_spacing_coupling" : "xi");
       check_keys(t, keys);
-      const double d = t.get_double("peak_distance");
+      const double d = nm(t, "peak_distance");
       note(f + ".peak_distance", t.where("peak_distance"));
       const Distribution1D pdf = profile_1d(t, "pdf", f + ".pdf");
       if (radial)
-        return RadialParacrystal{d, num("damping_length", 0), num("domain_size", 0), pdf,
+        return RadialParacrystal{d, length("damping_length"), length("domain_size"), pdf,
                                  num("size_spacing_coupling", 0)};
-      return Paracrystal1D{d, num("damping_length", 0), num("domain_size", 0), num("xi", 0) * kDegree, pdf};
+      return Paracrystal1D{d, length("damping_length"), length("domain_size"), angle("xi"), pdf};
     }
     if (type == "paracrystal_2d") {
       check_keys(t, {"type", "lattice", "damping_length", "domain_sizes", "pdf_1", "pdf_2"});
       Paracrystal2D s;
       s.lattice = lattice(t, f + ".lattice");
-      s.damping_length = num("damping_length", 0);
+      s.damping_length = length("damping_length");
       if (t.has("domain_sizes")) {
-        const auto sizes = t.get_array_of_doubles("domain_sizes");
+        const auto sizes = t.get_array_of_lengths("domain_sizes", Length::nm, Length::nm);
         if (sizes.size() != 2) fail_at(t.where("domain_sizes"), "give [size_1, size_2] in nm");
         s.domain_size_1 = sizes[0];
         s.domain_size_2 = sizes[1];
@@ -672,13 +677,13 @@ class SampleReader {
     if (type == "lattice_1d") {
       check_keys(t, {"type", "length", "xi", "decay"});
       Lattice1D s;
-      s.length = t.get_double("length");
+      s.length = nm(t, "length");
       note(f + ".length", t.where("length"));
-      s.xi = num("xi", 0) * kDegree;
+      s.xi = angle("xi");
       const ConfigTable d = t.get_table("decay");
       check_keys(d, {"type", "length", "eta"});
       s.decay.kind = profile_kind(d);
-      s.decay.length = d.get_double("length");
+      s.decay.length = nm(d, "length");
       s.decay.eta = d.get_double_or("eta", 0.5);
       note(f + ".decay.length", d.where("length"));
       return s;
@@ -690,9 +695,9 @@ class SampleReader {
       const ConfigTable d = t.get_table("decay");
       check_keys(d, {"type", "length_x", "length_y", "gamma", "eta"});
       s.decay.kind = profile_kind(d);
-      s.decay.length_x = d.get_double("length_x");
-      s.decay.length_y = d.get_double("length_y");
-      s.decay.gamma = d.get_double_or("gamma", 0.0) * kDegree;
+      s.decay.length_x = nm(d, "length_x");
+      s.decay.length_y = nm(d, "length_y");
+      s.decay.gamma = radians_or(d, "gamma", 0.0);
       s.decay.eta = d.get_double_or("eta", 0.5);
       note(f + ".decay.length_x", d.where("length_x"));
       note(f + ".decay.length_y", d.where("length_y"));

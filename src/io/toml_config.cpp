@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -50,6 +51,23 @@ double number_from(const toml::node& node, const Where& where) {
   }
   if (!std::isfinite(value)) fail_at(where, "expected a finite number, found ", value);
   return value;
+}
+
+// A number node as text that reads back to the same double (%.17g), or a
+// string node as written: what units.hpp parses. A string must name its
+// unit: "0.1" in quotes is more likely a slip than a bare number.
+std::string quantity_text(const toml::node& node, const Where& where) {
+  if (const auto* s = node.as_string()) {
+    if (!units::has_unit(s->get(), where))
+      fail_at(where, "a string needs its unit (\"5 nm\", \"0.2 deg\"); write a bare number without quotes; got '",
+              s->get(), "'");
+    return s->get();
+  }
+  if (!node.as_integer() && !node.as_floating_point())
+    fail_at(where, "expected a number or a string with its unit (\"5 nm\"), found ", describe(node.type()));
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", number_from(node, where));
+  return text;
 }
 
 }  // namespace
@@ -145,6 +163,10 @@ Where ConfigTable::where(std::string_view key) const {
 }
 
 bool ConfigTable::has(std::string_view key) const { return table_of(*this).contains(key); }
+bool ConfigTable::is_array(std::string_view key) const {
+  const toml::node* node = table_of(*this).get(key);
+  return node && node->is_array();
+}
 
 double ConfigTable::get_double(std::string_view key) const {
   return number_from(require(*this, key), where(key));
@@ -208,6 +230,54 @@ std::vector<std::string> ConfigTable::get_array_of_strings(std::string_view key)
     values.push_back(s->get());
   }
   return values;
+}
+
+std::string ConfigTable::get_quantity_text(std::string_view key) const {
+  return quantity_text(require(*this, key), where(key));
+}
+
+double ConfigTable::get_length(std::string_view key, units::Length unit, units::Length bare, units::Sign sign) const {
+  return units::length(get_quantity_text(key), unit, bare, where(key), sign);
+}
+double ConfigTable::get_length_or(std::string_view key, double fallback, units::Length unit, units::Length bare,
+                                  units::Sign sign) const {
+  return has(key) ? get_length(key, unit, bare, sign) : fallback;
+}
+double ConfigTable::get_angle(std::string_view key, units::Angle unit, units::Angle bare) const {
+  return units::angle(get_quantity_text(key), unit, bare, where(key));
+}
+double ConfigTable::get_angle_or(std::string_view key, double fallback, units::Angle unit, units::Angle bare) const {
+  return has(key) ? get_angle(key, unit, bare) : fallback;
+}
+
+namespace {
+// Each element of an array through `parse(text, where)`.
+template <class Parse>
+std::vector<double> array_of_quantities(const ConfigTable& view, std::string_view key, const toml::node& node,
+                                        Parse&& parse) {
+  const auto* array = node.as_array();
+  if (!array) fail_at(view.where(key), "expected an array of numbers, found ", describe(node.type()));
+  std::vector<double> values;
+  values.reserve(array->size());
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const Where at = where_in_array(view, key, i, (*array)[i]);
+    values.push_back(parse(quantity_text((*array)[i], at), at));
+  }
+  return values;
+}
+}  // namespace
+
+std::vector<double> ConfigTable::get_array_of_lengths(std::string_view key, units::Length unit,
+                                                      units::Length bare) const {
+  return array_of_quantities(*this, key, require(*this, key), [&](const std::string& text, const Where& at) {
+    return units::length(text, unit, bare, at);
+  });
+}
+std::vector<double> ConfigTable::get_array_of_angles(std::string_view key, units::Angle unit,
+                                                     units::Angle bare) const {
+  return array_of_quantities(*this, key, require(*this, key), [&](const std::string& text, const Where& at) {
+    return units::angle(text, unit, bare, at);
+  });
 }
 
 ConfigTable ConfigTable::get_table(std::string_view key) const {

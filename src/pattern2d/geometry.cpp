@@ -10,6 +10,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/pattern2d.hpp"
 #include "nanoscatter/resource_guard.hpp"
@@ -180,10 +181,6 @@ double electron_lorentz_factor(double wavelength) {
   return std::sqrt(1 + ratio * ratio);
 }
 
-double photon_energy_kev(double wavelength) {
-  // hc = 12.398419843320026 keV·Å (CODATA 2018, exact SI h and c, e).
-  constexpr double hc_kev_angstrom = 12.398419843320026;
-  return hc_kev_angstrom / wavelength;
-}
+double photon_energy_kev(double wavelength) { return kHcKeVAngstrom / wavelength; }
 
 }  // namespace nanoscatter

@@ -31,7 +31,7 @@ expect_error "--elements: unknown element in species label 'Xx'" \
   --lattice fcc --a 4.078 --elements Xx --shape sphere --radius 10
 expect_error "--radius: sphere radius must be positive and finite, got -3" \
   --lattice fcc --a 4.078 --elements Au --shape sphere --radius -3
-expect_error "--radius: sphere radius must be positive and finite, got nan" \
+expect_error "--radius: must be a finite number, got 'nan'" \
   --lattice fcc --a 4.078 --elements Au --shape sphere --radius nan
 expect_error "nocell.cif: _cell_length_a: missing" --cif nocell.cif --shape sphere --radius 10
 expect_error "--lattice: unknown lattice 'fcx' (sc, bcc, fcc, hcp, diamond, rocksalt, zincblende, wurtzite, perovskite)" \

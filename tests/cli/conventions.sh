@@ -157,7 +157,7 @@ sample '"1.0 furlong"' '{ euler_zxz = [30, 20, 10] }' > bad_unit.toml
 [ "$(numbers zxz.txt)" = "$(numbers old_zxz.txt)" ] || fail "euler and euler_zxz differ"
 [ "$(numbers zxz.txt)" = "$(numbers angstrom.txt)" ] || fail "\"1.0 angstrom\" differs from 0.1 (nm)"
 [ "$(numbers zxz.txt)" = "$(numbers nm.txt)" ] || fail "\"0.1 nm\" differs from 0.1"
-error_is "bad_unit.toml:3: beam.wavelength: give a number in nm or a string with its unit, \"0.154 nm\" or \"1.54 angstrom\"; got '1.0 furlong'" \
+error_is "bad_unit.toml:3: beam.wavelength: unknown unit 'furlong' in '1.0 furlong'; give a length or a photon energy (Å, angstrom, nm, um, µm, mm, cm, m; keV, eV)" \
   "$bin" gisaxs bad_unit.toml --device cpu --output x.txt
 
 # --- one wavelength name: dda and mie take --wavelength (the lengths' unit); --lambda is the warned alias.

@@ -19,9 +19,12 @@ asks pages to follow):
     fragments inside sentences or tables are not run.
   * Fenced blocks tagged anything else (`text` for synopses with [optional]
     parts and for printed output, `toml`, ...) are not run.
-  * The README's two set-up commands, `bash scripts/demo.sh` and
+  * The README's set-up commands, `bash scripts/demo.sh` and
     `bash scripts/test.sh`, are never run (they build and test everything;
-    this test is part of the second), wherever a page shows them.
+    this test is part of the second), wherever a page shows them; nor is the
+    pip install of the Python package (SETUP_COMMANDS: it compiles the
+    project once more, needs the checkout as its folder, and the test
+    install.pip runs it as shown, from the checkout).
   * A shown command must be complete: `...`, `…` or `[`optional`]` in one
     fails the test (write a synopsis as a `text` block instead).
 
@@ -56,7 +59,8 @@ import subprocess
 import sys
 import time
 
-SETUP_COMMANDS = {"bash scripts/demo.sh", "bash scripts/test.sh"}
+SETUP_COMMANDS = {"bash scripts/demo.sh", "bash scripts/test.sh",
+                  "/usr/bin/python3 -m pip install --no-build-isolation --no-deps --target out/python ."}
 SHELL_TAGS = {"", "sh", "bash", "shell"}
 PYTHON_TAGS = {"python", "py", "python3"}
 INLINE_COMMAND = re.compile(r"^(nanoscatter\s+[a-z][\w-]*|mpirun\s.*\bnanoscatter|PYTHONPATH=\S+)\s")

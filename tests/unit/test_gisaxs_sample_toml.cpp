@@ -73,7 +73,7 @@ distribution = [{ parameter = "base_edge", type = "lognormal", scale = 0.1, samp
 rotation = { axis = "z", angle = 45 }
 )",
                                 "s.toml");
-  const double wavelength = 1.239841984 / 12.0;  // hc/E
+  const double wavelength = kHcKeVAngstrom / 12.0 / 10;  // hc/E in nm
   EXPECT_NEAR(s.beam.wavelength, wavelength, 1e-16);
   const RefractiveIndex si = xray_refractive_index("Si", 2.33, 12.0), silica = xray_refractive_index("SiO2", 2.2, 12.0);
   EXPECT_NEAR(s.layers[2].material.delta, si.delta, 1e-12 * si.delta);
@@ -209,8 +209,8 @@ TEST(GisaxsSampleToml, ErrorsNameFileLineAndKey) {
                                               "layer, particle, interference, density, mixture, position_variance, layout");
   // A string needs its unit (docs/conventions.md).
   EXPECT_EQ(error_of(with_line(3, "wavelength = \"0.1\"")),
-            "s.toml:3: beam.wavelength: give a number in nm or a string with its unit, \"0.154 nm\" or \"1.54 angstrom\"; "
-            "got '0.1'");
+            "s.toml:3: beam.wavelength: a string needs its unit (\"5 nm\", \"0.2 deg\"); write a bare number without "
+            "quotes; got '0.1'");
   EXPECT_EQ(error_of(with_line(12, "shape = \"cone\"\nalpha = 95")),
             "s.toml:13: particle[0].alpha: must lie in (0°, 90°], got 95°");
 }
