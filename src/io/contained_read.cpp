@@ -225,6 +225,10 @@ class Child {
       fail_at({decoder_.file, 0, ""}, decoder_.library, " took more than ", seconds_text(options_.time_limit_s),
               " s for this file");
     }
+    // /proc costs a few microseconds: looked at once per poll interval.
+    const Clock::time_point now = Clock::now();
+    if (now - last_memory_check_ < std::chrono::milliseconds(kPollIntervalMs)) return;
+    last_memory_check_ = now;
     if (statm(pid_).resident - baseline_resident_ > memory_limit_) {
       kill_and_reap();
       fail_memory();
@@ -280,6 +284,7 @@ class Child {
   pid_t pid_;
   int fd_;
   Clock::time_point start_;
+  Clock::time_point last_memory_check_{};
   bool reaped_ = false;
 };
 
