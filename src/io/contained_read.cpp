@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -90,7 +91,12 @@ std::string seconds_text(double s) {
 // The child: restores default signal actions (see the header), limits its
 // address space, runs `read` and exits without running any of the
 // parent's exit-time code.
-[[noreturn]] void child_main(int fd, double address_space_limit, const std::function<void(ResultWriter&)>& read) {
+[[noreturn]] void child_main(int fd, pid_t parent, double address_space_limit,
+                             const std::function<void(ResultWriter&)>& read) {
+  // Nobody would enforce the limits on an orphan: it dies with the parent
+  // (also if the parent died before this line).
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(kBrokenResultExit);
   for (int s : {SIGINT, SIGTERM}) {
     struct sigaction current {};
     if (sigaction(s, nullptr, &current) == 0 && current.sa_handler != SIG_IGN) std::signal(s, SIG_DFL);
@@ -320,10 +326,11 @@ void run(const Decoder& decoder, const ContainedReadOptions& options, const std:
   // Buffered output would otherwise be written twice if anything in the
   // child flushed it.
   std::fflush(nullptr);
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
-    child_main(fds[1], self.virtual_size + memory_limit, read);
+    child_main(fds[1], parent, self.virtual_size + memory_limit, read);
   }
   close(fds[1]);
   if (pid < 0) {
