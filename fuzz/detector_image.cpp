@@ -15,7 +15,7 @@ constexpr std::size_t kFuzzMaxPixels = kFuzzMaxSide * kFuzzMaxSide;
 // timeout or out-of-memory finding. libFuzzer sees no coverage inside the
 // child: these fuzzers exercise our side (the CBF header checks, the pipe
 // protocol, the checks of what comes back).
-constexpr double kFuzzReadTimeLimitS = 5;
+constexpr double kFuzzReadTimeLimitS = 2;
 constexpr std::size_t kFuzzReadMemoryLimitBytes = std::size_t(1) << 30;
 }  // namespace
 
