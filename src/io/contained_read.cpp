@@ -101,13 +101,18 @@ std::string seconds_text(double s) {
     struct sigaction current {};
     if (sigaction(s, nullptr, &current) == 0 && current.sa_handler != SIG_IGN) std::signal(s, SIG_DFL);
   }
+  // The parent's crash handlers (libFuzzer's, a sanitizer's death
+  // callback) would report the library's crash as the parent's own: the
+  // child just dies of the signal, which the parent reads.
   for (int s : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ, SIGALRM, SIGUSR1,
                 SIGUSR2, SIGPIPE})
     std::signal(s, SIG_DFL);
   if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(nullptr);
 #ifndef NS_SANITIZER_SHADOW
-  if (address_space_limit < double(RLIM_INFINITY)) {
-    const rlimit limit{rlim_t(address_space_limit), rlim_t(address_space_limit)};
+  // The soft limit only: it may not exceed the hard limit the parent has.
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && address_space_limit < double(limit.rlim_max)) {
+    limit.rlim_cur = rlim_t(address_space_limit);
     setrlimit(RLIMIT_AS, &limit);
   }
 #else
