@@ -75,10 +75,14 @@ TEST(ContainedRead, CrashIsOneLineErrorNamingTheSignal) {
 TEST(ContainedRead, UnboundedAllocationIsKilled) {
   const Outcome o = run_failing([](ResultWriter&) {
     constexpr std::size_t kChunk = 4 << 20;
+    // Kept and touched, so that they count as resident; a loop that only
+    // allocated could be compiled away (clang: allocation elision, then an
+    // infinite loop without side effects).
+    std::vector<std::unique_ptr<char[]>> kept;
     for (;;) {
-      // Leaked on purpose; touched so that it counts as resident.
-      char* p = new char[kChunk];
-      std::memset(p, 1, kChunk);
+      kept.emplace_back(new char[kChunk]);
+      std::memset(kept.back().get(), 1, kChunk);
+      *static_cast<volatile char*>(kept.back().get()) = 2;
     }
   });
   EXPECT_EQ(o.message, "img.h5: the HDF5 library needed more than " + format_gigabytes(64 << 20) +
