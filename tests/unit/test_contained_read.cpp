@@ -234,6 +234,15 @@ TEST(ContainedRead, CbfReadsAndCraftedHeadersAreRefused) {
   const std::string type = write("type.cbf", minicbf("12", "12", "\"signed 7-bit integer\""));
   EXPECT_EQ(error_of([&] { read_detector_image(type); }),
             type + ": X-Binary-Element-Type: unknown element type \"signed 7-bit integer\"");
+  const std::string few = write("few.cbf", minicbf("11"));
+  EXPECT_EQ(error_of([&] { read_detector_image(few); }),
+            few + ": X-Binary-Number-of-Elements: 12 elements in 11 bytes (X-Binary-Size) of byte-offset data, which "
+                  "take at least one byte each");
+  std::string none = minicbf();
+  none.replace(none.find("x-CBF_BYTE_OFFSET"), 17, "x-CBF_NONE");
+  const std::string raw = write("raw.cbf", none);
+  EXPECT_EQ(error_of([&] { read_detector_image(raw); }),
+            raw + ": X-Binary-Size: 12 bytes for 12 uncompressed elements of 4 bytes");
   expect_no_children();
 }
 
