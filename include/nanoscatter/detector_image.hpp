@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "nanoscatter/contained_read.hpp"
+
 namespace nanoscatter {
 
 // What a file says about its acquisition, where it says it (SI units but
@@ -51,6 +53,9 @@ struct DetectorReadOptions {
   std::size_t frame = 0;  // frame of a stack (HDF5 rank 3, multi-frame EDF); 0 for single images
   std::size_t max_side = kDefaultMaxDetectorSide;
   std::size_t max_pixels = kDefaultMaxDetectorPixels;
+  // HDF5 and CBF files are decoded by third-party libraries in a child
+  // process under these limits (contained_read.hpp).
+  ContainedReadOptions contain;
   void validate() const;
 };
 

@@ -15,6 +15,13 @@ printf '1 2\n3 x\n' > bad.txt
 printf '0 1 0\n1 0 0\n0 0 1\n' > model3.txt
 printf '0 1 0 0\n1 0 0.5 0\n0 0 1 0\n0 0 0 1\n' > halfmodel.txt
 printf '0 1 0 0\n1 0 0 0\n0 0 1 0\n0 0 0 1\n' > model4.txt
+# A CBF whose binary section declares more bytes than the file holds
+# (refused before CBFlib sees it) and an HDF5 signature followed by junk
+# (refused by libhdf5 in its contained child process).
+printf '###CBF: VERSION 1.5\r\ndata_x\r\n_array_data.data\r\n;\r\n--CIF-BINARY-FORMAT-SECTION--\r\n%s\r\n%s\r\n%s\r\n%s\r\n%s\r\n\r\n\x0c\x1a\x04\xd5\x01\x07\x07\x07\r\n--CIF-BINARY-FORMAT-SECTION----\r\n;\r\n' \
+  'Content-Type: application/octet-stream; conversions="x-CBF_BYTE_OFFSET"' 'X-Binary-Size: 999999' \
+  'X-Binary-Number-of-Elements: 4' 'X-Binary-Size-Fastest-Dimension: 2' 'X-Binary-Size-Second-Dimension: 2' > big.cbf
+printf '\x89HDF\r\n\x1a\nnot an HDF5 superblock' > junk.h5
 inputs=$(ls | sort)
 
 expect_error() {
@@ -30,6 +37,9 @@ expect_error "--loading: must lie in (0, 1), got 0" --target square.txt --loadin
 expect_error "mask3.txt: --mask: mask is 3×3, target is 4×4" --target square.txt --mask mask3.txt --loading 0.5 --device cpu
 expect_error "zero.txt: the target is zero at every used pixel" --target zero.txt --loading 0.5 --device cpu
 expect_error "missing.h5: no such file" --target missing.h5:/data --loading 0.5 --device cpu
+expect_error "big.cbf: X-Binary-Size: 999999 bytes declared, but the file has only 42 after the binary section's header" \
+  --target big.cbf --loading 0.5 --device cpu
+expect_error "junk.h5: cannot open as HDF5*" --target junk.h5 --loading 0.5 --device cpu
 expect_error "bad.txt:2: column 2: not a number: 'x'" --target bad.txt --loading 0.5 --device cpu
 expect_error "--tile: model size 8 is larger than the 4×4 target" --target square.txt --tile 8 --loading 0.5 --device cpu
 expect_error "--schedule: unknown schedule 'fast' (expected fixed, exponential or linear)" \

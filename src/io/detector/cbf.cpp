@@ -24,10 +24,8 @@ void check(int rc, const std::string& file, const char* field, const char* what)
   if (rc != 0) fail_at({file, 0, field}, what, " (CBFlib: ", cbf_strerror(rc), ")");
 }
 
-}  // namespace
-
-DetectorImage read_cbf(const std::string& file, std::vector<unsigned char>& bytes, const DetectorReadOptions& options) {
-  check_single_frame(file, options);
+DetectorImage decode_cbf(const std::string& file, std::vector<unsigned char>& bytes,
+                         const DetectorReadOptions& options) {
   // The text before the binary section holds the miniCBF "# Key value" lines.
   const std::string text(bytes.begin(), bytes.end());
   const std::size_t binary = text.find(kBinarySectionMark);
@@ -89,6 +87,17 @@ DetectorImage read_cbf(const std::string& file, std::vector<unsigned char>& byte
   if (read != nelem) fail_at({file, 0, "_array_data.data"}, "truncated: ", read, " of ", nelem, " values");
   img.values.resize(nelem);
   return img;
+}
+
+}  // namespace
+
+// CBFlib grows its buffers to whatever a crafted header says (finding 7,
+// bench/results/2026-11-26-fuzz.md): the declared sizes are checked here
+// first, and CBFlib decodes in a child process.
+DetectorImage read_cbf(const std::string& file, std::vector<unsigned char>& bytes, const DetectorReadOptions& options) {
+  check_single_frame(file, options);
+  check_cbf_binary_sections(file, bytes);
+  return read_contained(file, "CBFlib", options, [&] { return decode_cbf(file, bytes, options); });
 }
 
 }  // namespace nanoscatter::detector

@@ -3,6 +3,7 @@
 // every reader makes before it allocates.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,17 @@ void check_single_frame(const std::string& file, const DetectorReadOptions& opti
 // miniCBF-style "# Key value" header lines (Pilatus CBF and TIFF
 // ImageDescription): Pixel_size, Detector_distance, Wavelength, Exposure_time.
 void parse_minicbf_header(const std::string& text, DetectorMetadata& metadata);
+
+// `read` run in a child process (src/io/contained_read.hpp): its image, or
+// its Error, or a one-line Error naming `file` and `library` when the
+// library crashes or exceeds options.contain. The image's size is checked
+// again on this side.
+DetectorImage read_contained(const std::string& file, const char* library, const DetectorReadOptions& options,
+                             const std::function<DetectorImage()>& read);
+
+// Before CBFlib sees a file: the MIME header of each binary section must
+// declare sizes that agree with each other and with the bytes present.
+void check_cbf_binary_sections(const std::string& file, const std::vector<unsigned char>& bytes);
 
 DetectorImage read_tiff(const std::string& file, const std::vector<unsigned char>& bytes,
                         const DetectorReadOptions& options);

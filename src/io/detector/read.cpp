@@ -81,6 +81,7 @@ std::optional<double> metres(double value, const std::string& unit) {
 void DetectorReadOptions::validate() const {
   if (max_side == 0) fail_option("max_side", "must be > 0");
   if (max_pixels == 0) fail_option("max_pixels", "must be > 0");
+  contain.validate();
 }
 
 DetectorFormat detector_format_of(const std::string& spec) {
