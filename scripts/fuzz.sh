@@ -67,7 +67,11 @@ for name in "${fuzzers[@]}"; do
     "$dir/fuzz-corpus/$name" "$seed_root/$name" >"$log" 2>&1 || result="FINDING (see $log)"
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   printf '%-16s %12s %8s %s\n' "$name" "${executions:-?}" "$(($(date +%s) - start))" "$result"
-  [ "$result" = ok ] || failed+=("$name")
+  if [ "$result" != ok ]; then
+    failed+=("$name")
+    # CI keeps only this script's output: show the report itself.
+    grep -n -m1 -A40 -E 'ERROR: |SUMMARY: |deadly signal|Test unit written' "$log" | head -60 || tail -40 "$log"
+  fi
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "nanoscatter: error: fuzz.sh: findings in ${failed[*]}"
