@@ -279,7 +279,7 @@ void BM_DebyeHistogramHostSteps(benchmark::State& state) {
   const bool layout = state.range(1) != 0;
   const debye::SpeciesBlocks species = debye::group_by_species(particle, debye::AtomOrder::input);
   const debye::AtomBlock& co = species.blocks[0];
-  constexpr int kWindow = 49152;  // the H100/H200 ring (histogram_fast_kernel.cu kRingSizes)
+  constexpr int kWindow = 24576;  // the H100/H200 ring (histogram_fast_kernel.cu kRingSizes)
   for (auto _ : state) {
     if (layout) {
       const auto l = debye::make_fast_layout(co, co, debye::PairSet::triangle, 1e-3, kWindow);

@@ -6,15 +6,16 @@
 // clock on 132 SMs), and a 10⁶-atom CoO particle (264 Å across) has
 // 2.6·10⁵ bins at Δr = 10⁻³ Å, far more than shared memory holds, so:
 //  - the i atoms are ordered by k-d bisection and cut into compact groups of
-//    hist::kGroupAtoms = 256 (centre c, radius ρ; histogram_layout.cpp); one
+//    hist::kGroupAtoms = 64 (centre c, radius ρ; histogram_layout.cpp); one
 //    block (1024 threads, ~220 KB of shared memory, one per SM, persistent
 //    over groups) takes a group;
 //  - pass 1 buckets the j atoms by D = |x_j − c| into shells (counting sort
 //    into a per-block global scratch list);
 //  - pass 2 walks the shells outwards with a ring buffer of W kernel bins
-//    in shared memory (whole bins, hist::kSubBins = 1; one 32-bit word
-//    each, 49152 bins = 49 Å at Δr = 1e-3 Å) that covers [D − ρ, D + width
-//    + ρ] (shells ~18 Å wide for a CoO group of 256): bins that fall
+//    in shared memory (whole bins, hist::kSubBins = 1; two 32-bit words
+//    each, in two rings of W words, 24576 bins = 24.6 Å at Δr = 1e-3 Å)
+//    that covers [D − ρ, D + width + ρ] (shells ~5 Å wide for a CoO group
+//    of 64): bins that fall
 //    below the window are flushed to the global histogram with integer
 //    atomics (exact, so the result does not depend on the order), and the
 //    rest of the ring moves down (it never wraps: slot = bin − base). The
@@ -28,9 +29,10 @@
 //    triangle the group's own pairs (j > i) are taken first, at bin 0, so
 //    the shells hold only later atoms. Per pair: rsqrt seed and one Newton
 //    step in float64, one DADD.RM onto a fixed-point grid for bin and δ,
-//    one 32-bit shared atomic ([count | Σq] of its bin) and one rare-drain
-//    branch (histogram_pair_math.hpp gives the arithmetic, the precision,
-//    the capacity argument and how Σδ² comes from the bins).
+//    two 32-bit shared atomics (Σqa, and [count | Σq2], of its bin) and
+//    one rare-drain branch (histogram_pair_math.hpp gives the arithmetic,
+//    the precision, the capacity argument and how the bins' words become
+//    the moments).
 // Measurements of this design and of the variants tried and dropped:
 // bench/results/2026-11-25-debye-histogram-kernel-history.md; its
 // precision and speed: docs/debye.md.
@@ -59,23 +61,24 @@ static_assert(kPerLane * 32 == hist::kGroupAtoms, "the scalar path gives every l
 static_assert(kStage <= kThreads && kStage % 8 == 0, "one staged atom per thread, whole j tiles");
 static_assert(kThreads <= int(hist::kMaxAdders), "ring capacity assumes at most kMaxAdders threads");
 
-// Ring sizes (kernel bins, one word each) the kernel is built for, largest
-// first. 49152 fills an H100/H200 (227 KB of shared memory per block).
-constexpr int kRingSizes[] = {49152, 32768, 16384};
+// Ring sizes (kernel bins, two words each) the kernel is built for, largest
+// first. 24576 fills an H100/H200 (227 KB of shared memory per block).
+constexpr int kRingSizes[] = {24576, 16384, 8192};
 
 std::size_t fast_shared_bytes(int window) {
-  return std::size_t(window) * sizeof(unsigned) + (kStage + hist::kGroupAtoms) * sizeof(Centred) +
+  return 2 * std::size_t(window) * sizeof(unsigned) + (kStage + hist::kGroupAtoms) * sizeof(Centred) +
          kStage * sizeof(unsigned) + (2 * hist::kMaxShells + 1) * sizeof(int);
 }
 
-// A ring word of kernel bin k to the global bins (k < nbins, else an overflow).
-__device__ __forceinline__ void word_to_global(const FastArgs& p, int k, unsigned word) {
+// The ring words of kernel bin k to the global bins (k < nbins, else an overflow).
+__device__ __forceinline__ void words_to_global(const FastArgs& p, int k, unsigned offset, unsigned square) {
   if (k >= p.nbins) {
     atomicAdd(p.overflow, 1u);
     return;
   }
-  atomicAdd(reinterpret_cast<ull*>(&p.bins[k].count), ull(hist::word_count(word)));
-  if (const unsigned sum = hist::word_sum(word)) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum), ull(sum));
+  if (const unsigned n = hist::word_count(square)) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].count), ull(n));
+  if (offset) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum), ull(offset));
+  if (const unsigned sum2 = hist::word_sum(square)) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum2), ull(sum2));
 }
 
 // The window while a shell is processed: ring slot k holds bin base + k;
@@ -88,13 +91,15 @@ struct Window {
 __device__ __forceinline__ Window window_at(int base) { return {hist::window_magic(base), base}; }
 
 // Ring slots [0, n) to the global histogram (bins base + slot), zeroed
-// (block-wide; the caller synchronises before the ring is used again).
+// (block-wide; the caller synchronises before the rings are used again).
+// ring: the offset words; ring + W: the square words.
+template <int W>
 __device__ void flush_slots(unsigned* ring, int base, int n, const FastArgs& p) {
   for (int k = int(threadIdx.x); k < n; k += kThreads) {
-    const unsigned word = ring[k];
-    if (word == 0) continue;
-    ring[k] = 0;
-    word_to_global(p, base + k, word);
+    const unsigned offset = ring[k], square = ring[W + k];
+    if ((offset | square) == 0) continue;
+    ring[k] = ring[W + k] = 0;
+    words_to_global(p, base + k, offset, square);
   }
 }
 
@@ -106,48 +111,56 @@ __device__ void flush_slots(unsigned* ring, int base, int n, const FastArgs& p) 
 template <int W>
 __device__ void move_window(unsigned* ring, int base, int next, const FastArgs& p) {
   const int shift = min(next - base, W), keep = W - shift;
-  flush_slots(ring, base, shift, p);
-  constexpr int kChunk = 8;  // words per thread and round, held in registers across the barrier
+  flush_slots<W>(ring, base, shift, p);
+  constexpr int kChunk = 8;  // words per thread, ring and round, held in registers across the barrier
   for (int lo = 0; lo < keep; lo += kThreads * kChunk) {
-    unsigned v[kChunk];
+    unsigned v[kChunk], u[kChunk];
 #pragma unroll
     for (int c = 0; c < kChunk; ++c) {
       const int k = lo + c * kThreads + int(threadIdx.x);
       v[c] = k < keep ? ring[k + shift] : 0u;
+      u[c] = k < keep ? ring[W + k + shift] : 0u;
     }
     __syncthreads();  // every read of this round (and the flush) before its writes
 #pragma unroll
     for (int c = 0; c < kChunk; ++c) {
       const int k = lo + c * kThreads + int(threadIdx.x);
-      if (k < keep) ring[k] = v[c];
+      if (k < keep) ring[k] = v[c], ring[W + k] = u[c];
     }
     __syncthreads();  // the next round reads above what this one wrote; the last one's writes before the zeroing
   }
-  for (int k = keep + int(threadIdx.x); k < W; k += kThreads) ring[k] = 0;
+  for (int k = keep + int(threadIdx.x); k < W; k += kThreads) ring[k] = ring[W + k] = 0;
 }
 
-// One pair into the ring from its r² (kernel bins²): one shared atomic, no
-// range check (the layout keeps every pair of a shell in the window) and no
-// branch but the rare drain, tested on the old word (histogram_pair_math.hpp).
+// One pair into the rings from its r² (kernel bins²): two shared atomics
+// (the offset word at ring[slot], the square word at ring[W + slot]: one
+// address, two immediate offsets), no range check (the layout keeps every
+// pair of a shell in the window) and no branch but the rare drain, tested
+// on the old words (histogram_pair_math.hpp).
 // WholeWarp: every lane of the warp is here, so the drain test is one vote
 // and a uniform branch instead of a divergent branch and its reconvergence
 // (two instructions fewer per pair); a drain then runs with the lanes that
 // need it.
-template <bool WholeWarp>
+template <bool WholeWarp, int W>
 __device__ __forceinline__ void add_fix(const hist::PairFix& f, const Window& win, unsigned* ring, const FastArgs& p,
                                         unsigned dither) {
-  const unsigned old = atomicAdd(&ring[f.hi], hist::pair_word(f.lo, dither));
-  const bool drain = hist::must_drain(old);
+  unsigned* at = ring + f.hi;
+  const unsigned old_offset = atomicAdd(at, hist::offset_word(f.lo, dither));
+  const unsigned old_square = atomicAdd(at + W, hist::square_word(f.lo, dither));
+  const bool drain = hist::must_drain(old_offset, old_square);
   if (WholeWarp ? __any_sync(0xffffffffu, drain) : drain) {
-    if (drain) word_to_global(p, win.base + int(f.hi), atomicExch(&ring[f.hi], 0u));
+    if (drain) {
+      const unsigned square = atomicExch(at + W, 0u);
+      words_to_global(p, win.base + int(f.hi), atomicExch(at, 0u), square);
+    }
     if (WholeWarp) __syncwarp();
   }
 }
 
-template <bool WholeWarp>
+template <bool WholeWarp, int W>
 __device__ __forceinline__ void add_r2(double r2, const Window& win, unsigned* ring, const FastArgs& p,
                                        unsigned dither) {
-  add_fix<WholeWarp>(hist::pair_fix_r2(r2, win.magic), win, ring, p, dither);
+  add_fix<WholeWarp, W>(hist::pair_fix_r2(r2, win.magic), win, ring, p, dither);
 }
 
 // r² of the 8×8 pairs of an i tile (rows) and a j tile (columns) on the
@@ -207,7 +220,7 @@ __device__ void scan_shells(int* counts, int* starts, int n, int* warp_sums) {
 // test; a short group's padding lanes skip their pairs.
 // dither_i: hist::dither_i of the lane's first i atom (lane + 32k adds
 // 32k·kDitherI); stage_dither: hist::dither_j of each staged atom.
-template <bool Full>
+template <bool Full, int W>
 __device__ __forceinline__ void pair_batch(const Centred* stage, const unsigned* stage_dither, int from, int n,
                                            const Centred* igroup, int count, unsigned dither_i, const Window& win,
                                            unsigned* ring, const FastArgs& p) {
@@ -218,7 +231,7 @@ __device__ __forceinline__ void pair_batch(const Centred* stage, const unsigned*
 #pragma unroll
     for (int k = 0; k < kPerLane; ++k)
       if (Full || lane + 32 * k < count)
-        add_r2<Full>(hist::centred_r2(igroup[lane + 32 * k], aj), win, ring, p, dj + 32u * k * hist::kDitherI);
+        add_r2<Full, W>(hist::centred_r2(igroup[lane + 32 * k], aj), win, ring, p, dj + 32u * k * hist::kDitherI);
   }
 }
 
@@ -226,6 +239,7 @@ __device__ __forceinline__ void pair_batch(const Centred* stage, const unsigned*
 // of 8 on the tensor cores (kMmaWarps warps per tile, each warp its four i
 // tiles, A fragments fa), the last n mod 8 atoms by pair_batch.
 // fi: hist::dither_i of the lane's row in each i tile; dither_i as pair_batch.
+template <int W>
 __device__ __forceinline__ void mma_batch(const Centred* stage, const unsigned* stage_dither, int n,
                                           const Centred* igroup, const double (&fa)[kMmaTiles],
                                           const double (&fc)[kMmaTiles], const unsigned (&fi)[kMmaTiles],
@@ -248,15 +262,15 @@ __device__ __forceinline__ void mma_batch(const Centred* stage, const unsigned* 
     for (int m = 1; m < kMmaTiles; ++m) {
       dmma_r2(d0, d1, fa[m], b, fc[m], fc[m]);
       const hist::PairFix g0 = hist::pair_fix_r2(d0, win.magic), g1 = hist::pair_fix_r2(d1, win.magic);
-      add_fix<true>(f0, win, ring, p, fi[m - 1] + dj0);
-      add_fix<true>(f1, win, ring, p, fi[m - 1] + dj1);
+      add_fix<true, W>(f0, win, ring, p, fi[m - 1] + dj0);
+      add_fix<true, W>(f1, win, ring, p, fi[m - 1] + dj1);
       f0 = g0;
       f1 = g1;
     }
-    add_fix<true>(f0, win, ring, p, fi[kMmaTiles - 1] + dj0);
-    add_fix<true>(f1, win, ring, p, fi[kMmaTiles - 1] + dj1);
+    add_fix<true, W>(f0, win, ring, p, fi[kMmaTiles - 1] + dj0);
+    add_fix<true, W>(f1, win, ring, p, fi[kMmaTiles - 1] + dj1);
   }
-  pair_batch<true>(stage, stage_dither, tiles * 8, n, igroup, hist::kGroupAtoms, dither_i, win, ring, p);
+  pair_batch<true, W>(stage, stage_dither, tiles * 8, n, igroup, hist::kGroupAtoms, dither_i, win, ring, p);
 }
 
 template <bool Triangle, int W>
@@ -267,12 +281,12 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
   Centred* stage = reinterpret_cast<Centred*>(smem);
   Centred* igroup = stage + kStage;
   unsigned* ring = reinterpret_cast<unsigned*>(igroup + hist::kGroupAtoms);
-  unsigned* stage_dither = ring + W;  // hist::dither_j of each staged atom
+  unsigned* stage_dither = ring + 2 * W;  // hist::dither_j of each staged atom
   int* shell_n = reinterpret_cast<int*>(stage_dither + kStage);
   int* shell_at = shell_n + hist::kMaxShells;
   int* scratch = p.scratch + blockIdx.x * p.scratch_stride;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  for (int k = tid; k < W; k += kThreads) ring[k] = 0;
+  for (int k = tid; k < 2 * W; k += kThreads) ring[k] = 0;
 
   for (;;) {
     __syncthreads();
@@ -318,7 +332,7 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
     if (Triangle) {  // pairs within the group: j > i
       for (int jj = warp; jj < g.count; jj += kWarps) {
         const Centred aj = igroup[jj];
-        for (int i = lane; i < jj; i += 32) add_r2<false>(hist::centred_r2(igroup[i], aj), win, ring, p,
+        for (int i = lane; i < jj; i += 32) add_r2<false, W>(hist::centred_r2(igroup[i], aj), win, ring, p,
                                                    hist::dither_i(g.first + i) + hist::dither_j(g.first + jj));
       }
     }
@@ -370,16 +384,16 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
         __syncthreads();
         if (tid < min(kStage, end - b0 - kStage)) next = p.j[next_j = scratch[b0 + kStage + tid]];
         if (mma)
-          mma_batch(stage, stage_dither, n, igroup, fa, fc, fi, dither_i, win, ring, p);
+          mma_batch<W>(stage, stage_dither, n, igroup, fa, fc, fi, dither_i, win, ring, p);
         else if (full)
-          pair_batch<true>(stage, stage_dither, 0, n, igroup, g.count, dither_i, win, ring, p);
+          pair_batch<true, W>(stage, stage_dither, 0, n, igroup, g.count, dither_i, win, ring, p);
         else
-          pair_batch<false>(stage, stage_dither, 0, n, igroup, g.count, dither_i, win, ring, p);
+          pair_batch<false, W>(stage, stage_dither, 0, n, igroup, g.count, dither_i, win, ring, p);
         __syncthreads();
       }
     }
     __syncthreads();
-    flush_slots(ring, win.base, W, p);
+    flush_slots<W>(ring, win.base, W, p);
   }
 }
 

@@ -106,7 +106,7 @@ void drain(FastPipeline& pipe) {
 void fast_histogram_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist, double r_max,
                          std::size_t bins, int window, std::size_t budget, FastPipeline& pipe) {
   const std::size_t kernel_bins = hist::kSubBins * bins;
-  // Global sums stay below 2^64: Σq ≤ pairs·2^10, pairs ≤ na·nb ≤ 2^43.
+  // Global sums stay below 2^64: Σqa ≤ pairs·2^20, pairs ≤ na·nb ≤ 2^43.
   constexpr double kMaxPairs = 8796093022208.0;  // 2^43
   const std::size_t run_budget = budget / 2;  // two runs hold memory at a time (FastPipeline)
   const std::size_t need = fast_fixed_bytes(kernel_bins, 0, 0, set);

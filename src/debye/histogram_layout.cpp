@@ -422,13 +422,13 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
 
 void add_fast_bins(std::span<const FastBin> bins, double weight, PairHistogram& hist) {
   const std::size_t sub = hist::kSubBins, nk = (bins.size() + sub - 1) / sub;
-  const double dr = hist.bin_width, q_unit = 1.0 / double(hist::kQLevels);
+  const double dr = hist.bin_width, offset_unit = 1.0 / double(hist::kOffsetLevels),
+               square_unit = 1.0 / double(hist::kQLevels);
   // Any pairs in kernel bins beyond the histogram's last bin?
   bool beyond = false;
   for (std::size_t s = std::min(bins.size(), hist.count.size() * sub); s < bins.size() && !beyond; ++s)
     beyond = bins[s].count != 0;
   if (beyond) fail("add_fast_bins: histogram has fewer bins than the device result");
-  const auto empty = [&](std::size_t s) { return s >= bins.size() || bins[s].count == 0; };
   // Histogram bins on all threads (the last block's are on the critical
   // path: ~1.3 ms per 2.6e5 bins on one core); each takes its sub-bins.
   const std::size_t kmax = std::min(nk, hist.count.size());
@@ -438,15 +438,14 @@ void add_fast_bins(std::span<const FastBin> bins, double weight, PairHistogram& 
       const FastBin& f = bins[s];
       if (f.count == 0) continue;
       const double n = double(f.count);
-      // Offsets e = δ' − ½ in the sub-bin, δ' estimated (unbiased) by q/511:
-      // Σe = Σq/511 − n/2. The sub-bin's centre sits at c bins from the
-      // bin's, so δ/Δr = c + e/kSubBins.
-      const double sum_e = double(f.sum) * q_unit - 0.5 * n;
-      const double mu = std::clamp(sum_e / n, -0.5, 0.5), spread = 0.5 - std::abs(mu);
-      // Σe² ∈ [nμ², n/4]: one distance where the neighbours are empty (a
-      // crystal's shell), else an even spread about μ (histogram_pair_math.hpp).
-      const bool isolated = (s == 0 || empty(s - 1)) && empty(s + 1);
-      const double sum_e2 = n * (mu * mu + (isolated ? 0.0 : spread * spread / 3));
+      // Offsets e = δ' − ½ in the sub-bin, δ' and δ'² estimated (unbiased)
+      // by qa/2^20 and q2/511: Σe = Σδ' − n/2, Σe² = Σδ'² − Σδ' + n/4. The
+      // estimate of Σe² is kept in [(Σe)²/n, n/4], where the truth lies
+      // (clamping only moves it towards the truth). The sub-bin's centre
+      // sits at c bins from the bin's, so δ/Δr = c + e/kSubBins.
+      const double sum_d1 = double(f.sum) * offset_unit, sum_d1sq = double(f.sum2) * square_unit;
+      const double sum_e = sum_d1 - 0.5 * n;
+      const double sum_e2 = std::min(std::max(sum_d1sq - sum_d1 + 0.25 * n, sum_e * sum_e / n), 0.25 * n);
       const double c = (double(s % sub) + 0.5) / double(sub) - 0.5, inv_sub = 1.0 / double(sub);
       hist.count[k] += weight * n;
       hist.sum_d[k] += weight * dr * (n * c + sum_e * inv_sub);

@@ -45,18 +45,16 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
                                      int window_bins);
 
 // A kernel bin (a sub-bin of Δr/hist::kSubBins) as the kernel accumulates
-// it: pairs and Σq (histogram_pair_math.hpp).
+// it: pairs, Σqa and Σq2 (histogram_pair_math.hpp).
 struct FastBin {
-  std::uint64_t count, sum;
+  std::uint64_t count, sum, sum2;
 };
 
 // hist[k] += weight × (moments about the bin centre) of kernel bins
-// kSubBins·k … kSubBins·k + kSubBins − 1 of `bins`: counts and Σδ from the
-// sums, Σδ² estimated from each sub-bin's count and mean and whether its
-// neighbours are empty (within hist::kSpreadError·count·Δr²,
-// histogram_pair_math.hpp). The kernel bins must be those of one run (the
-// estimate is not additive over partial sums), and hist must hold every bin
-// they reach.
+// kSubBins·k … kSubBins·k + kSubBins − 1 of `bins`: counts exact, Σδ from
+// Σqa and Σδ² from Σq2 and Σqa, unbiased, within hist::kOffsetQuantumError
+// and hist::kSquareQuantumError per pair (histogram_pair_math.hpp). hist
+// must hold every bin they reach.
 void add_fast_bins(std::span<const FastBin> bins, double weight, PairHistogram& hist);
 
 }  // namespace nanoscatter::debye
