@@ -248,7 +248,7 @@ TEST(DebyeHistogramCuda, QueueGivesTheSameHistogramsAsSeparateCalls) {
   const double across = double(co.size()) * double(o.size()) * co.w[0] * o.w[0];
   EXPECT_NEAR(std::accumulate(q3.count.begin(), q3.count.end(), 0.0), within_o + across, 1e-12 * (within_o + across));
   // Σw·r (binning-independent) of the two blocks: each pair's r is off by
-  // ≤ hist::kOffsetQuantumError bin (the quantum's midpoint) + the distance bound.
+  // ≤ hist::kOffsetQuantumError bin (the offset's quantum) + the distance bound.
   const auto sum_wr = [](const PairHistogram& h) {
     double s = 0;
     for (std::size_t k = 0; k < h.count.size(); ++k) s += h.count[k] * ((double(k) + 0.5) * h.bin_width) + h.sum_d[k];

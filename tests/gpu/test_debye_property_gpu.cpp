@@ -20,14 +20,15 @@ using namespace nanoscatter;
 
 namespace {
 
-// The documented bounds (docs/debye.md). The GPU histogram keeps a dithered
-// Σδ (unbiased) and estimates Σδ²: within kHistogramVsCpu of the CPU
-// histogram (the dither's noise, largest on the smallest particles; issue
-// 20 item 3 asks 1e-6, which needs two words per bin) and within issue
+// The documented bounds (docs/debye.md). The GPU histogram keeps Σδ (to
+// 2^-20 bin) and Σδ² (to 1/511 bin²) per bin, dithered and so unbiased:
+// within kHistogramVsCpu of the CPU histogram (issue 20 item 3; the host
+// emulation's worst of thousands of drawn cases is in
+// bench/results/2026-11-26-debye-histogram-two-words.md) and within issue
 // 20's 1e-4 of exact at Δr = 1e-3 Å.
 constexpr double kFloat32Bound = 1e-4;
 constexpr double kHistogramBound = 1e-4;
-constexpr double kHistogramVsCpu = 1e-4;
+constexpr double kHistogramVsCpu = 1e-6;
 constexpr double kIntensityFloor = 1e-3;
 constexpr int kCases = 50;
 
