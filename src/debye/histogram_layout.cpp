@@ -423,7 +423,7 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
 void add_fast_bins(std::span<const FastBin> bins, double weight, PairHistogram& hist) {
   const std::size_t sub = hist::kSubBins, nk = (bins.size() + sub - 1) / sub;
   const double dr = hist.bin_width, offset_unit = 1.0 / double(hist::kOffsetLevels),
-               square_unit = 1.0 / double(hist::kQLevels);
+               spread_unit = 1.0 / double(hist::kSpreadScale);
   // Any pairs in kernel bins beyond the histogram's last bin?
   bool beyond = false;
   for (std::size_t s = std::min(bins.size(), hist.count.size() * sub); s < bins.size() && !beyond; ++s)
@@ -438,14 +438,14 @@ void add_fast_bins(std::span<const FastBin> bins, double weight, PairHistogram& 
       const FastBin& f = bins[s];
       if (f.count == 0) continue;
       const double n = double(f.count);
-      // Offsets e = δ' − ½ in the sub-bin, δ' and δ'² estimated (unbiased)
-      // by qa/2^20 and q2/511: Σe = Σδ' − n/2, Σe² = Σδ'² − Σδ' + n/4. The
-      // estimate of Σe² is kept in [(Σe)²/n, n/4], where the truth lies
-      // (clamping only moves it towards the truth). The sub-bin's centre
-      // sits at c bins from the bin's, so δ/Δr = c + e/kSubBins.
-      const double sum_d1 = double(f.sum) * offset_unit, sum_d1sq = double(f.sum2) * square_unit;
-      const double sum_e = sum_d1 - 0.5 * n;
-      const double sum_e2 = std::min(std::max(sum_d1sq - sum_d1 + 0.25 * n, sum_e * sum_e / n), 0.25 * n);
+      // Offsets e = δ' − ½ in the sub-bin, δ' and δ'(1 − δ') = ¼ − e²
+      // estimated (unbiased) by qa/2^20 and q2/2044: Σe = Σδ' − n/2,
+      // Σe² = n/4 − Σδ'(1 − δ'). The estimate of Σe² is kept in
+      // [(Σe)²/n, n/4], where the truth lies (clamping only moves it towards
+      // the truth). The sub-bin's centre sits at c bins from the bin's, so
+      // δ/Δr = c + e/kSubBins.
+      const double sum_e = double(f.sum) * offset_unit - 0.5 * n;
+      const double sum_e2 = std::min(std::max(0.25 * n - double(f.sum2) * spread_unit, sum_e * sum_e / n), 0.25 * n);
       const double c = (double(s % sub) + 0.5) / double(sub) - 0.5, inv_sub = 1.0 / double(sub);
       hist.count[k] += weight * n;
       hist.sum_d[k] += weight * dr * (n * c + sum_e * inv_sub);

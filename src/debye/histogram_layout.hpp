@@ -52,7 +52,7 @@ struct FastBin {
 
 // hist[k] += weight × (moments about the bin centre) of kernel bins
 // kSubBins·k … kSubBins·k + kSubBins − 1 of `bins`: counts exact, Σδ from
-// Σqa and Σδ² from Σq2 and Σqa, unbiased, within hist::kOffsetQuantumError
+// Σqa and Σδ² from Σq2 (and Σqa where kSubBins > 1), unbiased, within hist::kOffsetQuantumError
 // and hist::kSquareQuantumError per pair (histogram_pair_math.hpp). hist
 // must hold every bin they reach.
 void add_fast_bins(std::span<const FastBin> bins, double weight, PairHistogram& hist);

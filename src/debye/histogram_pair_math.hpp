@@ -53,12 +53,15 @@
 // words (so a pair costs two native 32-bit shared atomics; a 64-bit shared
 // atomic add is a compare-and-swap loop on sm_90):
 //   offset word   Σqa,                qa = floor(2^20·δ' + U) ∈ [0, 2^20]
-//   square word   [count : 12 | Σq2 : 20], q2 = floor(511·δ'² + U) ∈ [0, 511]
+//   square word   [count : 12 | Σq2 : 20], q2 = floor(2044·δ'(1 − δ') + U) ∈ [0, 511]
 // with a dither U spread evenly over [0, 1) (a function of the pair's
-// indices, dither_i/dither_j below), so E[qa] = 2^20·δ' and E[q2] = 511·δ'²:
-// count is exact, Σδ' = Σqa/2^20 and Σδ'² = Σq2/511 are unbiased, and
-// add_fast_bins turns them into the histogram's moments (Σe = Σδ' − n/2,
-// Σe² = Σδ'² − Σδ' + n/4 about the bin centre). Why both words: with one
+// indices, dither_i/dither_j below), so E[qa] = 2^20·δ' and
+// E[q2] = 2044·δ'(1 − δ'): count is exact, and Σqa/2^20 and Σq2/2044 are
+// unbiased estimates of Σδ' and Σδ'(1 − δ'), which add_fast_bins turns into
+// the histogram's moments about the bin centre (e = δ' − ½: Σe = Σδ' − n/2,
+// Σe² = n/4 − Σδ'(1 − δ')). δ'(1 − δ') = ¼ − e² spans [0, ¼], so its 511
+// levels are 1/2044 of a bin² apart, four times finer than 511 levels of
+// δ'² (the same word, one multiply-high either way). Why both words: with one
 // word [count | Σq] (δ' to 511 levels, Σδ² estimated from the count and
 // the mean) the GPU histogram was the CPU's to the dither's noise of Σδ
 // and the estimate's bias in Σδ², ~3e-5 of I(Q) at worst; issue 20 asks
@@ -102,7 +105,8 @@ namespace nanoscatter::debye::hist {
 constexpr int kGroupAtoms = 64;   // i atoms per group
 constexpr int kSubBins = 1;       // kernel bins per histogram bin
 constexpr int kCountShift = 20;  // square word = [count : 12 | Σq2 : 20]
-constexpr std::uint32_t kQLevels = 511;             // q2 = floor(511·δ'² + U) ∈ [0, 511]
+constexpr std::uint32_t kQLevels = 511;             // q2 = floor(4·511·δ'(1 − δ') + U) ∈ [0, 511]
+constexpr std::uint32_t kSpreadScale = 4 * kQLevels;  // q2 per unit of δ'(1 − δ') ∈ [0, ¼]
 constexpr std::uint32_t kOffsetLevels = 1u << 20;   // qa = floor(2^20·δ' + U) ∈ [0, 2^20]
 constexpr int kOffsetShift = 20;                    // log2(kOffsetLevels)
 constexpr std::uint32_t kMaxCount = (1u << (32 - kCountShift)) - 1;
@@ -123,10 +127,10 @@ constexpr double kRelError = 1.5 * 0x1p-34 + 0x1p-50;
 constexpr double kAbsError = 0x1p-50 + 0x1p-32 + 0x1p-28;  // the last term: the DMMA's r² (Centred)
 // What the ring words lose, in bins of the histogram (Δr), per pair at
 // worst (unbiased: the worst case, not the typical noise): qa/2^20 is
-// within 2^-20 of δ', q2/511 within 1/511 of δ'² (and the 2^-32 truncation
-// of δ'² in square_fix, below).
+// within 2^-20 of δ', q2/2044 within 1/2044 of δ'(1 − δ') (and the 2^-32
+// truncation in spread_fix, below).
 constexpr double kOffsetQuantumError = 1.0 / double(kOffsetLevels) / kSubBins;
-constexpr double kSquareQuantumError = (1.0 / double(kQLevels) + 0x1p-32) / double(kSubBins * kSubBins);
+constexpr double kSquareQuantumError = (1.0 / double(kSpreadScale) + 0x1p-32) / double(kSubBins * kSubBins);
 // Shells whose nearest pair is at least this far (bins) take the DMMA r².
 constexpr double kMmaGap = 1024.0;
 
@@ -299,22 +303,23 @@ NS_HIST_HD std::uint32_t dither_j(std::uint32_t j) { return j * kDitherJ; }
 // dither·2^-32), their fields, and whether the adder must drain its bin,
 // from the old words its atomic adds returned (capacity above).
 // qa = floor(2^20·δ' + U): lo·2^20 + dither < 2^52 + 2^32, so qa ≤ 2^20.
-// q2 = floor(511·δ'² + U) plus the count's 1 << 20, from δ'²·2^32 (one
-// multiply-high) and one 64-bit multiply-add: sq·511 + dither ≤
-// 512·(2^32 − 1), so q2 ≤ 511 and nothing carries past the count's bit.
+// q2 = floor(2044·δ'(1 − δ') + U) plus the count's 1 << 20, from
+// v = floor(δ'(1 − δ')·2^32) (one multiply-high of lo and its complement,
+// v < 2^30) and one 64-bit multiply-add: v·2044 + dither < 511·2^32 +
+// 2^32, so q2 ≤ 511 and nothing carries past the count's bit.
 NS_HIST_HD std::uint32_t offset_word(std::uint32_t lo, std::uint32_t dither) {
   return std::uint32_t(((std::uint64_t(lo) << kOffsetShift) + dither) >> 32);
 }
-NS_HIST_HD std::uint32_t square_fix(std::uint32_t lo) {
+NS_HIST_HD std::uint32_t spread_fix(std::uint32_t lo) {
 #ifdef __CUDA_ARCH__
-  return __umulhi(lo, lo);
+  return __umulhi(lo, ~lo);
 #else
-  return std::uint32_t((std::uint64_t(lo) * lo) >> 32);
+  return std::uint32_t((std::uint64_t(lo) * ~lo) >> 32);
 #endif
 }
 NS_HIST_HD std::uint32_t square_word(std::uint32_t lo, std::uint32_t dither) {
   const std::uint64_t c = (std::uint64_t(1u << kCountShift) << 32) | dither;
-  return std::uint32_t((std::uint64_t(square_fix(lo)) * kQLevels + c) >> 32);
+  return std::uint32_t((std::uint64_t(spread_fix(lo)) * kSpreadScale + c) >> 32);
 }
 NS_HIST_HD std::uint32_t word_count(std::uint32_t square) { return square >> kCountShift; }
 NS_HIST_HD std::uint32_t word_sum(std::uint32_t square) { return square & ((1u << kCountShift) - 1); }

@@ -94,7 +94,7 @@ TEST(DebyeGpuPhysics, DisorderedTwoSpeciesExactAndHistogram) {
   EXPECT_LE(err64, 1e-11);
   EXPECT_LE(err32, 1e-5);
   // Histogram mode: occupancy 1, so the GPU takes its fast path (float64
-  // distances from a MUFU seed, Σδ to 2^-20 bin and Σδ² to 1/511 bin² per
+  // distances from a MUFU seed, Σδ to 2^-20 bin and Σδ² to 1/2044 bin² per
   // bin, dithered, hist::kOffsetQuantumError and kSquareQuantumError; pairs
   // within the distance error of a bin edge may change bins,
   // histogram_pair_math.hpp). Its pattern differs from the CPU histogram's

@@ -21,7 +21,7 @@ using namespace nanoscatter;
 namespace {
 
 // The documented bounds (docs/debye.md). The GPU histogram keeps Σδ (to
-// 2^-20 bin) and Σδ² (to 1/511 bin²) per bin, dithered and so unbiased:
+// 2^-20 bin) and Σδ² (to 1/2044 bin²) per bin, dithered and so unbiased:
 // within kHistogramVsCpu of the CPU histogram (issue 20 item 3; the host
 // emulation's worst of thousands of drawn cases is in
 // bench/results/2026-11-26-debye-histogram-two-words.md) and within issue
