@@ -39,6 +39,7 @@ struct DebyeCliOptions {
   double two_theta_min = 0, two_theta_max = 0, wavelength = 0;
   std::string q_file, q_file_axis;
   std::string method = "exact";
+  std::string gpu_histogram = "reproducible";
   std::string pdf;
   double energy = 0;
   bool anomalous = false;
@@ -94,6 +95,7 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
   DebyeOptions options = o.engine;
   options.radiation = parse_radiation(o.radiation);
   options.method = parse_debye_method(o.method);
+  options.gpu_histogram = parse_gpu_histogram(o.gpu_histogram);
   const DebyeNormalization norm = parse_debye_normalization(o.normalize);
   const std::vector<double> q = q_grid(sub, o);
   // --anomalous: f', f'' at the beam's photon energy, --energy or hc/λ of
@@ -191,6 +193,10 @@ void add_debye_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--q-file-axis", o.q_file_axis, "axis of a --q-file that does not say: two_theta (default), q or d");
   sub->add_option("--method", o.method, "exact|histogram")->capture_default_str();
   sub->add_option("--bin-width", o.engine.bin_width, "histogram bin width Δr, Å")->capture_default_str();
+  sub->add_option("--gpu-histogram", o.gpu_histogram,
+                  "reproducible|fast: GPU histogram bins, within 1e-6 of the CPU histogram or within 1e-4 and "
+                  "faster (docs/debye.md)")
+      ->capture_default_str();
   sub->add_flag("--partials", o.engine.partials, "one more column per species pair (sums to the total)");
   sub->add_option("--pdf", o.pdf, "also write R(r) and G(r) to this file (.dat/.txt/.csv, .h5, or .png: a plot of G(r))");
   sub->add_option("--pdf-dr", o.pdf_grid.dr, "r step of the PDF, Å")->capture_default_str();
