@@ -31,12 +31,13 @@
 //                                 ring slot plus kMagicHi, its lower word
 //                                 floor(δ'·2^32) — no floor, no bin
 //                                 crossing case, no range branch;
-// then the two ring words come from the lower word (below: a shift-add for
-// the offset word, a multiply-high and a 64-bit multiply-add for the other)
-// and one LEA on the upper word gives the shared-memory address of both
-// (the rings do not wrap: a window move shifts their contents down, so
-// slot = bin − base). The counts above are of the one-word kernel; the
-// second word adds ~3 instructions and an atomic per pair.
+// then the ring word or words come from the lower word (below: one 64-bit
+// multiply-add for the one-word layout; the two-word layout adds a
+// shift-add for the offset word and a multiply-high) and one LEA on the
+// upper word gives the shared-memory address (the rings do not wrap: a
+// window move shifts their contents down, so slot = bin − base). The
+// counts above are of the one-word kernel; the second word adds ~3
+// instructions and an atomic per pair.
 //
 // Precision. y = (1 + ε)/r with |ε| ≤ 2^-17 assumed (the PTX semantics are
 // "1/√ of the upper word": 2^-21 from truncating r², 2^-21 from rounding
