@@ -79,7 +79,9 @@ __device__ __forceinline__ void words_to_global(const FastArgs& p, int k, const 
     atomicAdd(p.overflow, 1u);
     return;
   }
-  if (const unsigned n = Code::count(w)) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].count), ull(n));
+  // The count unconditionally (a flushed or drained bin holds pairs but for
+  // a second drainer's rare empty exchange), as the one-word kernel had it.
+  atomicAdd(reinterpret_cast<ull*>(&p.bins[k].count), ull(Code::count(w)));
   if (const unsigned sum = Code::sum(w)) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum), ull(sum));
   if (const unsigned sum2 = Code::sum2(w)) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum2), ull(sum2));
 }
