@@ -74,7 +74,12 @@ void run_histogram_plan(benchmark::State& state, const Structure& particle, cons
                  " NQ=1456|pairs/s (vs target)");
 }
 
-void run_case(benchmark::State& state, DebyeMethod method, Precision precision) {
+// The GPU histogram's bin layout of a benchmark argument: 0 reproducible
+// (two words per bin, the default), 1 fast (one word).
+GpuHistogram layout_arg(std::int64_t arg) { return arg == 0 ? GpuHistogram::reproducible : GpuHistogram::fast; }
+
+void run_case(benchmark::State& state, DebyeMethod method, Precision precision,
+              GpuHistogram gpu_histogram = GpuHistogram::reproducible) {
   if (cuda_device_count() == 0) {
     state.SkipWithError("no CUDA device");
     return;
@@ -84,6 +89,7 @@ void run_case(benchmark::State& state, DebyeMethod method, Precision precision) 
   options.compute.device = Device::gpu;
   options.method = method;
   options.compute.precision = precision;
+  options.gpu_histogram = gpu_histogram;
   const auto q = uniform_q_grid(0.1, 12.0, kQPoints);
   // End to end: the plan builds the histograms (histogram mode), execute
   // evaluates the pair sums or the histogram transform.
@@ -97,7 +103,8 @@ void run_case(benchmark::State& state, DebyeMethod method, Precision precision) 
   state.counters["atoms"] = n;
   state.counters["throughput"] = benchmark::Counter(work, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["floor"] = method == DebyeMethod::exact ? kExactFloor : kHistogramTarget;
-  state.SetLabel(std::string("debye|") + (method == DebyeMethod::exact ? "exact " : "histogram ") +
+  state.SetLabel(std::string("debye|") +
+                 (method == DebyeMethod::exact ? "exact " : std::string("histogram ") + to_string(gpu_histogram) + " ") +
                  to_string(precision) + " CoO N=" + std::to_string(particle.atoms.size()) + " NQ=1456|" +
                  (method == DebyeMethod::exact ? "pair*Q/s" : "pairs/s (vs target)"));
 }
@@ -196,7 +203,10 @@ void BM_DebyeHistogramSums(benchmark::State& state) {
 
 void BM_DebyeExactSingle(benchmark::State& s) { run_case(s, DebyeMethod::exact, Precision::float32); }
 void BM_DebyeExactDouble(benchmark::State& s) { run_case(s, DebyeMethod::exact, Precision::float64); }
-void BM_DebyeHistogram(benchmark::State& s) { run_case(s, DebyeMethod::histogram, Precision::float64); }
+// range(1): the bin layout (layout_arg).
+void BM_DebyeHistogram(benchmark::State& s) {
+  run_case(s, DebyeMethod::histogram, Precision::float64, layout_arg(s.range(1)));
+}
 
 // The exact kernel alone on one species (a triangle of the Co atoms of a CoO
 // sphere with 2·range(0) atoms), float32, with range(1) Q per thread and
@@ -234,7 +244,8 @@ void BM_DebyeExactKernelChunk(benchmark::State& state) {
 // rectangle of a CoO sphere with range(0) atoms, queued as the histogram
 // mode queues them (the rectangle's layout overlaps the triangle's
 // kernel); separates the device throughput from the plan's host work
-// (species split, the first layout, the Taylor sums over Q).
+// (species split, the first layout, the Taylor sums over Q). range(1): the
+// bin layout (layout_arg).
 void BM_DebyeHistogramKernel(benchmark::State& state) {
   if (cuda_device_count() == 0) {
     state.SkipWithError("no CUDA device");
@@ -247,7 +258,8 @@ void BM_DebyeHistogramKernel(benchmark::State& state) {
     blk.x.push_back(a.position.x), blk.y.push_back(a.position.y), blk.z.push_back(a.position.z);
     blk.w.push_back(1.0);
   }
-  const debye::CudaDebyeOptions options;
+  debye::CudaDebyeOptions options;
+  options.gpu_histogram = layout_arg(state.range(1));
   {  // context creation and first-launch costs outside the timing
     debye::PairHistogram warm;
     debye::pair_histogram_cuda(co, co, debye::PairSet::triangle, warm, options);
@@ -265,7 +277,8 @@ void BM_DebyeHistogramKernel(benchmark::State& state) {
   state.counters["throughput"] =
       benchmark::Counter(0.5 * nc * (nc - 1) + nc * no, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["floor"] = kHistogramTarget;
-  state.SetLabel("debye|histogram kernel Co-Co + Co-O N=" + std::to_string(particle.atoms.size()) +
+  state.SetLabel(std::string("debye|histogram kernel ") + to_string(options.gpu_histogram) +
+                 " Co-Co + Co-O N=" + std::to_string(particle.atoms.size()) +
                  "|pairs/s (vs target)");
 }
 
@@ -279,10 +292,12 @@ void BM_DebyeHistogramHostSteps(benchmark::State& state) {
   const bool layout = state.range(1) != 0;
   const debye::SpeciesBlocks species = debye::group_by_species(particle, debye::AtomOrder::input);
   const debye::AtomBlock& co = species.blocks[0];
-  constexpr int kWindow = 49152;  // the H100/H200 ring (histogram_fast_kernel.cu kRingSizes)
+  // The default (two-word) layout on the H100/H200 ring.
+  using Code = debye::hist::BinCode<debye::hist::BinWords::two>;
   for (auto _ : state) {
     if (layout) {
-      const auto l = debye::make_fast_layout(co, co, debye::PairSet::triangle, 1e-3, kWindow);
+      const auto l = debye::make_fast_layout(co, co, debye::PairSet::triangle, 1e-3, Code::kRingSizes[0],
+                                             debye::hist::BinWords::two);
       benchmark::DoNotOptimize(l.groups.data());
     } else {
       const auto s = debye::group_by_species(particle, debye::AtomOrder::input);
@@ -298,13 +313,13 @@ void BM_DebyeHistogramHostSteps(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_DebyeHistogramHostSteps)->Args({1000000, 0})->Args({1000000, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_DebyeHistogramKernel)->Arg(150000)->Arg(1000000)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_DebyeHistogramKernel)->Args({150000, 0})->Args({1000000, 0})->Args({1000000, 1})->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_DebyeExactKernelChunk)->Args({75000, 32, 0})->Args({75000, 48, 0})->Args({75000, 64, 0})->Args({75000, 48, 8})->Args({75000, 48, 16})->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 // 1.5e5 atoms with 1456 Q is the seed case (CoO sphere R ≈ 70 Å).
 BENCHMARK(BM_DebyeExactSingle)->Arg(50000)->Arg(150000)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_DebyeExactSingle)->Arg(1000000)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_DebyeExactDouble)->Arg(50000)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
-BENCHMARK(BM_DebyeHistogram)->Arg(50000)->Arg(150000)->Arg(1000000)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_DebyeHistogram)->Args({50000, 0})->Args({150000, 0})->Args({1000000, 0})->Args({1000000, 1})->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_DebyeHistogramSums)->Args({260000, 0})->Args({260000, 1})->Unit(benchmark::kSecond)->UseRealTime();
 BENCHMARK(BM_DebyeHistogramExecute)->Args({150000, 0})->Args({1000000, 0})->Args({1000000, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_DebyeHistogramOccupancy)->Args({150000, 0})->Args({150000, 1})->Args({1000000, 0})->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);

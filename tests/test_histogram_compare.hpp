@@ -100,16 +100,18 @@ inline double fast_distance_error_bins(const debye::AtomBlock& a, const debye::A
 // weights). Bounds (e_r = fast_distance_error_bins):
 //  - Σw: equal to 1e-12; counts equal (1e-9) in bins no pair within 4·e_r of
 //    an edge touches; Σ|Δcount| ≤ 2 × the weight of such pairs;
-//  - Σδ per clean bin ≤ count·(ε_q + e_r)·Δr (ε_q = hist::kOffsetQuantumError,
-//    the quantum midpoint; distance);
+//  - Σδ per clean bin ≤ count·(ε_q + e_r)·Δr (ε_q = hist::offset_error(words),
+//    the offset's quantum; distance);
 //  - Σδ² per clean bin ≤ count·(ε_s + 4ε_q + 2e_r)·Δr² (ε_s =
-//    hist::kSpreadError, the kernel-bin estimate, histogram_pair_math.hpp;
-//    2|δ|·ε_q + ε_q² ≤ 4ε_q for the quantum; distance);
+//    hist::square_error(words): the square's quantum with two words, the
+//    kernel-bin estimate with one, histogram_pair_math.hpp; 2|δ|·ε_q + ε_q²
+//    ≤ 4ε_q for the offset's quantum; distance);
 //  - Σw r, Σw r² over all bins (binning-independent): the same per pair;
 //  - Taylor sinc sums: ≤ Σw·(QΔr·tol_δ + (QΔr)²·tol_δ²) + ambiguous·(QΔr)³/96.
 inline HistogramComparison check_fast_histogram(const char* name, const debye::AtomBlock& a,
                                                 const debye::AtomBlock& b, debye::PairSet set,
-                                                const debye::PairHistogram& cpu, const debye::PairHistogram& fast) {
+                                                const debye::PairHistogram& cpu, const debye::PairHistogram& fast,
+                                                debye::hist::BinWords words) {
   const double dr = cpu.bin_width;
   const double e_r = fast_distance_error_bins(a, b, set, dr);
   const auto c = compare_histograms(a, b, set, cpu, fast, 4 * e_r);
@@ -122,8 +124,9 @@ inline HistogramComparison check_fast_histogram(const char* name, const debye::A
   EXPECT_NEAR(std::accumulate(fast.count.begin(), fast.count.end(), 0.0), c.pairs, 1e-12 * c.pairs) << name;
   EXPECT_LE(c.moved, 2 * c.ambiguous + 1e-9 * c.pairs) << name;
   EXPECT_LE(c.worst_count, 1e-9) << name;
-  const double tol_d = debye::hist::kOffsetQuantumError + e_r;
-  const double tol_d2 = debye::hist::kSpreadError + 4 * debye::hist::kOffsetQuantumError + 2 * e_r;
+  const double eps_q = debye::hist::offset_error(words), eps_s = debye::hist::square_error(words);
+  const double tol_d = eps_q + e_r;
+  const double tol_d2 = eps_s + 4 * eps_q + 2 * e_r;
   EXPECT_LE(c.worst_d, tol_d) << name;
   EXPECT_LE(c.worst_d2, tol_d2) << name;
   EXPECT_LE(c.first_moment, tol_d) << name;

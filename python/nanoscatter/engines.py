@@ -133,7 +133,7 @@ class DebyePlan:
     """Orientation-averaged I(Q) (DebyePlan in debye.hpp).
 
     ``DebyePlan(structure, radiation="xray", method="exact", bin_width=1e-3,
-    anomalous=False, energy=None, no_debye_waller=False, partials=False,
+    gpu_histogram="reproducible", anomalous=False, energy=None, no_debye_waller=False, partials=False,
     precision="double", device="auto", threads=0, quiet=True)``;
     ``execute(q, normalize="none")`` with normalize none|per-atom|sq|fq.
     ``anomalous=True, energy=E`` adds f', f'' at E keV (``energy`` alone,
@@ -201,14 +201,15 @@ def debye(structure, *, q=None, qmin=0.0, qmax=None, qpoints=None, two_theta_min
     s = as_structure(structure)
     result = DebyePlan(s, **options).execute(grid, normalize=normalize)
     if pdf:
-        keep = {k: options[k] for k in ("radiation", "bin_width", "energy", "device", "threads", "quiet") if k in options}
+        keep = {k: options[k] for k in ("radiation", "bin_width", "gpu_histogram", "energy", "device", "threads", "quiet") if k in options}
         result.pdf = globals()["pdf"](s, pdf_dr=pdf_dr, pdf_rmax=pdf_rmax, **keep)
     return result
 
 
 def pdf(structure, *, pdf_dr=0.01, pdf_rmax=0.0, **options):
     """R(r) and G(r) of a finite particle (debye_pdf.hpp) from float64 pair
-    histograms: options radiation, bin_width, energy, device, threads."""
+    histograms: options radiation, bin_width, gpu_histogram, energy, device,
+    threads."""
     return PdfResult(**_core.pair_distribution(as_structure(structure), pdf_dr=pdf_dr, pdf_rmax=pdf_rmax, **options))
 
 

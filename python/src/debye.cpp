@@ -21,8 +21,8 @@ namespace {
 // The engine's keywords: DebyeOptions' fields by name (plus anomalous,
 // energy and no_debye_waller, which set its factors), and the device
 // keywords. The checks are DebyeOptions::validate's (the plan calls it).
-const std::vector<std::string> kDebyeKeywords = {"radiation", "method",          "bin_width", "anomalous",
-                                                 "energy",    "no_debye_waller", "partials"};
+const std::vector<std::string> kDebyeKeywords = {"radiation", "method",          "bin_width", "gpu_histogram",
+                                                 "anomalous", "energy",          "no_debye_waller", "partials"};
 
 // anomalous=True with energy (keV): f', f'' at that energy, as the CLI's
 // --anomalous --energy and pattern2d's anomalous (docs/conventions.md);
@@ -55,6 +55,7 @@ DebyeOptions debye_options(const Keywords& kw) {
   kw.get_parsed("radiation", o.radiation, parse_radiation);
   kw.get_parsed("method", o.method, parse_debye_method);
   kw.get_length("bin_width", o.bin_width, units::Length::angstrom);
+  kw.get_parsed("gpu_histogram", o.gpu_histogram, parse_gpu_histogram);
   o.factors = factor_options(kw);
   kw.get("partials", o.partials);
   kw.get_device(o.compute);
@@ -114,7 +115,7 @@ struct PyDebyePlan {
 
 void bind_debye(py::module_& m) {
   py::class_<PyDebyePlan>(m, "DebyePlan",
-                          "DebyePlan(structure, *, radiation='xray', method='exact', bin_width=1e-3, anomalous=False, energy=None, "
+                          "DebyePlan(structure, *, radiation='xray', method='exact', bin_width=1e-3, gpu_histogram='reproducible', anomalous=False, energy=None, "
                           "no_debye_waller=False, partials=False, precision='double', device='auto', threads=0, "
                           "max_device_memory=0, quiet=True, comm=None): comm=nanoscatter.world() shares the work over the MPI ranks")
       .def(py::init([](const py::handle& structure, const py::kwargs& kwargs) {
@@ -169,7 +170,8 @@ void bind_debye(py::module_& m) {
   m.def(
       "pair_distribution",
       [](const py::handle& structure, const py::kwargs& kwargs) {
-        auto names = with_device_keywords({"pdf_dr", "pdf_rmax", "radiation", "bin_width", "anomalous", "energy"});
+        auto names = with_device_keywords(
+            {"pdf_dr", "pdf_rmax", "radiation", "bin_width", "gpu_histogram", "anomalous", "energy"});
         const Keywords kw(kwargs, names, "pair_distribution");
         PdfOptions pdf;
         kw.get_length("pdf_dr", pdf.dr, units::Length::angstrom);
@@ -193,7 +195,8 @@ void bind_debye(py::module_& m) {
         return out;
       },
       py::arg("structure"),
-      "pair_distribution(structure, *, pdf_dr=0.01, pdf_rmax=0, radiation='xray', bin_width=1e-3, anomalous=False, energy=None, "
+      "pair_distribution(structure, *, pdf_dr=0.01, pdf_rmax=0, radiation='xray', bin_width=1e-3, gpu_histogram='reproducible', "
+      "anomalous=False, energy=None, "
       "device='auto', threads=0, max_device_memory=0, quiet=True)");
 
   m.def("uniform_q_grid", [](double qmin, double qmax, int n) { return to_numpy(uniform_q_grid(qmin, qmax, n)); },

@@ -83,13 +83,19 @@ class DebyeBinding(ScratchTestCase):
 
         self.assertEqual(e.exception.field, "radiation")
         self.assertTrue(e.exception.option)
+        with self.assertRaises(ns.Error) as e:
+            ns.debye(self.coo, qmax=5, qpoints=10, method="histogram", gpu_histogram="exact")
+        self.assertEqual(str(e.exception), cli_error("debye", self.path("coo.xyz"), "--qmax", 5, "--qpoints", 10,
+                                                     "--method", "histogram", "--gpu-histogram", "exact",
+                                                     "--output", self.path("x.dat")))
+        self.assertEqual(e.exception.field, "gpu_histogram")
 
     def test_unknown_keyword_lists_the_valid_ones(self):
         with self.assertRaises(ns.Error) as e:
             ns.DebyePlan(self.coo, bin_widht=1e-3)
         message = str(e.exception)
         self.assertIn("unknown keyword 'bin_widht'", message)
-        for valid in ("bin_width", "method", "radiation", "device", "threads", "comm"):
+        for valid in ("bin_width", "gpu_histogram", "method", "radiation", "device", "threads", "comm"):
             self.assertIn(valid, message)
         with self.assertRaises(ns.Error) as e:
             ns.DebyePlan(self.coo, threads="many")

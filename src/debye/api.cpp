@@ -57,6 +57,14 @@ DebyeMethod parse_debye_method(const std::string& name) {
   fail_option("method", "unknown method '", name, "' (expected exact or histogram)");
 }
 
+GpuHistogram parse_gpu_histogram(const std::string& name) {
+  if (name == "reproducible") return GpuHistogram::reproducible;
+  if (name == "fast") return GpuHistogram::fast;
+  fail_option("gpu_histogram", "unknown GPU histogram '", name, "' (expected reproducible or fast)");
+}
+
+const char* to_string(GpuHistogram g) { return g == GpuHistogram::fast ? "fast" : "reproducible"; }
+
 
 void DebyeResult::reduce(const parallel::Communicator& comm) {
   if (!comm.distributed()) return;
@@ -73,6 +81,8 @@ void DebyeResult::reduce(const parallel::Communicator& comm) {
 void DebyeOptions::validate() const {
   if (!(bin_width > 0) || !std::isfinite(bin_width))
     fail_option("bin_width", "must be a finite value > 0 Å, got ", bin_width);
+  if (gpu_histogram != GpuHistogram::reproducible && gpu_histogram != GpuHistogram::fast)
+    fail_option("gpu_histogram", "must be reproducible or fast, got ", static_cast<int>(gpu_histogram));
   if (factors.energy_kev) {
     if (radiation != Radiation::xray) fail_option("energy", "anomalous scattering applies to X-rays only");
     if (!(*factors.energy_kev > 0 && std::isfinite(*factors.energy_kev)))

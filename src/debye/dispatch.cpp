@@ -58,6 +58,7 @@ CudaDebyeOptions cuda_options(const DebyeOptions& o) {
   CudaDebyeOptions c;
   c.precision = o.compute.precision;
   c.max_device_memory = o.compute.max_device_memory;
+  c.gpu_histogram = o.gpu_histogram;
   return c;
 }
 #endif

@@ -89,13 +89,15 @@ void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHi
   const std::size_t bins = hist.bins_for(r_max);  // = histogram_bins_needed(a, b, set, Δr), one box pass
   // Measured while a pending block may still hold its buffers: conservative.
   const std::size_t budget = device_memory_budget(options.max_device_memory);
-  const int window = fast_window_for_device();
+  const hist::BinWords words =
+      options.gpu_histogram == GpuHistogram::fast ? hist::BinWords::one : hist::BinWords::two;
+  const int window = fast_window_for_device(words);
   const std::size_t kernel_bins = hist::kSubBins * bins;
   const bool fast_bins = window > 0 && kernel_bins <= std::size_t(hist::kMaxFastBins);
   const bool uniform = uniform_weights(a) && (triangle || uniform_weights(b));
   if (fast_bins && !uniform && histogram_by_weight_class(a, b, set, hist, options, pipe)) return;
   if (fast_bins && uniform) {
-    fast_histogram_cuda(a, b, set, hist, r_max, bins, window, budget, pipe);
+    fast_histogram_cuda(a, b, set, hist, r_max, bins, words, window, budget, pipe);
     return;
   }
   drain(pipe);

@@ -6,31 +6,30 @@
 // clock on 132 SMs), and a 10⁶-atom CoO particle (264 Å across) has
 // 2.6·10⁵ bins at Δr = 10⁻³ Å, far more than shared memory holds, so:
 //  - the i atoms are ordered by k-d bisection and cut into compact groups of
-//    hist::kGroupAtoms = 256 (centre c, radius ρ; histogram_layout.cpp); one
+//    Code::kGroupAtoms (centre c, radius ρ; histogram_layout.cpp); one
 //    block (1024 threads, ~220 KB of shared memory, one per SM, persistent
 //    over groups) takes a group;
 //  - pass 1 buckets the j atoms by D = |x_j − c| into shells (counting sort
 //    into a per-block global scratch list);
 //  - pass 2 walks the shells outwards with a ring buffer of W kernel bins
-//    in shared memory (whole bins, hist::kSubBins = 1; one 32-bit word
-//    each, 49152 bins = 49 Å at Δr = 1e-3 Å) that covers [D − ρ, D + width
-//    + ρ] (shells ~18 Å wide for a CoO group of 256): bins that fall
-//    below the window are flushed to the global histogram with integer
+//    in shared memory (whole bins, hist::kSubBins = 1; Code::kWords 32-bit
+//    words each, in as many rings of W words: hist::BinCode) that covers
+//    [D − ρ, D + width + ρ]: bins that fall below the window are flushed to the global histogram with integer
 //    atomics (exact, so the result does not depend on the order), and the
 //    rest of the ring moves down (it never wraps: slot = bin − base). The
 //    group's atoms and the staged j atoms are kept relative to c
 //    (hist::Centred). In far shells (every pair at r ≥ kMmaGap bins) of
 //    full groups, r² comes from the float64 tensor cores: one DMMA
-//    (m8n8k4) gives the 64 r² of 8 i × 8 j atoms, kMmaWarps = 8 warps
+//    (m8n8k4) gives the 64 r² of 8 i × 8 j atoms, kMmaWarps warps
 //    cover the group against a tile of 8 j atoms. Near shells, short
 //    groups and the last n mod 8 atoms of a batch take the direct
 //    difference, each warp on one j atom, kPerLane i atoms per lane. In a
 //    triangle the group's own pairs (j > i) are taken first, at bin 0, so
 //    the shells hold only later atoms. Per pair: rsqrt seed and one Newton
 //    step in float64, one DADD.RM onto a fixed-point grid for bin and δ,
-//    one 32-bit shared atomic ([count | Σq] of its bin) and one rare-drain
-//    branch (histogram_pair_math.hpp gives the arithmetic, the precision,
-//    the capacity argument and how Σδ² comes from the bins).
+//    one shared atomic per word of its bin and one rare-drain branch (histogram_pair_math.hpp gives the arithmetic,
+//    the precision, the capacity argument and how the bins' words become
+//    the moments).
 // Measurements of this design and of the variants tried and dropped:
 // bench/results/2026-11-25-debye-histogram-kernel-history.md; its
 // precision and speed: docs/debye.md.
@@ -51,31 +50,40 @@ constexpr int kThreads = 1024;  // 32 warps: latency of the shared atomics and t
 constexpr int kWarps = kThreads / 32;
 constexpr int kStage = 512;  // j atoms staged in shared memory per batch
 constexpr int kMmaTiles = 4;  // i tiles of 8 atoms per warp (its A fragments stay in registers)
-constexpr int kMmaWarps = hist::kGroupAtoms / (8 * kMmaTiles);  // warps that cover a group in the DMMA loop
-constexpr int kPerLane = hist::kGroupAtoms / 32;                // i atoms per lane in the scalar path
-static_assert(kMmaWarps * kMmaTiles * 8 == hist::kGroupAtoms && kWarps % kMmaWarps == 0,
-              "whole warps' DMMA tiles cover a group");
-static_assert(kPerLane * 32 == hist::kGroupAtoms, "the scalar path gives every lane the same number of i atoms");
+template <class Code>
+constexpr int kMmaWarps = Code::kGroupAtoms / (8 * kMmaTiles);  // warps that cover a group in the DMMA loop
+template <class Code>
+constexpr int kPerLane = Code::kGroupAtoms / 32;  // i atoms per lane in the scalar path
+template <class Code>
+constexpr bool kTilesCoverGroups = kMmaWarps<Code> * kMmaTiles * 8 == Code::kGroupAtoms &&
+                                   kWarps % kMmaWarps<Code> == 0 && kPerLane<Code> * 32 == Code::kGroupAtoms;
+static_assert(kTilesCoverGroups<hist::BinCode<hist::BinWords::one>> &&
+                  kTilesCoverGroups<hist::BinCode<hist::BinWords::two>>,
+              "whole warps' DMMA tiles cover a group, and every lane of the scalar path has as many i atoms");
 static_assert(kStage <= kThreads && kStage % 8 == 0, "one staged atom per thread, whole j tiles");
 static_assert(kThreads <= int(hist::kMaxAdders), "ring capacity assumes at most kMaxAdders threads");
 
-// Ring sizes (kernel bins, one word each) the kernel is built for, largest
-// first. 49152 fills an H100/H200 (227 KB of shared memory per block).
-constexpr int kRingSizes[] = {49152, 32768, 16384};
-
+template <class Code>
 std::size_t fast_shared_bytes(int window) {
-  return std::size_t(window) * sizeof(unsigned) + (kStage + hist::kGroupAtoms) * sizeof(Centred) +
+  return Code::kWords * std::size_t(window) * sizeof(unsigned) + (kStage + Code::kGroupAtoms) * sizeof(Centred) +
          kStage * sizeof(unsigned) + (2 * hist::kMaxShells + 1) * sizeof(int);
 }
 
-// A ring word of kernel bin k to the global bins (k < nbins, else an overflow).
-__device__ __forceinline__ void word_to_global(const FastArgs& p, int k, unsigned word) {
+template <class Code>
+using Words = hist::RingWords<Code::kWords>;
+
+// The ring words of kernel bin k to the global bins (k < nbins, else an overflow).
+template <class Code>
+__device__ __forceinline__ void words_to_global(const FastArgs& p, int k, const Words<Code>& w) {
   if (k >= p.nbins) {
     atomicAdd(p.overflow, 1u);
     return;
   }
-  atomicAdd(reinterpret_cast<ull*>(&p.bins[k].count), ull(hist::word_count(word)));
-  if (const unsigned sum = hist::word_sum(word)) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum), ull(sum));
+  // The count unconditionally (a flushed or drained bin holds pairs but for
+  // a second drainer's rare empty exchange), as the one-word kernel had it.
+  atomicAdd(reinterpret_cast<ull*>(&p.bins[k].count), ull(Code::count(w)));
+  if (const unsigned sum = Code::sum(w)) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum), ull(sum));
+  if (const unsigned sum2 = Code::sum2(w)) atomicAdd(reinterpret_cast<ull*>(&p.bins[k].sum2), ull(sum2));
 }
 
 // The window while a shell is processed: ring slot k holds bin base + k;
@@ -88,13 +96,19 @@ struct Window {
 __device__ __forceinline__ Window window_at(int base) { return {hist::window_magic(base), base}; }
 
 // Ring slots [0, n) to the global histogram (bins base + slot), zeroed
-// (block-wide; the caller synchronises before the ring is used again).
+// (block-wide; the caller synchronises before the rings are used again).
+// Word c of slot k is ring[c·W + k].
+template <class Code, int W>
 __device__ void flush_slots(unsigned* ring, int base, int n, const FastArgs& p) {
   for (int k = int(threadIdx.x); k < n; k += kThreads) {
-    const unsigned word = ring[k];
-    if (word == 0) continue;
-    ring[k] = 0;
-    word_to_global(p, base + k, word);
+    Words<Code> w;
+    unsigned any = 0;
+#pragma unroll
+    for (int c = 0; c < Code::kWords; ++c) any |= w.w[c] = ring[c * W + k];
+    if (any == 0) continue;
+#pragma unroll
+    for (int c = 0; c < Code::kWords; ++c) ring[c * W + k] = 0;
+    words_to_global<Code>(p, base + k, w);
   }
 }
 
@@ -103,51 +117,66 @@ __device__ void flush_slots(unsigned* ring, int base, int n, const FastArgs& p) 
 // move down the ring, so that slot k holds bin next + k. The ring never
 // wraps, which saves the per-pair wrap (two instructions of ~17); the move
 // costs ~2W/kThreads shared accesses per thread, a few per 10⁵ pairs.
-template <int W>
+template <class Code, int W>
 __device__ void move_window(unsigned* ring, int base, int next, const FastArgs& p) {
   const int shift = min(next - base, W), keep = W - shift;
-  flush_slots(ring, base, shift, p);
-  constexpr int kChunk = 8;  // words per thread and round, held in registers across the barrier
+  flush_slots<Code, W>(ring, base, shift, p);
+  constexpr int kChunk = 8;  // words per thread, ring and round, held in registers across the barrier
   for (int lo = 0; lo < keep; lo += kThreads * kChunk) {
-    unsigned v[kChunk];
+    unsigned v[Code::kWords][kChunk];
 #pragma unroll
     for (int c = 0; c < kChunk; ++c) {
       const int k = lo + c * kThreads + int(threadIdx.x);
-      v[c] = k < keep ? ring[k + shift] : 0u;
+#pragma unroll
+      for (int r = 0; r < Code::kWords; ++r) v[r][c] = k < keep ? ring[r * W + k + shift] : 0u;
     }
     __syncthreads();  // every read of this round (and the flush) before its writes
 #pragma unroll
     for (int c = 0; c < kChunk; ++c) {
       const int k = lo + c * kThreads + int(threadIdx.x);
-      if (k < keep) ring[k] = v[c];
+#pragma unroll
+      for (int r = 0; r < Code::kWords; ++r)
+        if (k < keep) ring[r * W + k] = v[r][c];
     }
     __syncthreads();  // the next round reads above what this one wrote; the last one's writes before the zeroing
   }
-  for (int k = keep + int(threadIdx.x); k < W; k += kThreads) ring[k] = 0;
+  for (int k = keep + int(threadIdx.x); k < W; k += kThreads)
+#pragma unroll
+    for (int r = 0; r < Code::kWords; ++r) ring[r * W + k] = 0;
 }
 
-// One pair into the ring from its r² (kernel bins²): one shared atomic, no
-// range check (the layout keeps every pair of a shell in the window) and no
-// branch but the rare drain, tested on the old word (histogram_pair_math.hpp).
+// One pair into the rings from its r² (kernel bins²): one shared atomic per
+// word (word c at ring[c·W + slot]: one address, immediate offsets), no range check (the layout keeps every
+// pair of a shell in the window) and no branch but the rare drain, tested
+// on the old words (histogram_pair_math.hpp).
 // WholeWarp: every lane of the warp is here, so the drain test is one vote
 // and a uniform branch instead of a divergent branch and its reconvergence
 // (two instructions fewer per pair); a drain then runs with the lanes that
 // need it.
-template <bool WholeWarp>
+template <class Code, bool WholeWarp, int W>
 __device__ __forceinline__ void add_fix(const hist::PairFix& f, const Window& win, unsigned* ring, const FastArgs& p,
                                         unsigned dither) {
-  const unsigned old = atomicAdd(&ring[f.hi], hist::pair_word(f.lo, dither));
-  const bool drain = hist::must_drain(old);
+  unsigned* at = ring + f.hi;
+  const Words<Code> add = Code::words(f.lo, dither);
+  Words<Code> old;
+#pragma unroll
+  for (int c = 0; c < Code::kWords; ++c) old.w[c] = atomicAdd(at + c * W, add.w[c]);
+  const bool drain = Code::must_drain(old);
   if (WholeWarp ? __any_sync(0xffffffffu, drain) : drain) {
-    if (drain) word_to_global(p, win.base + int(f.hi), atomicExch(&ring[f.hi], 0u));
+    if (drain) {
+      Words<Code> w;
+#pragma unroll
+      for (int c = Code::kWords - 1; c >= 0; --c) w.w[c] = atomicExch(at + c * W, 0u);
+      words_to_global<Code>(p, win.base + int(f.hi), w);
+    }
     if (WholeWarp) __syncwarp();
   }
 }
 
-template <bool WholeWarp>
+template <class Code, bool WholeWarp, int W>
 __device__ __forceinline__ void add_r2(double r2, const Window& win, unsigned* ring, const FastArgs& p,
                                        unsigned dither) {
-  add_fix<WholeWarp>(hist::pair_fix_r2(r2, win.magic), win, ring, p, dither);
+  add_fix<Code, WholeWarp, W>(hist::pair_fix_r2(r2, win.magic), win, ring, p, dither);
 }
 
 // r² of the 8×8 pairs of an i tile (rows) and a j tile (columns) on the
@@ -207,7 +236,7 @@ __device__ void scan_shells(int* counts, int* starts, int n, int* warp_sums) {
 // test; a short group's padding lanes skip their pairs.
 // dither_i: hist::dither_i of the lane's first i atom (lane + 32k adds
 // 32k·kDitherI); stage_dither: hist::dither_j of each staged atom.
-template <bool Full>
+template <class Code, bool Full, int W>
 __device__ __forceinline__ void pair_batch(const Centred* stage, const unsigned* stage_dither, int from, int n,
                                            const Centred* igroup, int count, unsigned dither_i, const Window& win,
                                            unsigned* ring, const FastArgs& p) {
@@ -216,9 +245,9 @@ __device__ __forceinline__ void pair_batch(const Centred* stage, const unsigned*
     const Centred aj = stage[jj];
     const unsigned dj = stage_dither[jj] + dither_i;
 #pragma unroll
-    for (int k = 0; k < kPerLane; ++k)
+    for (int k = 0; k < kPerLane<Code>; ++k)
       if (Full || lane + 32 * k < count)
-        add_r2<Full>(hist::centred_r2(igroup[lane + 32 * k], aj), win, ring, p, dj + 32u * k * hist::kDitherI);
+        add_r2<Code, Full, W>(hist::centred_r2(igroup[lane + 32 * k], aj), win, ring, p, dj + 32u * k * hist::kDitherI);
   }
 }
 
@@ -226,13 +255,14 @@ __device__ __forceinline__ void pair_batch(const Centred* stage, const unsigned*
 // of 8 on the tensor cores (kMmaWarps warps per tile, each warp its four i
 // tiles, A fragments fa), the last n mod 8 atoms by pair_batch.
 // fi: hist::dither_i of the lane's row in each i tile; dither_i as pair_batch.
+template <class Code, int W>
 __device__ __forceinline__ void mma_batch(const Centred* stage, const unsigned* stage_dither, int n,
                                           const Centred* igroup, const double (&fa)[kMmaTiles],
                                           const double (&fc)[kMmaTiles], const unsigned (&fi)[kMmaTiles],
                                           unsigned dither_i, const Window& win, unsigned* ring, const FastArgs& p) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, t = lane & 3;
   const int tiles = n >> 3;
-  for (int jt = warp / kMmaWarps; jt < tiles; jt += kWarps / kMmaWarps) {
+  for (int jt = warp / kMmaWarps<Code>; jt < tiles; jt += kWarps / kMmaWarps<Code>) {
     __syncwarp();  // the DMMA needs the whole warp
     // B: component t of atom lane/4 as stored (x, y, z, n2), one load per
     // lane; C, the rows' n2, stays in registers for the whole group.
@@ -248,31 +278,31 @@ __device__ __forceinline__ void mma_batch(const Centred* stage, const unsigned* 
     for (int m = 1; m < kMmaTiles; ++m) {
       dmma_r2(d0, d1, fa[m], b, fc[m], fc[m]);
       const hist::PairFix g0 = hist::pair_fix_r2(d0, win.magic), g1 = hist::pair_fix_r2(d1, win.magic);
-      add_fix<true>(f0, win, ring, p, fi[m - 1] + dj0);
-      add_fix<true>(f1, win, ring, p, fi[m - 1] + dj1);
+      add_fix<Code, true, W>(f0, win, ring, p, fi[m - 1] + dj0);
+      add_fix<Code, true, W>(f1, win, ring, p, fi[m - 1] + dj1);
       f0 = g0;
       f1 = g1;
     }
-    add_fix<true>(f0, win, ring, p, fi[kMmaTiles - 1] + dj0);
-    add_fix<true>(f1, win, ring, p, fi[kMmaTiles - 1] + dj1);
+    add_fix<Code, true, W>(f0, win, ring, p, fi[kMmaTiles - 1] + dj0);
+    add_fix<Code, true, W>(f1, win, ring, p, fi[kMmaTiles - 1] + dj1);
   }
-  pair_batch<true>(stage, stage_dither, tiles * 8, n, igroup, hist::kGroupAtoms, dither_i, win, ring, p);
+  pair_batch<Code, true, W>(stage, stage_dither, tiles * 8, n, igroup, Code::kGroupAtoms, dither_i, win, ring, p);
 }
 
-template <bool Triangle, int W>
+template <class Code, bool Triangle, int W>
 __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p) {
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ int group_id;
   __shared__ int warp_sums[kWarps];
   Centred* stage = reinterpret_cast<Centred*>(smem);
   Centred* igroup = stage + kStage;
-  unsigned* ring = reinterpret_cast<unsigned*>(igroup + hist::kGroupAtoms);
-  unsigned* stage_dither = ring + W;  // hist::dither_j of each staged atom
+  unsigned* ring = reinterpret_cast<unsigned*>(igroup + Code::kGroupAtoms);
+  unsigned* stage_dither = ring + Code::kWords * W;  // hist::dither_j of each staged atom
   int* shell_n = reinterpret_cast<int*>(stage_dither + kStage);
   int* shell_at = shell_n + hist::kMaxShells;
   int* scratch = p.scratch + blockIdx.x * p.scratch_stride;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  for (int k = tid; k < W; k += kThreads) ring[k] = 0;
+  for (int k = tid; k < Code::kWords * W; k += kThreads) ring[k] = 0;
 
   for (;;) {
     __syncthreads();
@@ -290,7 +320,7 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
     // consecutive places. Warps step through the j atoms together (lane l
     // of warp w: j_first + 32w + l + k·kThreads, as thread 32w + l did).
     for (int s = tid; s < g.nshell; s += kThreads) shell_n[s] = 0;
-    if (tid < hist::kGroupAtoms) igroup[tid] = tid < g.count ? hist::centred(g, p.a[g.first + tid]) : Centred{};
+    if (tid < Code::kGroupAtoms) igroup[tid] = tid < g.count ? hist::centred(g, p.a[g.first + tid]) : Centred{};
     __syncthreads();
     const auto shell_at_j = [&](int j) { return j < p.nj ? hist::shell_of(g, hist::centre_distance(g, p.j[j])) : -1; };
     for (int j0 = g.j_first + 32 * warp; j0 < p.nj; j0 += kThreads) {
@@ -318,11 +348,11 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
     if (Triangle) {  // pairs within the group: j > i
       for (int jj = warp; jj < g.count; jj += kWarps) {
         const Centred aj = igroup[jj];
-        for (int i = lane; i < jj; i += 32) add_r2<false>(hist::centred_r2(igroup[i], aj), win, ring, p,
+        for (int i = lane; i < jj; i += 32) add_r2<Code, false, W>(hist::centred_r2(igroup[i], aj), win, ring, p,
                                                    hist::dither_i(g.first + i) + hist::dither_j(g.first + jj));
       }
     }
-    const bool full = g.count == hist::kGroupAtoms;
+    const bool full = g.count == Code::kGroupAtoms;
     // DMMA fragments of this warp's part of the group: i tile m holds atoms
     // 32·part + 8m + row (row = lane / 4); A: component lane % 4 of (−2v, 1),
     // C: |v|² of the lane's row (both of its C entries are in that row).
@@ -330,7 +360,7 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
     double fa[kMmaTiles], fc[kMmaTiles];
     unsigned fi[kMmaTiles];
     {
-      const int part = warp % kMmaWarps, t = lane & 3;
+      const int part = warp % kMmaWarps<Code>, t = lane & 3;
 #pragma unroll
       for (int m = 0; m < kMmaTiles; ++m) {
         const int row = 8 * kMmaTiles * part + 8 * m + (lane >> 2);
@@ -347,7 +377,7 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
       const int next_base = hist::window_base(g, s);
       if (next_base > win.base) {
         __syncthreads();  // the pairs so far are in the ring
-        move_window<W>(ring, win.base, next_base, p);
+        move_window<Code, W>(ring, win.base, next_base, p);
         win = window_at(next_base);
         __syncthreads();
       }
@@ -370,50 +400,67 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
         __syncthreads();
         if (tid < min(kStage, end - b0 - kStage)) next = p.j[next_j = scratch[b0 + kStage + tid]];
         if (mma)
-          mma_batch(stage, stage_dither, n, igroup, fa, fc, fi, dither_i, win, ring, p);
+          mma_batch<Code, W>(stage, stage_dither, n, igroup, fa, fc, fi, dither_i, win, ring, p);
         else if (full)
-          pair_batch<true>(stage, stage_dither, 0, n, igroup, g.count, dither_i, win, ring, p);
+          pair_batch<Code, true, W>(stage, stage_dither, 0, n, igroup, g.count, dither_i, win, ring, p);
         else
-          pair_batch<false>(stage, stage_dither, 0, n, igroup, g.count, dither_i, win, ring, p);
+          pair_batch<Code, false, W>(stage, stage_dither, 0, n, igroup, g.count, dither_i, win, ring, p);
         __syncthreads();
       }
     }
     __syncthreads();
-    flush_slots(ring, win.base, W, p);
+    flush_slots<Code, W>(ring, win.base, W, p);
   }
 }
 
-template <int W>
+template <class Code, int W>
 void launch_fast(bool triangle, int blocks, const FastArgs& args, cudaStream_t stream) {
-  const std::size_t smem = fast_shared_bytes(W);
-  const auto kernel = triangle ? fast_histogram_kernel<true, W> : fast_histogram_kernel<false, W>;
+  const std::size_t smem = fast_shared_bytes<Code>(W);
+  const auto kernel = triangle ? fast_histogram_kernel<Code, true, W> : fast_histogram_kernel<Code, false, W>;
   NS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
   kernel<<<blocks, kThreads, smem, stream>>>(args);
   NS_CUDA_CHECK_LAUNCH();
 }
 
-}  // namespace
-
-// Largest ring of kRingSizes whose shared memory this device grants a
-// block (0: none, the generic kernel runs).
-int fast_window_for_device() {
+template <class Code>
+int window_for_device() {
   int device = 0, optin = 0;
   NS_CUDA_CHECK(cudaGetDevice(&device));
   NS_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   const std::size_t static_bytes = 256;  // group_id, warp_sums
-  for (const int w : kRingSizes)
-    if (fast_shared_bytes(w) + static_bytes <= std::size_t(optin)) return w;
+  for (const int w : Code::kRingSizes)
+    if (fast_shared_bytes<Code>(w) + static_bytes <= std::size_t(optin)) return w;
   return 0;
 }
 
-void launch_fast_histogram(int window, bool triangle, int blocks, const FastArgs& args, cudaStream_t stream) {
-  static_assert(sizeof(kRingSizes) / sizeof(int) == 3, "one launch branch per ring size");
-  if (window == kRingSizes[0])
-    launch_fast<kRingSizes[0]>(triangle, blocks, args, stream);
-  else if (window == kRingSizes[1])
-    launch_fast<kRingSizes[1]>(triangle, blocks, args, stream);
+template <class Code>
+void launch_with(int window, bool triangle, int blocks, const FastArgs& args, cudaStream_t stream) {
+  static_assert(sizeof(Code::kRingSizes) / sizeof(int) == 3, "one launch branch per ring size");
+  if (window == Code::kRingSizes[0])
+    launch_fast<Code, Code::kRingSizes[0]>(triangle, blocks, args, stream);
+  else if (window == Code::kRingSizes[1])
+    launch_fast<Code, Code::kRingSizes[1]>(triangle, blocks, args, stream);
   else
-    launch_fast<kRingSizes[2]>(triangle, blocks, args, stream);
+    launch_fast<Code, Code::kRingSizes[2]>(triangle, blocks, args, stream);
+}
+
+using OneWord = hist::BinCode<hist::BinWords::one>;
+using TwoWords = hist::BinCode<hist::BinWords::two>;
+
+}  // namespace
+
+// Largest ring of the bin code's sizes whose shared memory this device
+// grants a block (0: none, the generic kernel runs).
+int fast_window_for_device(hist::BinWords words) {
+  return words == hist::BinWords::one ? window_for_device<OneWord>() : window_for_device<TwoWords>();
+}
+
+void launch_fast_histogram(hist::BinWords words, int window, bool triangle, int blocks, const FastArgs& args,
+                           cudaStream_t stream) {
+  if (words == hist::BinWords::one)
+    launch_with<OneWord>(window, triangle, blocks, args, stream);
+  else
+    launch_with<TwoWords>(window, triangle, blocks, args, stream);
 }
 
 }  // namespace nanoscatter::debye

@@ -24,12 +24,14 @@ struct FastArgs {
   unsigned* overflow;
 };
 
-// Largest ring (kernel bins) whose shared memory this device grants a
-// block (0: none, the generic kernel runs).
-int fast_window_for_device();
+// Largest ring (kernel bins) of the bin code `words` whose shared memory
+// this device grants a block (0: none, the generic kernel runs).
+int fast_window_for_device(hist::BinWords words);
 
-// Queues the kernel on `stream` with `blocks` persistent blocks and a ring
-// of `window` bins, a value fast_window_for_device returned.
-void launch_fast_histogram(int window, bool triangle, int blocks, const FastArgs& args, cudaStream_t stream);
+// Queues the kernel of bin code `words` on `stream` with `blocks`
+// persistent blocks and a ring of `window` bins, a value
+// fast_window_for_device(words) returned.
+void launch_fast_histogram(hist::BinWords words, int window, bool triangle, int blocks, const FastArgs& args,
+                           cudaStream_t stream);
 
 }  // namespace nanoscatter::debye

@@ -18,9 +18,9 @@ using hist::GroupGeometry;
 using hist::PackedAtom;
 
 // Device bytes of one fast call besides the per-block scratch lists.
-std::size_t fast_fixed_bytes(std::size_t bins, std::size_t na, std::size_t nb, PairSet set) {
+std::size_t fast_fixed_bytes(std::size_t bins, std::size_t na, std::size_t nb, PairSet set, hist::BinWords words) {
   const std::size_t atoms = set == PairSet::triangle ? na : na + nb;
-  const std::size_t groups = (na + hist::kGroupAtoms - 1) / hist::kGroupAtoms;
+  const std::size_t group = std::size_t(hist::group_atoms(words)), groups = (na + group - 1) / group;
   return bins * sizeof(FastBin) + atoms * sizeof(PackedAtom) + groups * sizeof(GroupGeometry) + (1 << 16);
 }
 
@@ -31,16 +31,17 @@ void collect(FastRun& run, const FastPipeline& pipe) {
   if (run.d_counters.download()[1] != 0) fail("pair_histogram_cuda: a pair distance fell beyond the last bin");
   const UninitVector<FastBin> bins = run.d_bins.download();
   run.hist->resize_for(run.r_max);  // done at launch; kept for a histogram another block grew since
-  add_fast_bins(bins, run.weight, *run.hist);
+  add_fast_bins(bins, run.words, run.weight, *run.hist);
 }
 
 // Lays the block out on the host (while the device runs the pending block),
 // queues its kernel behind that block's, then collects the pending block
 // and leaves this one pending in its place.
 void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
-                              double r_max, int window, std::size_t budget, FastPipeline& pipe) {
+                              double r_max, hist::BinWords words, int window, std::size_t budget,
+                              FastPipeline& pipe) {
   const bool triangle = set == PairSet::triangle;
-  const FastHistogramLayout layout = make_fast_layout(a, b, set, hist.bin_width / hist::kSubBins, window);
+  const FastHistogramLayout layout = make_fast_layout(a, b, set, hist.bin_width / hist::kSubBins, window, words);
   const auto& jatoms = layout.j_atoms();
   const std::size_t nj = jatoms.size();
   if (layout.a.empty() || nj == 0) {  // no pairs: the histogram only gets its size
@@ -59,8 +60,9 @@ void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet se
   run->hist = &hist;
   run->r_max = r_max;
   run->weight = a.w[0] * (triangle ? a.w[0] : b.w[0]);
+  run->words = words;
 
-  const std::size_t fixed = fast_fixed_bytes(std::size_t(layout.bins), a.size(), b.size(), set);
+  const std::size_t fixed = fast_fixed_bytes(std::size_t(layout.bins), a.size(), b.size(), set, words);
   const std::size_t per_block = nj * sizeof(int);
   const std::size_t affordable = budget > fixed ? (budget - fixed) / per_block : 1;
   const int blocks = int(std::max<std::size_t>(
@@ -82,7 +84,7 @@ void fast_histogram_on_device(const AtomBlock& a, const AtomBlock& b, PairSet se
   args.bins = run->d_bins.data();
   args.nbins = layout.bins;
   args.overflow = reinterpret_cast<unsigned*>(run->d_counters.data() + 1);
-  launch_fast_histogram(window, triangle, blocks, args, compute);
+  launch_fast_histogram(words, window, triangle, blocks, args, compute);
   run->done.record(compute);
   pipe.turn ^= 1;
   // This run becomes the pending one before the previous is collected: if
@@ -104,24 +106,25 @@ void drain(FastPipeline& pipe) {
 }
 
 void fast_histogram_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist, double r_max,
-                         std::size_t bins, int window, std::size_t budget, FastPipeline& pipe) {
+                         std::size_t bins, hist::BinWords words, int window, std::size_t budget,
+                         FastPipeline& pipe) {
   const std::size_t kernel_bins = hist::kSubBins * bins;
-  // Global sums stay below 2^64: Σq ≤ pairs·2^10, pairs ≤ na·nb ≤ 2^43.
+  // Global sums stay below 2^64: Σq ≤ pairs·2^20 (Σqa; Σq ≤ pairs·511), pairs ≤ na·nb ≤ 2^43.
   constexpr double kMaxPairs = 8796093022208.0;  // 2^43
   const std::size_t run_budget = budget / 2;  // two runs hold memory at a time (FastPipeline)
-  const std::size_t need = fast_fixed_bytes(kernel_bins, 0, 0, set);
+  const std::size_t need = fast_fixed_bytes(kernel_bins, 0, 0, set, words);
   if (need > run_budget)
     fail("pair_histogram_cuda: ", bins, " bins need ", need, " bytes of device memory, over the budget of ",
          run_budget, " bytes per block (raise the bin width)");
   split_until_fits(
-      a, b, set, 2 * hist::kGroupAtoms,
+      a, b, set, 2 * std::size_t(hist::group_atoms(words)),
       [&](std::size_t na, std::size_t nb, PairSet s) {
         const std::size_t nj = s == PairSet::triangle ? na : nb;
         return double(na) * double(nb) <= kMaxPairs &&
-               fast_fixed_bytes(kernel_bins, na, nb, s) + nj * sizeof(int) <= run_budget;
+               fast_fixed_bytes(kernel_bins, na, nb, s, words) + nj * sizeof(int) <= run_budget;
       },
       [&](const AtomBlock& pa, const AtomBlock& pb, PairSet s) {
-        fast_histogram_on_device(pa, pb, s, hist, r_max, window, run_budget, pipe);
+        fast_histogram_on_device(pa, pb, s, hist, r_max, words, window, run_budget, pipe);
       });
 }
 

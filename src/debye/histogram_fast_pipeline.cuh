@@ -24,6 +24,7 @@ struct FastRun {
   PairHistogram* hist = nullptr;
   double r_max = 0;  // the histogram is sized for it when the bins arrive
   double weight = 0;
+  hist::BinWords words = hist::BinWords::two;  // the bin code the kernel ran with
 };
 
 // The fast path's pipeline: kernels run on the two `compute` streams in
@@ -49,8 +50,10 @@ void drain(FastPipeline& pipe);
 // rectangle) into hist, cut into parts that fit the pipeline's half of the
 // device memory `budget` (bytes); the last part's run may be left pending
 // in the pipeline. r_max: the pair set's diagonal, which `bins` histogram
-// bins cover; window: fast_window_for_device() (> 0).
+// bins cover; words: the bin code (histogram_pair_math.hpp); window:
+// fast_window_for_device(words) (> 0).
 void fast_histogram_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist, double r_max,
-                         std::size_t bins, int window, std::size_t budget, FastPipeline& pipe);
+                         std::size_t bins, hist::BinWords words, int window, std::size_t budget,
+                         FastPipeline& pipe);
 
 }  // namespace nanoscatter::debye

@@ -310,7 +310,8 @@ double pair_diagonal(const AtomBlock& a, const AtomBlock& b, PairSet set) {
 }
 
 FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width,
-                                     int window_bins) {
+                                     int window_bins, hist::BinWords words) {
+  const std::size_t group_atoms = std::size_t(hist::group_atoms(words));
   const bool triangle = set == PairSet::triangle;
   if (window_bins < 1024) fail("make_fast_layout: window of ", window_bins, " bins, fewer than 1024");
   const Box abox = bounding_box(a), bbox = triangle ? abox : bounding_box(b);
@@ -328,8 +329,8 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
   for (int d = 0; d < 3; ++d) split.origin[d] = 0.5 * (box.lo[d] + box.hi[d]);
   split.inv_width = 1.0 / bin_width;
 
-  // i atoms ordered so that runs of kGroupAtoms are compact groups.
-  PackedAtoms pts = split.kd_packed(a, hist::kGroupAtoms);
+  // i atoms ordered so that runs of group_atoms are compact groups.
+  PackedAtoms pts = split.kd_packed(a, group_atoms);
 
   // Groups: centre of their box, radius (+1 bin of margin), and shells sized
   // so that a shell's pairs fit the window: width + 2·rho + 8 ≤ W (the
@@ -392,9 +393,9 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
     bisect(pts.data(), first, last, half);
     for (std::size_t s = first; s < last; s += half) self(self, s, std::min(last, s + half), half);
   };
-  // Every run of kGroupAtoms on all threads; the few that must be halved
+  // Every run of group_atoms on all threads; the few that must be halved
   // again (each only reorders its own atoms) follow in order.
-  const std::size_t g = hist::kGroupAtoms, runs = (a.size() + g - 1) / g;
+  const std::size_t g = group_atoms, runs = (a.size() + g - 1) / g;
   std::vector<GroupGeometry> run_geo(runs);
 #pragma omp parallel for schedule(static)
   for (std::size_t r = 0; r < runs; ++r) run_geo[r] = geometry(r * g, std::min(a.size(), (r + 1) * g));
@@ -415,14 +416,17 @@ FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, Pai
   if (!triangle) {
     // j atoms in k-d order too: a shell's atoms, gathered by the kernel in
     // list order, then lie close in memory whatever order the block came in.
-    out.b = split.kd_packed(b, hist::kGroupAtoms);
+    out.b = split.kd_packed(b, group_atoms);
   }
   return out;
 }
 
-void add_fast_bins(std::span<const FastBin> bins, double weight, PairHistogram& hist) {
+void add_fast_bins(std::span<const FastBin> bins, hist::BinWords words, double weight, PairHistogram& hist) {
   const std::size_t sub = hist::kSubBins, nk = (bins.size() + sub - 1) / sub;
-  const double dr = hist.bin_width, q_unit = 1.0 / double(hist::kQLevels);
+  const bool one_word = words == hist::BinWords::one;
+  const double dr = hist.bin_width,
+               offset_unit = 1.0 / double(one_word ? hist::kQLevels : hist::kOffsetLevels),
+               spread_unit = 1.0 / double(hist::kSpreadScale);
   // Any pairs in kernel bins beyond the histogram's last bin?
   bool beyond = false;
   for (std::size_t s = std::min(bins.size(), hist.count.size() * sub); s < bins.size() && !beyond; ++s)
@@ -432,21 +436,29 @@ void add_fast_bins(std::span<const FastBin> bins, double weight, PairHistogram& 
   // Histogram bins on all threads (the last block's are on the critical
   // path: ~1.3 ms per 2.6e5 bins on one core); each takes its sub-bins.
   const std::size_t kmax = std::min(nk, hist.count.size());
-#pragma omp parallel for schedule(static) if (kmax >= (std::size_t(1) << 15))
+#pragma omp parallel for schedule(static)
   for (std::size_t k = 0; k < kmax; ++k) {
     for (std::size_t s = k * sub; s < std::min(bins.size(), (k + 1) * sub); ++s) {
       const FastBin& f = bins[s];
       if (f.count == 0) continue;
       const double n = double(f.count);
-      // Offsets e = δ' − ½ in the sub-bin, δ' estimated (unbiased) by q/511:
-      // Σe = Σq/511 − n/2. The sub-bin's centre sits at c bins from the
-      // bin's, so δ/Δr = c + e/kSubBins.
-      const double sum_e = double(f.sum) * q_unit - 0.5 * n;
-      const double mu = std::clamp(sum_e / n, -0.5, 0.5), spread = 0.5 - std::abs(mu);
-      // Σe² ∈ [nμ², n/4]: one distance where the neighbours are empty (a
-      // crystal's shell), else an even spread about μ (histogram_pair_math.hpp).
-      const bool isolated = (s == 0 || empty(s - 1)) && empty(s + 1);
-      const double sum_e2 = n * (mu * mu + (isolated ? 0.0 : spread * spread / 3));
+      // Offsets e = δ' − ½ in the sub-bin, δ' estimated (unbiased) by
+      // q/511 (one word) or qa/2^20 (two words): Σe = Σδ' − n/2.
+      const double sum_e = double(f.sum) * offset_unit - 0.5 * n;
+      double sum_e2;
+      if (one_word) {
+        // Σe² ∈ [nμ², n/4]: one distance where the neighbours are empty (a
+        // crystal's shell), else an even spread about μ (histogram_pair_math.hpp).
+        const double mu = std::clamp(sum_e / n, -0.5, 0.5), spread = 0.5 - std::abs(mu);
+        const bool isolated = (s == 0 || empty(s - 1)) && empty(s + 1);
+        sum_e2 = n * (mu * mu + (isolated ? 0.0 : spread * spread / 3));
+      } else {
+        // δ'(1 − δ') = ¼ − e² estimated (unbiased) by q2/2044:
+        // Σe² = n/4 − Σδ'(1 − δ'), kept in [(Σe)²/n, n/4], where the truth
+        // lies (clamping only moves it towards the truth).
+        sum_e2 = std::min(std::max(0.25 * n - double(f.sum2) * spread_unit, sum_e * sum_e / n), 0.25 * n);
+      }
+      // The sub-bin's centre sits at c bins from the bin's, so δ/Δr = c + e/kSubBins.
       const double c = (double(s % sub) + 0.5) / double(sub) - 0.5, inv_sub = 1.0 / double(sub);
       hist.count[k] += weight * n;
       hist.sum_d[k] += weight * dr * (n * c + sum_e * inv_sub);

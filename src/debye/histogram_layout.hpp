@@ -39,24 +39,27 @@ struct FastHistogramLayout {
   const PackedAtoms& j_atoms() const { return triangle ? a : b; }
 };
 
+// Groups of hist::group_atoms(words) atoms (the bin code's).
 // Requires histogram_bins_needed(...) ≤ hist::kMaxFastBins and window_bins ≥ 1024;
 // fails where no grouping puts every pair of a shell in the window.
 FastHistogramLayout make_fast_layout(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width,
-                                     int window_bins);
+                                     int window_bins, hist::BinWords words);
 
 // A kernel bin (a sub-bin of Δr/hist::kSubBins) as the kernel accumulates
-// it: pairs and Σq (histogram_pair_math.hpp).
+// it: pairs, Σq (one word) or Σqa, and Σq2 (two words; 0 with one word)
+// (histogram_pair_math.hpp).
 struct FastBin {
-  std::uint64_t count, sum;
+  std::uint64_t count, sum, sum2;
 };
 
 // hist[k] += weight × (moments about the bin centre) of kernel bins
-// kSubBins·k … kSubBins·k + kSubBins − 1 of `bins`: counts and Σδ from the
-// sums, Σδ² estimated from each sub-bin's count and mean and whether its
-// neighbours are empty (within hist::kSpreadError·count·Δr²,
-// histogram_pair_math.hpp). The kernel bins must be those of one run (the
-// estimate is not additive over partial sums), and hist must hold every bin
-// they reach.
-void add_fast_bins(std::span<const FastBin> bins, double weight, PairHistogram& hist);
+// kSubBins·k … kSubBins·k + kSubBins − 1 of `bins`, kept with bin code
+// `words`: counts exact, Σδ unbiased within hist::offset_error(words) per
+// pair; Σδ² within hist::square_error(words) per pair: unbiased from Σq2
+// with two words, with one word estimated from each kernel bin's count and
+// mean and whether its neighbours are empty, which is why the kernel bins
+// must then be those of one run (the estimate is not additive over partial
+// sums). hist must hold every bin they reach.
+void add_fast_bins(std::span<const FastBin> bins, hist::BinWords words, double weight, PairHistogram& hist);
 
 }  // namespace nanoscatter::debye

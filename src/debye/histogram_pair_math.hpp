@@ -31,9 +31,13 @@
 //                                 ring slot plus kMagicHi, its lower word
 //                                 floor(δ'·2^32) — no floor, no bin
 //                                 crossing case, no range branch;
-// then one LEA.HI on the lower word gives the ring word (below) and one LEA
-// on the upper word the shared-memory address (the ring does not wrap: a
-// window move shifts its contents down, so slot = bin − base).
+// then the ring word or words come from the lower word (below: one 64-bit
+// multiply-add for the one-word layout; the two-word layout adds a
+// shift-add for the offset word and a multiply-high) and one LEA on the
+// upper word gives the shared-memory address (the rings do not wrap: a
+// window move shifts their contents down, so slot = bin − base). The
+// counts above are of the one-word kernel; the second word adds ~3
+// instructions and an atomic per pair.
 //
 // Precision. y = (1 + ε)/r with |ε| ≤ 2^-17 assumed (the PTX semantics are
 // "1/√ of the upper word": 2^-21 from truncating r², 2^-21 from rounding
@@ -48,64 +52,73 @@
 // emulation models the MUFU by its PTX semantics (rsqrt_hi).
 //
 // Kernel bins. The kernel's bins are Δr/kSubBins wide (kSubBins = 1: the
-// histogram's own bins): its layout, window and ring are in kernel-bin
-// units, and a pair's record holds only its count and its offset, one
-// 32-bit word, so a pair costs one shared atomic instead of the two that a
-// third moment needs. add_fast_bins (histogram_layout.cpp) turns them into
-// moments: count exactly, Σδ unbiased (up to the dither), Σδ² from each kernel
-// bin's count and mean offset (below). Whole bins rather than half bins
-// (kSubBins = 2) double the distances the ring holds (49 Å at Δr = 1e-3 Å),
-// which lets a group of kGroupAtoms = 256 atoms (radius ~16 Å in CoO) keep
-// 18 Å shells; pass 1 and the staging loads then serve four times as many
-// pairs per j atom as with groups of 64 in a half-bin ring, and the
-// flushes cover the distances once per group of 256 (the measured gain:
-// bench/results/2026-11-25-debye-histogram-kernel-history.md). The price
-// is δ to 2^-11 bin instead of 2^-12 and a Σδ² estimate bound 4× wider
-// (kOffsetQuantumError, kSpreadError).
+// histogram's own bins): its layout, window and rings are in kernel-bin
+// units. What a kernel bin keeps is the bin code, a template parameter of
+// the kernel, the layout and the emulation (BinCode below; the option
+// DebyeOptions::gpu_histogram picks it, docs/debye.md):
 //
-// A pair's record: δ' (its offset in the kernel bin, [0, 1)) as
-// q = floor(511·δ' + U) with a dither U spread evenly over [0, 1) (a
-// function of the pair's indices, dither_i/dither_j below), so q ∈ [0, 511]
-// and E[q]/511 = δ':
-// Σq/511 is an unbiased estimate of Σδ' whose error is noise, ~0.3·√n/511
-// bin for n pairs, never more than n/511. Without the dither (δ' cut to
-// 2^-9 and read back at the quantum's midpoint) the error would be
-// ≤ 2^-10 bin per pair but the same for every pair of a crystal's shell, a
-// phase error coherent over 10⁵ pairs that adds up shell by shell in I(Q)
-// (the sizes, modelled and measured: docs/debye.md and
-// bench/results/2026-11-25-debye-histogram-dither.md). q and the count's
-// 1 << 20 come from one 64-bit multiply-add (pair_word). The ring keeps
-// one 32-bit word per kernel bin, [count : 12 | Σq : 20], and a pair adds
-// (1 << 20) + q: one native 32-bit shared atomic (a 64-bit shared atomic
-// add is a compare-and-swap loop on sm_90). Capacity: the thread whose add
-// finds the count at kDrainCount or above, or Σq at kDrainSum or above
-// (one bit each, kDrainMask, tested on the old word the atomic returns:
-// the test needs no add), moves the word to the global bins (atomic
-// exchange with zero) before its next add. From the add that crosses a
-// threshold to the first exchange, every later add finds the threshold and
-// is by a thread that drains before it adds again, so count ≤ kDrainCount
-// + kMaxAdders = 3072 < 2^12 and Σq ≤ kDrainSum − 1 + (kMaxAdders + 1)·511
-// < 2^20: no field carries into the next. Why [count : 12 | Σq : 20]:
-// a 12-bit count halves the drains of a crystal's crowded bins against
-// [count : 11 | Σq : 21], and testing the old word saves an add per pair
-// (measured: bench/results/2026-11-25-debye-histogram-kernel-history.md).
+// Two words (BinWords::two, GpuHistogram::reproducible, the default). A
+// kernel bin keeps two 32-bit words, one in each of two rings of W words
+// (so a pair costs two native 32-bit shared atomics; a 64-bit shared
+// atomic add is a compare-and-swap loop on sm_90):
+//   offset word   Σqa,                qa = floor(2^20·δ' + U) ∈ [0, 2^20]
+//   square word   [count : 12 | Σq2 : 20], q2 = floor(2044·δ'(1 − δ') + U) ∈ [0, 511]
+// with a dither U spread evenly over [0, 1) (a function of the pair's
+// indices, dither_i/dither_j below), so E[qa] = 2^20·δ' and
+// E[q2] = 2044·δ'(1 − δ'): count is exact, and Σqa/2^20 and Σq2/2044 are
+// unbiased estimates of Σδ' and Σδ'(1 − δ'), which add_fast_bins turns into
+// the histogram's moments about the bin centre (e = δ' − ½: Σe = Σδ' − n/2,
+// Σe² = n/4 − Σδ'(1 − δ')). δ'(1 − δ') = ¼ − e² spans [0, ¼], so its 511
+// levels are 1/2044 of a bin² apart, four times finer than 511 levels of
+// δ'² (the same word, one multiply-high either way). Matching the CPU
+// histogram to 1e-6 (issue 20 item 3) needs δ' to ~2^14 levels and Σδ²
+// kept per bin (bench/results/2026-11-26-debye-histogram-noise.md). The
+// price: two words per bin halve the distances the rings hold (24,576
+// bins, 24.6 Å at Δr = 1e-3 Å), so groups are of 64 atoms (radius ~10 Å
+// in CoO) with ~5 Å shells, and a pair costs a second atomic.
 //
-// Σδ² of a bin. In a kernel bin with n pairs and mean offset μ (about its
-// centre, |μ| ≤ ½), Σe² (e = δ' − ½) lies in [nμ², n/4]. add_fast_bins
+// One word (BinWords::one, GpuHistogram::fast). A kernel bin keeps one
+// 32-bit word [count : 12 | Σq : 20], q = floor(511·δ' + U) ∈ [0, 511]
+// (E[q]/511 = δ': Σq/511 is an unbiased estimate of Σδ' whose error is
+// noise, ~0.3·√n/511 bin for n pairs, never more than n/511), so a pair
+// costs one shared atomic. q and the count's 1 << 20 come from one 64-bit
+// multiply-add (pair_word). Σδ² of a kernel bin with n pairs and mean
+// offset μ (about its centre, |μ| ≤ ½) lies in [nμ², n/4]: add_fast_bins
 // takes nμ² for an isolated kernel bin (both neighbours empty: a crystal's
 // shell, whose pairs share one distance, where it is exact) and otherwise
 // n(μ² + (½ − |μ|)²/3), the value for offsets spread evenly over the
-// widest interval about μ inside the kernel bin (exact for an even spread,
-// which crowded bins of a disordered particle approach). Either is within
-// n/4 kernel bin² of the truth (kSpreadError; DebyeHistogramGpuMath.
-// KernelBinMoments… checks both rules against direct sums). Σδ² enters
-// I(Q) only through ½Q²Σδ²·sinc'', so at Δr = 1e-3 Å and Q = 12 Å⁻¹ this is
-// ≤ 1.8e-5 of a pair's term, and far below that in practice (modelled
-// on issue 20's Au case: bench/results/2026-11-25-debye-histogram-dither.md).
-// The CPU path keeps Σδ² exactly; matching it to 1e-6 (issue 20 item 3)
-// needs Σδ² and a finer Σδ per bin, two words per bin, which halves the
-// ring (docs/debye.md).
+// widest interval about μ inside the kernel bin (exact for an even
+// spread, which crowded bins of a disordered particle approach). Either is
+// within n/4 kernel bin² of the truth (kSquareError). Σδ² enters I(Q) only
+// through ½Q²Σδ²·sinc'', so at Δr = 1e-3 Å and Q = 12 Å⁻¹ this is
+// ≤ 1.8e-5 of a pair's term, and far below that in practice. One word per
+// bin doubles the distances the ring holds (49,152 bins, 49 Å at
+// Δr = 1e-3 Å), which lets a group of 256 atoms (radius ~16 Å in CoO) keep
+// 18 Å shells; pass 1 and the staging loads then serve four times as many
+// pairs per j atom, and the flushes cover the distances once per group of
+// 256 (the speeds of both: docs/debye.md).
 //
+// Either way the dither keeps the quantisation unbiased: an undithered
+// offset is the same for every pair of a crystal's shell, a phase error
+// coherent over 10⁵ pairs that adds up shell by shell in I(Q)
+// (docs/debye.md, bench/results/2026-11-25-debye-histogram-dither.md).
+//
+// Capacity. The thread whose add finds a word at its drain threshold
+// (the count at kDrainCount or above, or Σq (Σq2) at kDrainSum or above, or
+// the offset word at kDrainOffset or above; one bit each, tested on the
+// old words the atomics return: the test needs no add) moves the bin's
+// words to the global bins (atomic exchange with zero) before its next
+// add. From the add that crosses a threshold to the first exchange, every
+// later add finds the threshold and is by a thread that drains before it
+// adds again, so count ≤ kDrainCount + kMaxAdders = 3072 < 2^12,
+// Σq ≤ kDrainSum − 1 + (kMaxAdders + 1)·511 < 2^20 and Σqa ≤ 2^31 − 1 +
+// (kMaxAdders + 1)·2^20 < 2^32: no field carries into the next or out of
+// its word. Two words of a bin are drained together but not atomically
+// together; both are sums, so every pair's adds reach the global bins
+// whatever the interleaving. Why [count : 12 | Σq : 20]: a 12-bit count
+// halves the drains of a crystal's crowded bins against [count : 11 |
+// Σq : 21], and testing the old word saves an add per pair (measured:
+// bench/results/2026-11-25-debye-histogram-kernel-history.md).
 // Window. The kernel does not test whether a pair's bin lies in the ring:
 // the layout guarantees it (window_base, histogram_layout.cpp), and
 // make_fast_layout refuses geometries where it cannot.
@@ -122,15 +135,18 @@
 
 namespace nanoscatter::debye::hist {
 
-constexpr int kGroupAtoms = 256;  // i atoms per group
 constexpr int kSubBins = 1;       // kernel bins per histogram bin
-constexpr int kCountShift = 20;  // ring word = [count : 12 | Σq : 20]
-constexpr std::uint32_t kQLevels = 511;       // q = floor(511·δ' + U) ∈ [0, 511]
+constexpr int kCountShift = 20;  // [count : 12 | Σq : 20], the one word or the square word
+constexpr std::uint32_t kQLevels = 511;             // q = floor(511·δ' + U), q2 = floor(4·511·δ'(1 − δ') + U) ∈ [0, 511]
+constexpr std::uint32_t kSpreadScale = 4 * kQLevels;  // q2 per unit of δ'(1 − δ') ∈ [0, ¼]
+constexpr std::uint32_t kOffsetLevels = 1u << 20;   // qa = floor(2^20·δ' + U) ∈ [0, 2^20]
+constexpr int kOffsetShift = 20;                    // log2(kOffsetLevels)
 constexpr std::uint32_t kMaxCount = (1u << (32 - kCountShift)) - 1;
 constexpr std::uint32_t kMaxAdders = 1024;  // threads of a block (kernel asserts ≤)
 constexpr std::uint32_t kDrainCount = 1u << 11;  // drain at count ≥ 2048: the word's bit 31
-constexpr std::uint32_t kDrainSum = 1u << 19;    // or at Σq ≥ 2^19: bit 19
+constexpr std::uint32_t kDrainSum = 1u << 19;    // or at Σq (Σq2) ≥ 2^19: its bit 19
 constexpr std::uint32_t kDrainMask = (kDrainCount << kCountShift) | kDrainSum;
+constexpr std::uint32_t kDrainOffset = 1u << 31;  // or at Σqa ≥ 2^31: the offset word's bit 31
 constexpr int kMaxShells = 1024;  // distance shells per group (wider shells, and smaller groups, where more would be needed)
 // The fast path's reach (kernel bins; 2^21 bins, 2.1 μm at Δr = 1e-3 Å):
 // ρ1·2^32 stays below 2^54 (exact on the host); rings hold W ≤ 2^19 bins, so a pair's window offset (below) is
@@ -141,12 +157,6 @@ constexpr double kTinyR2 = 0x1p-100;  // keeps r² > 0
 // plus the 2^-32 truncation of δ'.
 constexpr double kRelError = 1.5 * 0x1p-34 + 0x1p-50;
 constexpr double kAbsError = 0x1p-50 + 0x1p-32 + 0x1p-28;  // the last term: the DMMA's r² (Centred)
-// What the ring word loses, in bins of the histogram (Δr): a pair's q/511
-// is within 1/511 of δ' (unbiased: the worst case, not the typical noise),
-// and add_fast_bins' Σδ² estimate is at most n/4 kernel bins² from the
-// truth (below).
-constexpr double kOffsetQuantumError = 1.0 / double(kQLevels) / kSubBins;
-constexpr double kSpreadError = 0.25 / double(kSubBins * kSubBins);
 // Shells whose nearest pair is at least this far (bins) take the DMMA r².
 constexpr double kMmaGap = 1024.0;
 
@@ -155,8 +165,12 @@ static_assert(kDrainCount + kMaxAdders <= kMaxCount, "the count field would over
 static_assert(std::uint64_t(kDrainSum) - 1 + (std::uint64_t(kMaxAdders) + 1) * kQLevels <
                   (std::uint64_t(1) << kCountShift),
               "Σq would carry into the count");
+static_assert(std::uint64_t(kDrainOffset) - 1 + (std::uint64_t(kMaxAdders) + 1) * kOffsetLevels <
+                  (std::uint64_t(1) << 32),
+              "Σqa would carry out of its word");
 static_assert((kDrainCount << kCountShift) == 0x80000000u && kDrainSum < (1u << kCountShift),
               "each threshold is one bit of its field");
+static_assert(kOffsetLevels == (1u << kOffsetShift), "qa's levels are a power of two");
 
 // An atom as the fast path reads it: position in bins relative to the
 // layout's origin, and its index in its block (the layout's record of the
@@ -175,7 +189,7 @@ struct GroupGeometry {
   double shell_width, inv_shell_width;
   std::int32_t nshell;
   std::int32_t first;    // first atom (index into the sorted a list)
-  std::int32_t count;    // atoms, ≤ kGroupAtoms
+  std::int32_t count;    // atoms, ≤ the bin code's kGroupAtoms
   std::int32_t j_first;  // first j atom (triangle: past the group's own atoms; rectangle: 0)
 };
 
@@ -311,19 +325,101 @@ constexpr std::uint32_t kDitherI = 0x9E3779B9u, kDitherJ = 0x6A09E667u;
 NS_HIST_HD std::uint32_t dither_i(std::uint32_t i) { return i * kDitherI; }
 NS_HIST_HD std::uint32_t dither_j(std::uint32_t j) { return j * kDitherJ; }
 
-// The ring word a pair adds (lower word L = floor(δ'·2^32)), its fields,
-// and whether the adder must drain the word, from the old word its atomic
-// add returned (capacity above).
-// q = floor(511·δ' + U) (δ' = lo·2^-32, U = dither·2^-32) plus the count's
-// 1 << 20, from one 64-bit multiply-add: lo·511 + dither ≤ 512·(2^32 − 1),
-// so q ≤ 511 and nothing carries past the count's bit.
+// The ring words a pair adds (lower word lo = floor(δ'·2^32), dither U =
+// dither·2^-32) and their fields.
+// q = floor(511·δ' + U) plus the count's 1 << 20, from one 64-bit
+// multiply-add: lo·511 + dither ≤ 512·(2^32 − 1), so q ≤ 511 and nothing
+// carries past the count's bit.
 NS_HIST_HD std::uint32_t pair_word(std::uint32_t lo, std::uint32_t dither) {
   const std::uint64_t c = (std::uint64_t(1u << kCountShift) << 32) | dither;
   return std::uint32_t((std::uint64_t(lo) * kQLevels + c) >> 32);
 }
+// qa = floor(2^20·δ' + U): lo·2^20 + dither < 2^52 + 2^32, so qa ≤ 2^20.
+// q2 = floor(2044·δ'(1 − δ') + U) plus the count's 1 << 20, from
+// v = floor(δ'(1 − δ')·2^32) (one multiply-high of lo and its complement,
+// v < 2^30) and one 64-bit multiply-add: v·2044 + dither < 511·2^32 +
+// 2^32, so q2 ≤ 511 and nothing carries past the count's bit.
+NS_HIST_HD std::uint32_t offset_word(std::uint32_t lo, std::uint32_t dither) {
+  return std::uint32_t(((std::uint64_t(lo) << kOffsetShift) + dither) >> 32);
+}
+NS_HIST_HD std::uint32_t spread_fix(std::uint32_t lo) {
+#ifdef __CUDA_ARCH__
+  return __umulhi(lo, ~lo);
+#else
+  return std::uint32_t((std::uint64_t(lo) * ~lo) >> 32);
+#endif
+}
+NS_HIST_HD std::uint32_t square_word(std::uint32_t lo, std::uint32_t dither) {
+  const std::uint64_t c = (std::uint64_t(1u << kCountShift) << 32) | dither;
+  return std::uint32_t((std::uint64_t(spread_fix(lo)) * kSpreadScale + c) >> 32);
+}
 NS_HIST_HD std::uint32_t word_count(std::uint32_t w) { return w >> kCountShift; }
 NS_HIST_HD std::uint32_t word_sum(std::uint32_t w) { return w & ((1u << kCountShift) - 1); }
-NS_HIST_HD bool must_drain(std::uint32_t old) { return (old & kDrainMask) != 0; }
+
+// What a kernel bin keeps (above). Kernel, pipeline, layout and emulation
+// take a BinCode<…> as a template parameter (or BinWords where the choice
+// is made at run time), so both layouts share every line but these.
+enum class BinWords { one, two };
+
+template <BinWords>
+struct BinCode;
+
+// A pair's words, word k in ring k (ring k starts at k·W).
+template <int N>
+struct RingWords {
+  std::uint32_t w[N];
+};
+
+template <>
+struct BinCode<BinWords::one> {
+  static constexpr int kWords = 1;
+  static constexpr int kGroupAtoms = 256;  // i atoms per group
+  // Ring sizes (kernel bins) the kernel is built for, largest first;
+  // 49152 fills an H100/H200 (227 KB of shared memory per block).
+  static constexpr int kRingSizes[3] = {49152, 32768, 16384};
+  // What the word loses, in bins of the histogram (Δr), per pair at worst
+  // (unbiased: the worst case, not the typical noise): q/511 is within
+  // 1/511 of δ', and add_fast_bins' Σδ² estimate is at most n/4 kernel
+  // bins² from the truth.
+  static constexpr double kOffsetError = 1.0 / double(kQLevels) / kSubBins;
+  static constexpr double kSquareError = 0.25 / double(kSubBins * kSubBins);
+  NS_HIST_HD static RingWords<1> words(std::uint32_t lo, std::uint32_t dither) { return {{pair_word(lo, dither)}}; }
+  NS_HIST_HD static bool must_drain(const RingWords<1>& old) { return (old.w[0] & kDrainMask) != 0; }
+  NS_HIST_HD static std::uint32_t count(const RingWords<1>& w) { return word_count(w.w[0]); }
+  NS_HIST_HD static std::uint32_t sum(const RingWords<1>& w) { return word_sum(w.w[0]); }
+  NS_HIST_HD static std::uint32_t sum2(const RingWords<1>&) { return 0; }
+};
+
+template <>
+struct BinCode<BinWords::two> {
+  static constexpr int kWords = 2;  // w[0]: the offset word, w[1]: the square word
+  static constexpr int kGroupAtoms = 64;
+  static constexpr int kRingSizes[3] = {24576, 16384, 8192};  // 24576: 227 KB, as above
+  // qa/2^20 is within 2^-20 of δ', q2/2044 within 1/2044 of δ'(1 − δ')
+  // (and the 2^-32 truncation in spread_fix).
+  static constexpr double kOffsetError = 1.0 / double(kOffsetLevels) / kSubBins;
+  static constexpr double kSquareError = (1.0 / double(kSpreadScale) + 0x1p-32) / double(kSubBins * kSubBins);
+  NS_HIST_HD static RingWords<2> words(std::uint32_t lo, std::uint32_t dither) {
+    return {{offset_word(lo, dither), square_word(lo, dither)}};
+  }
+  NS_HIST_HD static bool must_drain(const RingWords<2>& old) {
+    return ((old.w[0] & kDrainOffset) | (old.w[1] & kDrainMask)) != 0;
+  }
+  NS_HIST_HD static std::uint32_t count(const RingWords<2>& w) { return word_count(w.w[1]); }
+  NS_HIST_HD static std::uint32_t sum(const RingWords<2>& w) { return w.w[0]; }
+  NS_HIST_HD static std::uint32_t sum2(const RingWords<2>& w) { return word_sum(w.w[1]); }
+};
+
+// The bin code's group size and error bounds where it is chosen at run time.
+constexpr int group_atoms(BinWords b) {
+  return b == BinWords::one ? BinCode<BinWords::one>::kGroupAtoms : BinCode<BinWords::two>::kGroupAtoms;
+}
+constexpr double offset_error(BinWords b) {
+  return b == BinWords::one ? BinCode<BinWords::one>::kOffsetError : BinCode<BinWords::two>::kOffsetError;
+}
+constexpr double square_error(BinWords b) {
+  return b == BinWords::one ? BinCode<BinWords::one>::kSquareError : BinCode<BinWords::two>::kSquareError;
+}
 
 // Distance D (bins) of a j atom from the group centre, correctly rounded on
 // host and device alike, so both passes and the emulation agree.

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "nanoscatter/debye.hpp"
 #include "nanoscatter/device.hpp"
 #include "structure/species_split.hpp"
 
@@ -38,6 +39,8 @@ struct CudaDebyeOptions {
   // chunk is chunk_q: 32, 48 or 64 Q per thread (48 fastest, 4.0e12).
   int slab_chunks = 16;
   int chunk_q = 48;
+  // Histograms: the fast kernel's bin code (DebyeOptions::gpu_histogram).
+  GpuHistogram gpu_histogram = GpuHistogram::reproducible;
 };
 void exact_pair_sums_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set,
                           std::span<const double> q, std::span<double> out,

@@ -38,8 +38,9 @@ Structure disordered_coo() {
 }
 
 DebyeResult run(const Structure& s, Device device, Precision precision, DebyeMethod method,
-                const std::vector<double>& q) {
+                const std::vector<double>& q, GpuHistogram gpu_histogram = GpuHistogram::reproducible) {
   DebyeOptions options;
+  options.gpu_histogram = gpu_histogram;
   options.compute.device = device;
   options.compute.precision = precision;
   options.method = method;
@@ -94,22 +95,24 @@ TEST(DebyeGpuPhysics, DisorderedTwoSpeciesExactAndHistogram) {
   EXPECT_LE(err64, 1e-11);
   EXPECT_LE(err32, 1e-5);
   // Histogram mode: occupancy 1, so the GPU takes its fast path (float64
-  // distances from a MUFU seed, δ to 2^-11 bin and Σδ² estimated from each
-  // bin's count and mean, hist::kOffsetQuantumError and kSpreadError; pairs
-  // within the distance error of a bin edge may change bins,
-  // histogram_pair_math.hpp). Its pattern differs from the CPU histogram's
-  // by those moment errors times h' and h''. With half bins (δ to 2^-12
-  // bin, Σδ² bound 4× smaller) the host emulation of the kernel on this
-  // structure predicted 1.65e-7 at the worst Q and the H200 gave 1.65e-7;
-  // with whole bins the H200 gives 5.9e-7, the ratio of the two estimate
-  // bounds (~4×) times the old value; 2e-6 leaves room for rsqrt's last
-  // bits and the tensor cores' summation order. Both stay within 1e-4 of
-  // exact.
+  // distances from a MUFU seed; pairs within the distance error of a bin
+  // edge may change bins, histogram_pair_math.hpp). Reproducible (two
+  // words: Σδ to 2^-20 bin and Σδ² to 1/2044 bin² per bin, dithered): its
+  // pattern differs from the CPU histogram's by the dither's noise in those
+  // moments times h' and h'', bound issue 20 item 3's 1e-6. Fast (one word:
+  // δ to 1/511, Σδ² estimated from the count and mean; the H200 gave 5.9e-7
+  // here): bound 1e-4. Both stay within 1e-4 of exact.
   const auto hist_cpu = run(coo, Device::cpu, Precision::float64, DebyeMethod::histogram, q);
   const auto hist_gpu = run(coo, Device::gpu, Precision::float64, DebyeMethod::histogram, q);
   const double err_gpu_cpu = test::max_rel_error(hist_gpu.intensity, hist_cpu.intensity, 0.0);
   const double err_gpu_exact = test::max_rel_error(hist_gpu.intensity, ref.intensity, 1e-3);
-  std::printf("histogram mode: GPU vs CPU histogram %.3e, GPU vs exact %.3e\n", err_gpu_cpu, err_gpu_exact);
-  EXPECT_LE(err_gpu_cpu, 2e-6);
+  const auto fast_gpu = run(coo, Device::gpu, Precision::float64, DebyeMethod::histogram, q, GpuHistogram::fast);
+  const double err_fast_cpu = test::max_rel_error(fast_gpu.intensity, hist_cpu.intensity, 0.0);
+  const double err_fast_exact = test::max_rel_error(fast_gpu.intensity, ref.intensity, 1e-3);
+  std::printf("histogram mode: GPU vs CPU histogram %.3e, GPU vs exact %.3e; fast: vs CPU histogram %.3e, vs exact %.3e\n",
+              err_gpu_cpu, err_gpu_exact, err_fast_cpu, err_fast_exact);
+  EXPECT_LE(err_gpu_cpu, 1e-6);
   EXPECT_LE(err_gpu_exact, 1e-4);
+  EXPECT_LE(err_fast_cpu, 1e-4);
+  EXPECT_LE(err_fast_exact, 1e-4);
 }

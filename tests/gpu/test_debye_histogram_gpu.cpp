@@ -41,11 +41,18 @@ PairHistogram cpu_histogram(const AtomBlock& a, const AtomBlock& b, PairSet set)
   return h;
 }
 
-PairHistogram gpu_histogram(const AtomBlock& a, const AtomBlock& b, PairSet set, std::size_t cap = 0) {
+// The fast path's two bin codes (DebyeOptions::gpu_histogram): every fast-path
+// test runs both, each against its own bounds (check_fast_histogram).
+constexpr GpuHistogram kLayouts[] = {GpuHistogram::reproducible, GpuHistogram::fast};
+hist::BinWords words_of(GpuHistogram g) { return g == GpuHistogram::fast ? hist::BinWords::one : hist::BinWords::two; }
+
+PairHistogram gpu_histogram(const AtomBlock& a, const AtomBlock& b, PairSet set, GpuHistogram layout,
+                            std::size_t cap = 0) {
   PairHistogram h;
   h.bin_width = 1e-3;
   CudaDebyeOptions options;
   options.max_device_memory = cap;
+  options.gpu_histogram = layout;
   pair_histogram_cuda(a, set == PairSet::triangle ? a : b, set, h, options);
   return h;
 }
@@ -60,23 +67,30 @@ TEST(DebyeHistogramCuda, FastPathCrystalTriangleAndRectangle) {
   SKIP_WITHOUT_GPU();
   const AtomBlock co = test::rocksalt_block(30.0, 0, 1.0), o = test::rocksalt_block(28.0, 1, 0.75);
   ASSERT_GE(co.size(), 4000u);
-  test::check_fast_histogram("crystal triangle", co, co, PairSet::triangle, cpu_histogram(co, co, PairSet::triangle),
-                             gpu_histogram(co, co, PairSet::triangle));
-  test::check_fast_histogram("crystal rectangle", co, o, PairSet::rectangle,
-                             cpu_histogram(co, o, PairSet::rectangle), gpu_histogram(co, o, PairSet::rectangle));
+  for (const GpuHistogram g : kLayouts) {
+    SCOPED_TRACE(to_string(g));
+    test::check_fast_histogram("crystal triangle", co, co, PairSet::triangle, cpu_histogram(co, co, PairSet::triangle),
+                               gpu_histogram(co, co, PairSet::triangle, g), words_of(g));
+    test::check_fast_histogram("crystal rectangle", co, o, PairSet::rectangle, cpu_histogram(co, o, PairSet::rectangle),
+                               gpu_histogram(co, o, PairSet::rectangle, g), words_of(g));
+  }
 }
 
 TEST(DebyeHistogramCuda, FastPathDisorderedTriangleAndRectangle) {
   SKIP_WITHOUT_GPU();
   const AtomBlock a = test::uniform_ball(2500, 20.0, 7, 0.8), b = test::uniform_ball(1300, 20.0, 8, 0.6);
-  test::check_fast_histogram("disordered triangle", a, a, PairSet::triangle, cpu_histogram(a, a, PairSet::triangle),
-                             gpu_histogram(a, a, PairSet::triangle));
-  test::check_fast_histogram("disordered rectangle", a, b, PairSet::rectangle, cpu_histogram(a, b, PairSet::rectangle),
-                             gpu_histogram(a, b, PairSet::rectangle));
+  for (const GpuHistogram g : kLayouts) {
+    SCOPED_TRACE(to_string(g));
+    test::check_fast_histogram("disordered triangle", a, a, PairSet::triangle, cpu_histogram(a, a, PairSet::triangle),
+                               gpu_histogram(a, a, PairSet::triangle, g), words_of(g));
+    test::check_fast_histogram("disordered rectangle", a, b, PairSet::rectangle,
+                               cpu_histogram(a, b, PairSet::rectangle), gpu_histogram(a, b, PairSet::rectangle, g),
+                               words_of(g));
+  }
 }
 
 // Coincident atoms (r = 0, one crowded bin with 40·39/2 pairs) and a sparse
-// cloud (groups of hist::kGroupAtoms wider than the window, which the layout
+// cloud (groups of the bin code's size wider than the window, which the layout
 // halves).
 TEST(DebyeHistogramCuda, FastPathCoincidentAndSparse) {
   SKIP_WITHOUT_GPU();
@@ -87,9 +101,13 @@ TEST(DebyeHistogramCuda, FastPathCoincidentAndSparse) {
     a.z.push_back(2.0);
     a.w.push_back(1.0);
   }
-  const PairHistogram cpu = cpu_histogram(a, a, PairSet::triangle), gpu = gpu_histogram(a, a, PairSet::triangle);
-  EXPECT_EQ(gpu.count[0], cpu.count[0]);
-  test::check_fast_histogram("coincident and sparse", a, a, PairSet::triangle, cpu, gpu);
+  const PairHistogram cpu = cpu_histogram(a, a, PairSet::triangle);
+  for (const GpuHistogram g : kLayouts) {
+    SCOPED_TRACE(to_string(g));
+    const PairHistogram gpu = gpu_histogram(a, a, PairSet::triangle, g);
+    EXPECT_EQ(gpu.count[0], cpu.count[0]);
+    test::check_fast_histogram("coincident and sparse", a, a, PairSet::triangle, cpu, gpu, words_of(g));
+  }
 }
 
 // Weights that differ within a block take the generic float64 kernel: the
@@ -100,7 +118,8 @@ TEST(DebyeHistogramCuda, FallbackForMixedWeights) {
   const AtomBlock a = test::uniform_ball(1200, 18.0, 3, 1.0);
   const AtomBlock b = test::random_ball(900, 18.0, {3.0, -1.0, 0.0}, 4, 0.5);
   ASSERT_FALSE(uniform_weights(b));
-  const PairHistogram cpu = cpu_histogram(a, b, PairSet::rectangle), gpu = gpu_histogram(a, b, PairSet::rectangle);
+  const PairHistogram cpu = cpu_histogram(a, b, PairSet::rectangle),
+                      gpu = gpu_histogram(a, b, PairSet::rectangle, GpuHistogram::reproducible);
   double max_count = 0, worst_n = 0, worst_d = 0, worst_d2 = 0;
   for (std::size_t k = 0; k < std::min(cpu.count.size(), gpu.count.size()); ++k) {
     max_count = std::max(max_count, cpu.count[k]);
@@ -125,14 +144,17 @@ TEST(DebyeHistogramCuda, MemoryCapSplitsWithoutChangingTheResult) {
   // Two blocks hold device memory at a time (the pipeline), each within
   // half the cap: a few thousand bytes of atoms per block.
   const std::size_t cap = 2 * (hist::kSubBins * bins * sizeof(FastBin) + (1 << 16) + 20000);
-  const PairHistogram whole = gpu_histogram(a, a, PairSet::triangle);
-  const PairHistogram capped = gpu_histogram(a, a, PairSet::triangle, cap);
   const PairHistogram cpu = cpu_histogram(a, a, PairSet::triangle);
-  test::check_fast_histogram("memory cap", a, a, PairSet::triangle, cpu, capped);
-  const double n_whole = std::accumulate(whole.count.begin(), whole.count.end(), 0.0);
-  const double n_capped = std::accumulate(capped.count.begin(), capped.count.end(), 0.0);
-  EXPECT_EQ(n_capped, n_whole);
-  EXPECT_EQ(n_whole, 0.5 * 3000.0 * 2999.0);
+  for (const GpuHistogram g : kLayouts) {
+    SCOPED_TRACE(to_string(g));
+    const PairHistogram whole = gpu_histogram(a, a, PairSet::triangle, g);
+    const PairHistogram capped = gpu_histogram(a, a, PairSet::triangle, g, cap);
+    test::check_fast_histogram("memory cap", a, a, PairSet::triangle, cpu, capped, words_of(g));
+    const double n_whole = std::accumulate(whole.count.begin(), whole.count.end(), 0.0);
+    const double n_capped = std::accumulate(capped.count.begin(), capped.count.end(), 0.0);
+    EXPECT_EQ(n_capped, n_whole);
+    EXPECT_EQ(n_whole, 0.5 * 3000.0 * 2999.0);
+  }
 }
 #endif  // NANOSCATTER_HAVE_CUDA
 
@@ -217,51 +239,55 @@ TEST(DebyeHistogramCuda, QueueGivesTheSameHistogramsAsSeparateCalls) {
     h.bin_width = 1e-3;
     return h;
   };
-  PairHistogram q1 = fresh(), q2 = fresh(), q3 = fresh(), s1 = fresh(), s2 = fresh(), s3 = fresh();
-  const CudaDebyeOptions options;
-  {
-    CudaHistogramQueue queue;
-    queue.add(co, co, PairSet::triangle, q1, options);
-    queue.add(mixed, mixed, PairSet::triangle, q2, options);
-    queue.add(co, o, PairSet::rectangle, q3, options);
-    queue.add(o, o, PairSet::triangle, q3, options);  // a second block into the same histogram
-    queue.finish();
+  for (const GpuHistogram g : kLayouts) {
+    SCOPED_TRACE(to_string(g));
+    PairHistogram q1 = fresh(), q2 = fresh(), q3 = fresh(), s1 = fresh(), s2 = fresh(), s3 = fresh();
+    CudaDebyeOptions options;
+    options.gpu_histogram = g;
+    {
+      CudaHistogramQueue queue;
+      queue.add(co, co, PairSet::triangle, q1, options);
+      queue.add(mixed, mixed, PairSet::triangle, q2, options);
+      queue.add(co, o, PairSet::rectangle, q3, options);
+      queue.add(o, o, PairSet::triangle, q3, options);  // a second block into the same histogram
+      queue.finish();
+    }
+    pair_histogram_cuda(co, co, PairSet::triangle, s1, options);
+    pair_histogram_cuda(mixed, mixed, PairSet::triangle, s2, options);
+    pair_histogram_cuda(co, o, PairSet::rectangle, s3, options);
+    pair_histogram_cuda(o, o, PairSet::triangle, s3, options);
+    for (const auto& [q, s] : {std::pair{&q1, &s1}, std::pair{&q3, &s3}}) {  // fast path: integer bins, exact
+      ASSERT_EQ(q->count.size(), s->count.size());
+      EXPECT_EQ(q->count, s->count);
+      EXPECT_EQ(q->sum_d, s->sum_d);
+      EXPECT_EQ(q->sum_d2, s->sum_d2);
+      EXPECT_GT(std::accumulate(q->count.begin(), q->count.end(), 0.0), 0.0);
+    }
+    // And against the independent reference, the float64 CPU histogram (the
+    // separate calls share the queue's code; a queue of one has no overlap).
+    test::check_fast_histogram("queue, Co triangle", co, co, PairSet::triangle, cpu_histogram(co, co, PairSet::triangle),
+                               q1, words_of(g));
+    PairHistogram cpu3 = cpu_histogram(co, o, PairSet::rectangle);
+    cpu3.add(cpu_histogram(o, o, PairSet::triangle));
+    const double within_o = 0.5 * double(o.size()) * double(o.size() - 1) * o.w[0] * o.w[0];
+    const double across = double(co.size()) * double(o.size()) * co.w[0] * o.w[0];
+    EXPECT_NEAR(std::accumulate(q3.count.begin(), q3.count.end(), 0.0), within_o + across, 1e-12 * (within_o + across));
+    // Σw·r (binning-independent) of the two blocks: each pair's r is off by
+    // ≤ hist::offset_error bin (the offset's quantum) + the distance bound.
+    const auto sum_wr = [](const PairHistogram& h) {
+      double s = 0;
+      for (std::size_t k = 0; k < h.count.size(); ++k) s += h.count[k] * ((double(k) + 0.5) * h.bin_width) + h.sum_d[k];
+      return s;
+    };
+    const double per_pair = (hist::offset_error(words_of(g)) + test::fast_distance_error_bins(co, o, PairSet::rectangle, 1e-3)) * 1e-3;
+    EXPECT_NEAR(sum_wr(q3), sum_wr(cpu3), per_pair * (within_o + across)) << "Σw·r of two blocks in one histogram";
+    // Generic kernel: float64 atomics in any order, so equal to rounding (as FallbackForMixedWeights).
+    ASSERT_EQ(q2.count.size(), s2.count.size());
+    for (std::size_t k = 0; k < q2.count.size(); ++k) {
+      EXPECT_NEAR(q2.count[k], s2.count[k], 1e-12 * (1 + s2.count[k]));
+      EXPECT_NEAR(q2.sum_d[k], s2.sum_d[k], 1e-12 * (1 + s2.count[k]) * q2.bin_width);
   }
-  pair_histogram_cuda(co, co, PairSet::triangle, s1, options);
-  pair_histogram_cuda(mixed, mixed, PairSet::triangle, s2, options);
-  pair_histogram_cuda(co, o, PairSet::rectangle, s3, options);
-  pair_histogram_cuda(o, o, PairSet::triangle, s3, options);
-  for (const auto& [q, s] : {std::pair{&q1, &s1}, std::pair{&q3, &s3}}) {  // fast path: integer bins, exact
-    ASSERT_EQ(q->count.size(), s->count.size());
-    EXPECT_EQ(q->count, s->count);
-    EXPECT_EQ(q->sum_d, s->sum_d);
-    EXPECT_EQ(q->sum_d2, s->sum_d2);
-    EXPECT_GT(std::accumulate(q->count.begin(), q->count.end(), 0.0), 0.0);
-  }
-  // And against the independent reference, the float64 CPU histogram (the
-  // separate calls share the queue's code; a queue of one has no overlap).
-  test::check_fast_histogram("queue, Co triangle", co, co, PairSet::triangle, cpu_histogram(co, co, PairSet::triangle),
-                             q1);
-  PairHistogram cpu3 = cpu_histogram(co, o, PairSet::rectangle);
-  cpu3.add(cpu_histogram(o, o, PairSet::triangle));
-  const double within_o = 0.5 * double(o.size()) * double(o.size() - 1) * o.w[0] * o.w[0];
-  const double across = double(co.size()) * double(o.size()) * co.w[0] * o.w[0];
-  EXPECT_NEAR(std::accumulate(q3.count.begin(), q3.count.end(), 0.0), within_o + across, 1e-12 * (within_o + across));
-  // Σw·r (binning-independent) of the two blocks: each pair's r is off by
-  // ≤ hist::kOffsetQuantumError bin (the quantum's midpoint) + the distance bound.
-  const auto sum_wr = [](const PairHistogram& h) {
-    double s = 0;
-    for (std::size_t k = 0; k < h.count.size(); ++k) s += h.count[k] * ((double(k) + 0.5) * h.bin_width) + h.sum_d[k];
-    return s;
-  };
-  const double per_pair = (hist::kOffsetQuantumError + test::fast_distance_error_bins(co, o, PairSet::rectangle, 1e-3)) * 1e-3;
-  EXPECT_NEAR(sum_wr(q3), sum_wr(cpu3), per_pair * (within_o + across)) << "Σw·r of two blocks in one histogram";
-  // Generic kernel: float64 atomics in any order, so equal to rounding (as FallbackForMixedWeights).
-  ASSERT_EQ(q2.count.size(), s2.count.size());
-  for (std::size_t k = 0; k < q2.count.size(); ++k) {
-    EXPECT_NEAR(q2.count[k], s2.count[k], 1e-12 * (1 + s2.count[k]));
-    EXPECT_NEAR(q2.sum_d[k], s2.sum_d[k], 1e-12 * (1 + s2.count[k]) * q2.bin_width);
-  }
+}
 }
 #endif
 
@@ -278,9 +304,14 @@ TEST(DebyeHistogramCuda, FewWeightsTakeTheFastPathByClass) {
   for (std::size_t i = 0; i < o.size(); i += 4) o.w[i] = 1.0;
   ASSERT_FALSE(uniform_weights(co));
   ASSERT_FALSE(uniform_weights(o));
-  test::check_fast_histogram("three weights, triangle", co, co, PairSet::triangle,
-                             cpu_histogram(co, co, PairSet::triangle), gpu_histogram(co, co, PairSet::triangle));
-  test::check_fast_histogram("three and two weights, rectangle", co, o, PairSet::rectangle,
-                             cpu_histogram(co, o, PairSet::rectangle), gpu_histogram(co, o, PairSet::rectangle));
+  for (const GpuHistogram g : kLayouts) {
+    SCOPED_TRACE(to_string(g));
+    test::check_fast_histogram("three weights, triangle", co, co, PairSet::triangle,
+                               cpu_histogram(co, co, PairSet::triangle), gpu_histogram(co, co, PairSet::triangle, g),
+                               words_of(g));
+    test::check_fast_histogram("three and two weights, rectangle", co, o, PairSet::rectangle,
+                               cpu_histogram(co, o, PairSet::rectangle), gpu_histogram(co, o, PairSet::rectangle, g),
+                               words_of(g));
+  }
 }
 #endif

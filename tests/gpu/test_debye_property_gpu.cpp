@@ -3,9 +3,11 @@
 // 50–5,000 Q, uniform Q and 2θ grids) and checks, where I > 1e-3·max I:
 //  - exact float32 on the GPU against exact float64 on the GPU (itself
 //    checked against the CPU float64 reference in test_debye_gpu*.cpp);
-//  - histogram on the GPU against the same exact float64 result;
-//  - the GPU histogram against the CPU histogram (cases of ≤ 8,000 atoms;
-//    -1 where the case is too large for the CPU histogram here).
+//  - histogram on the GPU, in both bin layouts (DebyeOptions::
+//    gpu_histogram), against the same exact float64 result;
+//  - the GPU histogram against the CPU histogram, each layout within its
+//    bound (cases of ≤ 8,000 atoms; -1 where the case is too large for the
+//    CPU histogram here).
 // A failure prints the seed (NS_TEST_SEED replays it) and the case.
 #include <gtest/gtest.h>
 
@@ -20,14 +22,17 @@ using namespace nanoscatter;
 
 namespace {
 
-// The documented bounds (docs/debye.md). The GPU histogram keeps a dithered
-// Σδ (unbiased) and estimates Σδ²: within kHistogramVsCpu of the CPU
-// histogram (the dither's noise, largest on the smallest particles; issue
-// 20 item 3 asks 1e-6, which needs two words per bin) and within issue
-// 20's 1e-4 of exact at Δr = 1e-3 Å.
+// The documented bounds (docs/debye.md). The reproducible GPU histogram
+// keeps Σδ (to 2^-20 bin) and Σδ² (to 1/2044 bin²) per bin, dithered and so
+// unbiased: within kHistogramVsCpu of the CPU histogram (issue 20 item 3;
+// the host emulation's worst of thousands of drawn cases is in
+// bench/results/2026-11-26-debye-histogram-two-words.md). The fast one
+// keeps one word per bin (δ to 1/511 bin, Σδ² estimated): within
+// kFastHistogramVsCpu. Both within issue 20's 1e-4 of exact at Δr = 1e-3 Å.
 constexpr double kFloat32Bound = 1e-4;
 constexpr double kHistogramBound = 1e-4;
-constexpr double kHistogramVsCpu = 1e-4;
+constexpr double kHistogramVsCpu = 1e-6;
+constexpr double kFastHistogramVsCpu = 1e-4;
 constexpr double kIntensityFloor = 1e-3;
 constexpr int kCases = 50;
 
@@ -38,7 +43,7 @@ using test::debye_intensity;
 TEST(DebyePropertyGpu, Float32AndHistogramWithinTheirBoundsOnDrawnCases) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
   const test::DebyeCaseLimits limits{};
-  double worst32 = 0, worst_hist = 0, worst_hist_cpu = 0;
+  double worst32 = 0, worst_hist = 0, worst_hist_cpu = 0, worst_fast = 0, worst_fast_cpu = 0;
   for (int k = 0; k < kCases; ++k) {
     const auto seed = test::case_seed(k);
     NS_PROPERTY_CASE(seed);
@@ -48,21 +53,58 @@ TEST(DebyePropertyGpu, Float32AndHistogramWithinTheirBoundsOnDrawnCases) {
     const double e32 = test::max_rel_where_above(debye_intensity(c, DebyeMethod::exact, Precision::float32, Device::gpu), ref,
                                                  kIntensityFloor);
     const auto hist_gpu = debye_intensity(c, DebyeMethod::histogram, Precision::float32, Device::gpu);
+    const auto fast_gpu =
+        debye_intensity(c, DebyeMethod::histogram, Precision::float32, Device::gpu, GpuHistogram::fast);
     const double eh = test::max_rel_where_above(hist_gpu, ref, kIntensityFloor);
+    const double ef = test::max_rel_where_above(fast_gpu, ref, kIntensityFloor);
     // The CPU histogram on the smaller cases only (its cost grows as N² on the host).
-    double eh_cpu = -1;
-    if (c.structure.atoms.size() <= 8000)
-      eh_cpu = test::max_rel_where_above(hist_gpu, debye_intensity(c, DebyeMethod::histogram, Precision::float64, Device::cpu),
-                                         kIntensityFloor);
-    std::printf("case %2d seed %llu: float32 %.2e, histogram %.2e, GPU vs CPU histogram %.2e  (%s)\n", k,
-                static_cast<unsigned long long>(seed), e32, eh, eh_cpu, c.description.c_str());
+    double eh_cpu = -1, ef_cpu = -1;
+    if (c.structure.atoms.size() <= 8000) {
+      const auto hist_cpu = debye_intensity(c, DebyeMethod::histogram, Precision::float64, Device::cpu);
+      eh_cpu = test::max_rel_where_above(hist_gpu, hist_cpu, kIntensityFloor);
+      ef_cpu = test::max_rel_where_above(fast_gpu, hist_cpu, kIntensityFloor);
+    }
+    std::printf("case %2d seed %llu: float32 %.2e, histogram %.2e, GPU vs CPU histogram %.2e; fast histogram %.2e, "
+                "vs CPU histogram %.2e  (%s)\n",
+                k, static_cast<unsigned long long>(seed), e32, eh, eh_cpu, ef, ef_cpu, c.description.c_str());
     EXPECT_LE(e32, kFloat32Bound);
     EXPECT_LE(eh, kHistogramBound);
     EXPECT_LE(eh_cpu, kHistogramVsCpu);
+    EXPECT_LE(ef, kHistogramBound);
+    EXPECT_LE(ef_cpu, kFastHistogramVsCpu);
     worst32 = std::max(worst32, e32);
     worst_hist = std::max(worst_hist, eh);
     worst_hist_cpu = std::max(worst_hist_cpu, eh_cpu);
+    worst_fast = std::max(worst_fast, ef);
+    worst_fast_cpu = std::max(worst_fast_cpu, ef_cpu);
   }
-  std::printf("worst of %d drawn cases: float32 %.2e (bound %.0e), histogram %.2e (bound %.0e), GPU vs CPU histogram %.2e (bound %.0e)\n",
-              kCases, worst32, kFloat32Bound, worst_hist, kHistogramBound, worst_hist_cpu, kHistogramVsCpu);
+  std::printf("worst of %d drawn cases: float32 %.2e (bound %.0e), histogram %.2e (bound %.0e), GPU vs CPU histogram %.2e (bound %.0e); "
+              "fast histogram %.2e (bound %.0e), vs CPU histogram %.2e (bound %.0e)\n",
+              kCases, worst32, kFloat32Bound, worst_hist, kHistogramBound, worst_hist_cpu, kHistogramVsCpu, worst_fast,
+              kHistogramBound, worst_fast_cpu, kFastHistogramVsCpu);
+}
+
+// DebyeOptions::gpu_histogram reaches the kernel: on drawn cases of ≤ 8,000
+// atoms (seeds printed), the fast layout's I(Q) differs from the
+// reproducible one's by more than 1e-9 (one word per bin rounds δ to 1/511
+// bin, ~1e-6 of I(Q) on these cases; two words agree with the CPU
+// histogram to ~1e-8) and stays within kFastHistogramVsCpu of it.
+TEST(DebyePropertyGpu, GpuHistogramOptionReachesTheKernel) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  test::DebyeCaseLimits limits{};
+  limits.atoms_max = 8000;
+  limits.qpoints_max = 1000;
+  for (int k = 0; k < 3; ++k) {
+    const auto seed = test::case_seed(k);
+    NS_PROPERTY_CASE(seed);
+    const test::DebyeCase c = test::draw_debye_case(seed, limits);
+    SCOPED_TRACE(c.description);
+    const auto reproducible = debye_intensity(c, DebyeMethod::histogram, Precision::float64, Device::gpu);
+    const auto fast = debye_intensity(c, DebyeMethod::histogram, Precision::float64, Device::gpu, GpuHistogram::fast);
+    const double d = test::max_rel_where_above(fast, reproducible, kIntensityFloor);
+    std::printf("case %d seed %llu: fast vs reproducible GPU histogram %.2e  (%s)\n", k,
+                static_cast<unsigned long long>(seed), d, c.description.c_str());
+    EXPECT_GT(d, 1e-9) << "the fast layout gave the reproducible one's result: the option did not reach the kernel";
+    EXPECT_LE(d, kFastHistogramVsCpu + kHistogramVsCpu);
+  }
 }
