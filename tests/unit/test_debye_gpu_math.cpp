@@ -50,9 +50,9 @@ std::vector<double> emulate_kernel(const AtomBlock& block, double q0, double dq,
                                   dither::pair_hash(std::uint32_t(i), std::uint32_t(j)));
         };
         for (std::size_t j = jb; j < std::min(n, jb + kFlushPairs); j += 2) {
-          const auto p0 = term(j), p1 = term(j + 1);
-          fmath::recurrence_accumulate2<K>(fmath::recurrence_start(mid, half_dq, p0),
-                                           fmath::recurrence_start(mid, half_dq, p1), acc);
+          auto s0 = fmath::recurrence_start(mid, half_dq, term(j)), s1 = fmath::recurrence_start(mid, half_dq, term(j + 1));
+          fmath::to_base_and_ratio(s0, s1);
+          fmath::recurrence_accumulate2<K>(s0, s1, acc);
         }
         for (int k = 0; k < K; ++k) total[k] += acc[k];
       }
@@ -89,8 +89,12 @@ std::vector<double> emulate_slab_kernel(const AtomBlock& block, double q0, doubl
         for (int p = l; p < kSlab; p += 2 * kLanes) {
           const Start& a = slab[p];
           const Start& b = slab[p + kLanes];
-          fmath::recurrence_accumulate2<K>({a.t[c], a.u[c], a.lambda, a.amp, a.mirror},
-                                           {b.t[c], b.u[c], b.lambda, b.amp, b.mirror}, lane_acc[l]);
+          // The kernel's slab build stores the pair's amplitudes in this form
+          // (with zero starts where it swaps: the same sums).
+          fmath::RecurrenceStart sa{a.t[c], a.u[c], a.lambda, a.amp, a.mirror};
+          fmath::RecurrenceStart sb{b.t[c], b.u[c], b.lambda, b.amp, b.mirror};
+          fmath::to_base_and_ratio(sa, sb);
+          fmath::recurrence_accumulate2<K>(sa, sb, lane_acc[l]);
         }
       }
       for (int k = 0; k < K; ++k) {
