@@ -6,7 +6,7 @@
 // Usage: debye_f32_accumulation CASE K C FLUSH REC_DOUBLE ACC_DOUBLE CENTRE KAHAN_T [GROUP]
 //   CASE au: perfect fcc Au R = 20 Å, Q = 0.5 + 0.01k × 1151;
 //        fcc: perfect fcc a = 3.78752, R = $FCC_R (25 Å: 4,897 atoms), Q 0.589–14.05 × 3961;
-//        count: atom counts of the fcc case over R.
+//        ($FCC_NQ: its first FCC_NQ points only); count: atom counts of the fcc case over R.
 //   FLUSH: pairs per lane partial before it joins float64 (32: the kernel's);
 //   REC_DOUBLE, ACC_DOUBLE: the recurrence or the partials in float64;
 //   CENTRE: the recurrence run both ways from the chunk's centre;
@@ -254,15 +254,16 @@ int main(int argc, char** argv) {
   } else {
     const double r = std::atof(getenv("FCC_R") ? getenv("FCC_R") : "15.3");
     block = fcc_sphere(3.78752, r);
-    const int nq = 3961;
-    for (int k = 0; k < nq; ++k) q.push_back(0.589 + (14.05 - 0.589) * k / (nq - 1));
+    // $FCC_NQ: only the grid's first points (the low-angle fringes), same spacing.
+    const int nq = 3961, n_used = getenv("FCC_NQ") ? std::atoi(getenv("FCC_NQ")) : nq;
+    for (int k = 0; k < n_used; ++k) q.push_back(0.589 + (14.05 - 0.589) * k / (nq - 1));
   }
   const int nq = int(q.size());
-  const double dq = (q.back() - q[0]) / (nq - 1);
+  const double dq = q[1] - q[0];
   const Origin o = block_bounds(block, block).centre;
   const auto atoms = pack_atoms<double>(block, o);
   std::vector<double> ref(nq, 0.0);
-  const std::string cache = "debye_f32_accumulation_ref_" + cs + "_" + std::to_string(block.size()) + ".bin";
+  const std::string cache = "debye_f32_accumulation_ref_" + cs + "_" + std::to_string(block.size()) + "_" + std::to_string(q.size()) + ".bin";
   {
     std::ifstream f(cache, std::ios::binary);
     if (f) f.read(reinterpret_cast<char*>(ref.data()), nq * sizeof(double));
