@@ -306,11 +306,13 @@ NS_HD void to_base_and_ratio(RecurrenceStart& a, RecurrenceStart& b) {
 // occupancy a 64-register accumulator allows. Per pair·Q: an FMA into u
 // and an add into t, and per two pairs one FMA forming the pair sum and one
 // FMA into acc, as many instructions as an FMA per pair into acc. Why the
-// pair sum: the float32 partial sum over 32 pairs is rounded once per two
-// pairs instead of once per pair, and it is where the slab kernel's error
-// was (bench/results/2026-11-26-debye-float32-gpu-accumulation.md: perfect
-// Au R = 20 Å, 1.45e-5 with a rounding per pair, 2.7e-6 with the pair
-// sum, 1.4e-6 with float64 partials).
+// pair sum: the rounding of acc + x depends on x mod ulp(acc), and the terms
+// of one crystal shell's pairs differ only by the dither, so added one by
+// one they round alike across the shell and the float32 partials' errors
+// add up coherently; the sum of two unrelated pairs' terms differs from
+// shell-mate to shell-mate by far more than ulp(acc), and the partial is
+// rounded half as often (the measurements, and the variants that did not
+// help: bench/results/2026-11-26-debye-float32-gpu-accumulation.md).
 template <int K>
 NS_HD void recurrence_accumulate2(const RecurrenceStart& a, const RecurrenceStart& b, float (&acc)[K]) {
   // Odd k: the mirror sign of a goes into the base, b's relative to a's into the ratio.
