@@ -24,8 +24,10 @@ namespace {
 // Σδ (unbiased) and estimates Σδ²: within kHistogramVsCpu of the CPU
 // histogram (the dither's noise, largest on the smallest particles; issue
 // 20 item 3 asks 1e-6, which needs two words per bin) and within issue
-// 20's 1e-4 of exact at Δr = 1e-3 Å.
-constexpr double kFloat32Bound = 1e-4;
+// 20's 1e-4 of exact at Δr = 1e-3 Å. Exact float32 within issue 20's 1e-5
+// since the slab kernel sums two pairs' terms before each rounding into
+// its partials (recurrence_accumulate2).
+constexpr double kFloat32Bound = 1e-5;
 constexpr double kHistogramBound = 1e-4;
 constexpr double kHistogramVsCpu = 1e-4;
 constexpr double kIntensityFloor = 1e-3;
