@@ -279,20 +279,50 @@ NS_HD void chunk_starts(FloatPair mid0, FloatPair half_dq, FloatPair chunk_dq, c
   }
 }
 
-// acc[k] += amp·t_k, the recurrence's K terms of two pairs (per pair·Q: an
-// FMA into u, an add into t, an FMA into acc), interleaved in one
-// straight-line body: each chain is a serial dependency (u then t, 4-cycle
-// latencies), so one chain leaves most issue slots empty at the occupancy a
-// 64-register accumulator allows. The amplitude costs nothing: the sum into
-// acc is an FMA instead of an add.
+// The amplitude of a pair as a multiple of another pair's (the base), for
+// recurrence_accumulate2: the float64 quotient rounded once (each factor
+// is already dithered, so the rounding is too). 0 where the base is 0.
+NS_HD float amplitude_ratio(float amp, float base) {
+  return base != 0.f ? static_cast<float>(double(amp) / double(base)) : 0.f;
+}
+
+// Two pairs' starts, each with its own amplitude, in the form that
+// recurrence_accumulate2 takes: a.amp the base amplitude, b.amp the ratio
+// amp_b/amp_a. A zero base swaps the two first (a pair of amplitude 0 adds
+// nothing as the ratio's pair either).
+NS_HD void to_base_and_ratio(RecurrenceStart& a, RecurrenceStart& b) {
+  if (a.amp == 0.f) {
+    const RecurrenceStart t = a;
+    a = b;
+    b = t;
+  }
+  b.amp = amplitude_ratio(b.amp, a.amp);
+}
+
+// acc[k] += amp_a·(t_k^a + ρ t_k^b), the recurrence's K terms of two pairs
+// (a.amp = amp_a, b.amp = ρ = amp_b/amp_a: to_base_and_ratio), interleaved
+// in one straight-line body: each chain is a serial dependency (u then t,
+// 4-cycle latencies), so one chain leaves most issue slots empty at the
+// occupancy a 64-register accumulator allows. Per pair·Q: an FMA into u
+// and an add into t, and per two pairs one FMA forming the pair sum and one
+// FMA into acc, as many instructions as an FMA per pair into acc. Why the
+// pair sum: the rounding of acc + x depends on x mod ulp(acc), and the terms
+// of one crystal shell's pairs differ only by the dither, so added one by
+// one they round alike across the shell and the float32 partials' errors
+// add up coherently; the sum of two unrelated pairs' terms differs from
+// shell-mate to shell-mate by far more than ulp(acc), and the partial is
+// rounded half as often (the measurements, and the variants that did not
+// help: bench/results/2026-11-26-debye-float32-gpu-accumulation.md).
 template <int K>
 NS_HD void recurrence_accumulate2(const RecurrenceStart& a, const RecurrenceStart& b, float (&acc)[K]) {
-  const float oa = a.mirror ? -a.amp : a.amp, ob = b.mirror ? -b.amp : b.amp;  // odd k's amplitudes
+  // Odd k: the mirror sign of a goes into the base, b's relative to a's into the ratio.
+  const float even_base = a.amp, odd_base = a.mirror ? -a.amp : a.amp;
+  const float even_ratio = b.amp, odd_ratio = a.mirror != b.mirror ? -b.amp : b.amp;
   float ta = a.t, ua = a.u, tb = b.t, ub = b.u;
-  acc[0] = fma32(a.amp, ta, fma32(b.amp, tb, acc[0]));
+  acc[0] = fma32(even_base, fma32(even_ratio, tb, ta), acc[0]);
   ta += ua;
   tb += ub;
-  acc[1] = fma32(oa, ta, fma32(ob, tb, acc[1]));
+  acc[1] = fma32(odd_base, fma32(odd_ratio, tb, ta), acc[1]);
 #ifdef __CUDA_ARCH__
 #pragma unroll
 #endif
@@ -301,7 +331,8 @@ NS_HD void recurrence_accumulate2(const RecurrenceStart& a, const RecurrenceStar
     ub = fma32(b.lambda, tb, ub);
     ta += ua;
     tb += ub;
-    acc[k] = (k & 1) ? fma32(oa, ta, fma32(ob, tb, acc[k])) : fma32(a.amp, ta, fma32(b.amp, tb, acc[k]));
+    acc[k] = (k & 1) ? fma32(odd_base, fma32(odd_ratio, tb, ta), acc[k])
+                     : fma32(even_base, fma32(even_ratio, tb, ta), acc[k]);
   }
 }
 

@@ -80,9 +80,10 @@ __device__ __forceinline__ void tile_sums_float(const Atom4<double>& ai, int i, 
     // Two pairs at a time (jj_end − jj_begin is even): see recurrence_accumulate2.
 #pragma unroll 1
     for (int jj = jj_begin; jj < jj_end; jj += 2) {
-      const fmath::PairTerm p0 = term(jj), p1 = term(jj + 1);
-      fmath::recurrence_accumulate2<K>(fmath::recurrence_start(chunk.mid, chunk.half_dq, p0),
-                                       fmath::recurrence_start(chunk.mid, chunk.half_dq, p1), acc);
+      fmath::RecurrenceStart s0 = fmath::recurrence_start(chunk.mid, chunk.half_dq, term(jj));
+      fmath::RecurrenceStart s1 = fmath::recurrence_start(chunk.mid, chunk.half_dq, term(jj + 1));
+      fmath::to_base_and_ratio(s0, s1);
+      fmath::recurrence_accumulate2<K>(s0, s1, acc);
     }
   } else {
     for (int jj = jj_begin; jj < jj_end; ++jj) {
@@ -324,22 +325,42 @@ __global__ void __launch_bounds__(32 * C, C <= 8 ? 2 : 1)
     const bool diagonal = Triangle && jt == item.i_tile;
     for (int row0 = 0; row0 < kTile; row0 += kSlabRows) {
       __syncthreads();  // tile_j loaded; the previous slab's warps are done with the cache
+      // Each thread builds the two pairs that one lane will run together
+      // (p and p + 32 of a block of 64), so that it can store their
+      // amplitudes in recurrence_accumulate2's base-and-ratio form: the
+      // first pair's amplitude and the second's ratio to it, or, where the
+      // first's is 0, the second pair in the first's place and zeros.
 #pragma unroll 1
-      for (int p = threadIdx.x; p < kSlabPairs; p += kThreads) {
-        const int il = row0 + p / kTile, jl = p % kTile;
-        const Atom4<double> ai = tile_i[il], bj = tile_j[jl];
-        // On the triangle's diagonal tile only pairs j > i count.
-        const float wij = (diagonal && jl <= il) ? 0.f : float(ai.w) * float(bj.w);
-        const double dx = ai.x - bj.x, dy = ai.y - bj.y, dz = ai.z - bj.z;
-        const fmath::PairTerm term =
-            fmath::pair_term(fma(dx, dx, fma(dy, dy, dz * dz)), wij,
-                             dither::pair_hash(std::uint32_t(item.i_tile * kTile + il), std::uint32_t(jt * kTile + jl)));
-        float t[C], u[C], lambda;
-        bool mirror;
-        fmath::chunk_starts<K, C>(mid0, half_dq, chunk_dq, term, t, u, lambda, mirror);
+      for (int h = threadIdx.x; h < kSlabPairs / 2; h += kThreads) {
+        const int pa = (h / 32) * 64 + h % 32, pb = pa + 32;
+        const auto build = [&](int p, float (&t)[C], float (&u)[C], float& lambda, bool& mirror) {
+          const int il = row0 + p / kTile, jl = p % kTile;
+          const Atom4<double> ai = tile_i[il], bj = tile_j[jl];
+          // On the triangle's diagonal tile only pairs j > i count.
+          const float wij = (diagonal && jl <= il) ? 0.f : float(ai.w) * float(bj.w);
+          const double dx = ai.x - bj.x, dy = ai.y - bj.y, dz = ai.z - bj.z;
+          const fmath::PairTerm term = fmath::pair_term(
+              fma(dx, dx, fma(dy, dy, dz * dz)), wij,
+              dither::pair_hash(std::uint32_t(item.i_tile * kTile + il), std::uint32_t(jt * kTile + jl)));
+          fmath::chunk_starts<K, C>(mid0, half_dq, chunk_dq, term, t, u, lambda, mirror);
+          return term.amp;
+        };
+        float t[C], u[C], lambda_a, lambda_b;
+        bool mirror_a, mirror_b;
+        const float amp_a = build(pa, t, u, lambda_a, mirror_a);
 #pragma unroll
-        for (int c = 0; c < C; ++c) cache[c * kSlabPairs + p] = make_float2(t[c], u[c]);
-        lambda_amp[p] = make_float2(fmath::pack_lambda(lambda, mirror), term.amp);
+        for (int c = 0; c < C; ++c) cache[c * kSlabPairs + pa] = make_float2(t[c], u[c]);
+        const float amp_b = build(pb, t, u, lambda_b, mirror_b);
+        const bool swap = amp_a == 0.f;
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+          cache[c * kSlabPairs + (swap ? pa : pb)] = make_float2(t[c], u[c]);
+          if (swap) cache[c * kSlabPairs + pb] = make_float2(0.f, 0.f);
+        }
+        lambda_amp[pa] = swap ? make_float2(fmath::pack_lambda(lambda_b, mirror_b), amp_b)
+                              : make_float2(fmath::pack_lambda(lambda_a, mirror_a), amp_a);
+        lambda_amp[pb] = swap ? make_float2(0.f, 0.f)
+                              : make_float2(fmath::pack_lambda(lambda_b, mirror_b), fmath::amplitude_ratio(amp_b, amp_a));
       }
       __syncthreads();
       if (!active) continue;
