@@ -37,7 +37,8 @@ def debye(xyz, qmin, qmax, n, extra):
          "--device", "gpu", "--quiet", "--output", out] + extra)
     return np.loadtxt(out, comments="#")[:, 1], time.time() - t
 
-print(f"{'case':28s} {'grid':18s} {'atoms':>7s} {'float32 err':>12s} {'hist err':>10s} {'t64 s':>7s} {'t32 s':>7s} {'thist s':>7s}")
+print(f"{'case':28s} {'grid':18s} {'atoms':>7s} {'float32 err':>12s} {'hist err':>10s} {'fast hist':>10s} "
+      f"{'t64 s':>7s} {'t32 s':>7s} {'thist s':>7s} {'tfast s':>7s}")
 for name, qmin, qmax, n in rows:
     xyz = os.path.join(work, name.split()[0] + name.split()[1] + ".xyz")
     if not os.path.exists(xyz):
@@ -46,7 +47,10 @@ for name, qmin, qmax, n in rows:
     ref, t64 = debye(xyz, qmin, qmax, n, ["--method", "exact", "--precision", "double"])
     f32, t32 = debye(xyz, qmin, qmax, n, ["--method", "exact", "--precision", "single"])
     hist, th = debye(xyz, qmin, qmax, n, ["--method", "histogram"])
+    fast, tf = debye(xyz, qmin, qmax, n, ["--method", "histogram", "--gpu-histogram", "fast"])
     m = ref > 1e-3 * ref.max()
     e32 = np.max(np.abs(f32 - ref)[m] / ref[m])
     eh = np.max(np.abs(hist - ref)[m] / ref[m])
-    print(f"{name:28s} {f'{qmin}-{qmax} x {n}':18s} {atoms:7d} {e32:12.2e} {eh:10.2e} {t64:7.2f} {t32:7.2f} {th:7.2f}", flush=True)
+    ef = np.max(np.abs(fast - ref)[m] / ref[m])
+    print(f"{name:28s} {f'{qmin}-{qmax} x {n}':18s} {atoms:7d} {e32:12.2e} {eh:10.2e} {ef:10.2e} "
+          f"{t64:7.2f} {t32:7.2f} {th:7.2f} {tf:7.2f}", flush=True)
