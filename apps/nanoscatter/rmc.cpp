@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "memory_size.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/rmc.hpp"
 #include "nanoscatter/rmc_output.hpp"
@@ -138,7 +139,7 @@ void add_rmc_command(CLI::App& app, const RunContext& context) {
       ->capture_default_str();
   add_output_folder_option(*sub, opts->output_dir, "folder for rmc.h5, PNGs, chi2 trace, statistics, g(r)");
   sub->add_option("--device", opts->device, "auto|cpu|gpu (auto: the GPU when one is present)")->capture_default_str();
-  sub->add_option("--threads", opts->engine.compute.threads, "CPU threads over tiles (0: all)")->capture_default_str();
+  add_compute_options(*sub, opts->engine.compute, "CPU threads over tiles (0: all)");
   sub->add_option("--cluster", opts->engine.cluster_size, "GPU thread blocks per tile, 1–8 (0: from the SM count)")
       ->capture_default_str();
   sub->add_flag("--quiet,-q", opts->quiet, "no progress bar or summary on stderr");

@@ -119,7 +119,7 @@ struct DdaOptions {
   // unless this is set, and then as a warning (docs/dda.md).
   bool accept_unconverged = false;
   // device, threads, max_device_memory (0: half of the free GPU memory),
-  // quiet (the iteration log on stderr), and precision: dual is float64
+  // quiet (the iteration log on stderr), and precision: double is float64
   // throughout; single is mixed precision, float32 FFT products inside a
   // float64 iteration, converged on the float64 residual (docs/dda.md).
   DeviceOptions compute;

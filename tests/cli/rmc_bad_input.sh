@@ -34,6 +34,7 @@ expect_error "rect.txt: target is 2×3, not square; take its central square with
   --target rect.txt --loading 0.3 --device cpu
 expect_error "--loading: must lie in (0, 1), got 1.5" --target square.txt --loading 1.5 --device cpu
 expect_error "--loading: must lie in (0, 1), got 0" --target square.txt --loading 0 --device cpu
+expect_error "--max-device-memory: must be ≥ 0, got '-2G'" --target square.txt --loading 0.5 --device cpu --max-device-memory -2G
 expect_error "mask3.txt: --mask: mask is 3×3, target is 4×4" --target square.txt --mask mask3.txt --loading 0.5 --device cpu
 expect_error "zero.txt: the target is zero at every used pixel" --target zero.txt --loading 0.5 --device cpu
 expect_error "missing.h5: no such file" --target missing.h5:/data --loading 0.5 --device cpu
