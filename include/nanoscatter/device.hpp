@@ -31,6 +31,11 @@ void require_gpu();
 
 DeviceRequest parse_device(const std::string& name);  // "auto", "cpu", "gpu"
 Precision parse_precision(const std::string& name);   // "single", "double"
+// A memory size as the CLI's --max-device-memory and Python's
+// max_device_memory take it: bytes ("1048576"), or with K, M, G (powers of
+// 1024: "512M", "1.5GiB"); 0 allowed. An Error naming the option `field`
+// otherwise.
+std::size_t parse_memory_size(const std::string& text, const std::string& field);
 const char* to_string(Device d);
 const char* to_string(Precision p);
 

@@ -24,7 +24,11 @@ void Keywords::get_device(DeviceOptions& into) const {
   get("quiet", into.quiet);
   get_parsed("precision", into.precision, parse_precision);
   get("threads", into.threads);
-  get("max_device_memory", into.max_device_memory);
+  // A number of bytes or the CLI's text ("2G"), read by the CLI's parser so
+  // that both refuse the same values with the same message.
+  if (has("max_device_memory") && !is_none("max_device_memory"))
+    into.max_device_memory =
+        parse_memory_size(py::str(kwargs_["max_device_memory"]).cast<std::string>(), "max_device_memory");
   std::string device = "auto";
   get("device", device);
   into.device = select_device(parse_device(device));

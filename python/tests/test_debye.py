@@ -89,6 +89,15 @@ class DebyeBinding(ScratchTestCase):
                                                      "--method", "histogram", "--gpu-histogram", "exact",
                                                      "--output", self.path("x.dat")))
         self.assertEqual(e.exception.field, "gpu_histogram")
+        # Memory sizes: the CLI's parser on both sides, numbers and its text.
+        for bad in (-1, "-2G", "3X"):
+            with self.assertRaises(ns.Error) as e:
+                ns.debye(self.coo, qmax=5, qpoints=10, device="cpu", max_device_memory=bad)
+            self.assertEqual(str(e.exception), cli_error("debye", self.path("coo.xyz"), "--qmax", 5, "--qpoints", 10,
+                                                         "--device", "cpu", "--max-device-memory", bad,
+                                                         "--output", self.path("x.dat")))
+        for good in (0, 1 << 30, "512M", "1.5G"):
+            ns.debye(self.coo, qmax=5, qpoints=10, device="cpu", max_device_memory=good)
 
     def test_unknown_keyword_lists_the_valid_ones(self):
         with self.assertRaises(ns.Error) as e:
