@@ -239,11 +239,11 @@ class RmcPlan {
 
 // Summary of a loading scan (RmcOptions::loading_scan) from the whole
 // result (after RmcResult::reduce): per loading the lowest final χ² of its
-// tiles (in the run's chi2_scale), the grid minimum, and the minimum of the
-// parabola through that point and its two grid neighbours (the three lowest
-// points of a unimodal scan); at an end of the grid, or when the three
-// points do not open upwards, the refined loading is the grid minimum and
-// `refined` is false.
+// tiles (in the run's chi2_scale), the grid minimum, and the vertex of the
+// parabola least-squares fitted to that point and up to two grid neighbours
+// on each side (kept between its two neighbours); at an end of the grid, or
+// when the parabola does not open upwards, the refined loading is the grid
+// minimum and `refined` is false.
 struct RmcLoadingScan {
   std::vector<double> loading;
   std::vector<double> chi2;       // lowest χ²_rel of the loading's tiles (chi2_scale)

@@ -127,6 +127,27 @@ TEST(RmcScale, ScanSummaryRefinesByAParabola) {
   EXPECT_EQ(end.refined_loading, 0.4);
 }
 
+// Regression: a CI draw's scan (random sites, true loading 0.25, N = 64,
+// base seed 6546337345377818160), whose two lowest points nearly tie. The
+// parabola through three points put the minimum at 0.2248 (outside ±0.02);
+// the least-squares parabola over the five around the grid minimum
+// (0.10–0.30) puts it at 0.2400 (numpy.polyfit agrees).
+TEST(RmcScale, ScanRefinementUsesFivePointsAroundTheMinimum) {
+  RmcOptions o;
+  o.loading_scan = {0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45};
+  const double chi2[] = {0.573038, 0.304012, 0.175286, 0.121801, 0.12201, 0.136465, 0.164163, 0.178039, 0.194148};
+  RmcResult r;
+  for (double c : chi2) {
+    RmcTileResult t;
+    t.chi2_final = c;
+    r.tiles.push_back(t);
+  }
+  const RmcLoadingScan s = rmc_loading_scan(r, o);
+  EXPECT_EQ(s.best_loading, 0.2);
+  EXPECT_TRUE(s.refined);
+  EXPECT_NEAR(s.refined_loading, 0.23997268097, 1e-9);
+}
+
 // The plan runs tiles × loadings tiles, loading per tile in scan order.
 TEST(RmcScale, ScanExpandsTheTiles) {
   const std::size_t n = 16;
