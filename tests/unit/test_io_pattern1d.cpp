@@ -98,6 +98,10 @@ TEST(Pattern1D, RoundTripEveryWrittenFormat) {
   EXPECT_EQ(read_pattern(write_file(dir / "t.xy", "# 2theta I\n1 2\n")).axis, PatternAxis::two_theta);
   EXPECT_EQ(read_pattern(write_file(dir / "x.xy", "# x y\n1 2\n")).axis, PatternAxis::two_theta);
   EXPECT_EQ(read_pattern(dir / "x.xy", {PatternFormat::automatic, PatternAxis::q, {}, 10}).axis, PatternAxis::q);
+  // A 'columns =' header naming one column let one-value rows reach the
+  // x, y read (heap overflow found by fuzz_pattern_xy in CI's fresh clone).
+  expect_error([&] { read_pattern(write_file(dir / "c.xy", "# q\n#columns = 51q\n 0.4\n")); },
+               "c.xy:2: columns: names 1 column(s); a pattern has at least x and y");
   fs::remove_all(dir);
 }
 

@@ -171,6 +171,11 @@ void read_xy(std::istream& in, Pattern1D& p, const PatternReadOptions& o, bool x
         p.wavelength = header_number(p.source, n, "wavelength", value);
       } else if (key == "columns") {
         const auto names = split(value);
+        // Rows are read as x, y[, σ]: a header naming fewer columns
+        // describes another file (a fuzzer's "columns = 51q" let one-value
+        // rows through to the x, y read).
+        if (names.size() < 2)
+          fail_at({p.source, n, "columns"}, "names ", names.size(), " column(s); a pattern has at least x and y");
         declared_columns = int(names.size());
         sigma_column = names.size() >= 3 && names[2] == "sigma";
       } else {
