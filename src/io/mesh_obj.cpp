@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "io/mesh_weld.hpp"
 #include "io/structure_text.hpp"
 #include "nanoscatter/error.hpp"
 
@@ -23,23 +24,6 @@ namespace nanoscatter::io {
 namespace {
 
 using gisaxs::TriangleMesh;
-
-// Bit-identical coordinates, as for STL (mesh_reader.cpp): an OBJ exporter
-// may repeat a position for each normal or texture seam.
-struct Key {
-  double x, y, z;
-  bool operator==(const Key& o) const { return std::memcmp(this, &o, sizeof(Key)) == 0; }
-};
-struct KeyHash {
-  std::size_t operator()(const Key& k) const {
-    std::uint64_t b[3];
-    std::memcpy(b, &k, sizeof b);
-    std::size_t h = b[0];
-    h = h * 0x9E3779B97F4A7C15ull ^ b[1];
-    h = h * 0x9E3779B97F4A7C15ull ^ b[2];
-    return h ^ (h >> 29);
-  }
-};
 
 // How a face writes its corners: i, i/t, i//n or i/t/n.
 enum class CornerForm { v, v_t, v_n, v_t_n };
@@ -217,14 +201,9 @@ TriangleMesh read_obj_mesh(const std::string& path) {
   TriangleMesh mesh;
   mesh.source = path;
   std::vector<int> welded(positions.size(), -1);
-  std::unordered_map<Key, int, KeyHash> index;
-  for (std::size_t i = 0; i < positions.size(); ++i) {
-    if (!used[i]) continue;
-    const Vec3& p = positions[i];
-    const auto inserted = index.try_emplace(Key{p.x, p.y, p.z}, int(mesh.vertices.size()));
-    if (inserted.second) mesh.vertices.push_back(p);
-    welded[i] = inserted.first->second;
-  }
+  VertexWelder weld(mesh.vertices);
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    if (used[i]) welded[i] = weld.index(positions[i].x, positions[i].y, positions[i].z);
   mesh.triangles.reserve(faces.size());
   for (const auto& f : faces) mesh.triangles.push_back({welded[f[0]], welded[f[1]], welded[f[2]]});
   return mesh;

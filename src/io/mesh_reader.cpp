@@ -15,29 +15,11 @@
 #include <unordered_map>
 
 #include "io/mesh_obj.hpp"
+#include "io/mesh_weld.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs_mesh.hpp"
 
 namespace nanoscatter::gisaxs {
-
-namespace {
-
-struct Key {
-  float x, y, z;
-  bool operator==(const Key& o) const { return std::memcmp(this, &o, sizeof(Key)) == 0; }
-};
-struct KeyHash {
-  std::size_t operator()(const Key& k) const {
-    std::uint32_t b[3];
-    std::memcpy(b, &k, sizeof b);
-    std::size_t h = b[0];
-    h = h * 0x9E3779B97F4A7C15ull ^ b[1];
-    h = h * 0x9E3779B97F4A7C15ull ^ b[2];
-    return h ^ (h >> 29);
-  }
-};
-
-}  // namespace
 
 TriangleMesh read_mesh(const std::filesystem::path& path) {
   const std::string name = path.string();
@@ -53,16 +35,13 @@ TriangleMesh read_mesh(const std::filesystem::path& path) {
   if (!scene) fail_at({name, 0, "file"}, "cannot read the mesh: ", importer.GetErrorString());
   TriangleMesh mesh;
   mesh.source = name;
-  std::unordered_map<Key, int, KeyHash> index;
+  io::VertexWelder weld(mesh.vertices);
   for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
     const aiMesh* am = scene->mMeshes[m];
     std::vector<int> welded(am->mNumVertices);
     for (unsigned v = 0; v < am->mNumVertices; ++v) {
       const aiVector3D& p = am->mVertices[v];
-      const Key k{p.x, p.y, p.z};
-      auto [it, inserted] = index.try_emplace(k, int(mesh.vertices.size()));
-      if (inserted) mesh.vertices.push_back({double(p.x), double(p.y), double(p.z)});
-      welded[v] = it->second;
+      welded[v] = weld.index(p.x, p.y, p.z);
     }
     for (unsigned f = 0; f < am->mNumFaces; ++f) {
       const aiFace& face = am->mFaces[f];
