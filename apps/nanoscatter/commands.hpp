@@ -20,7 +20,7 @@ struct RunContext {
 // Options shared by the engines (docs/design.md command-line contract).
 struct CommonOptions {
   std::string device = "auto";
-  std::string precision = "double";
+  std::string precision = "auto";
   std::string output;
   bool quiet = false;
   int ranks_per_gpu = 1;  // under mpirun: consecutive ranks of a node sharing one GPU

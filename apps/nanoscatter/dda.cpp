@@ -27,7 +27,7 @@ struct DdaCliOptions {
   std::string shape_file;
   std::string pol = "ldr", iter = "qmr", sym = "auto";
   bool store_int_field = false, store_dip_pol = false, no_vol_cor = false, prognosis = false, quiet = false;
-  std::string device = "auto", precision = "double";
+  std::string device = "auto", precision = "auto";
   int ranks_per_gpu = 1;
   // Lengths in one unit (ADDA's), or each with its own: read together.
   LengthOption size{"--size", std::nullopt}, eq_rad{"--eq-rad", std::nullopt},
@@ -40,7 +40,7 @@ void print_prognosis(const DdaSetup& setup, const DdaOptions& o) {
   std::printf("box: %dx%dx%d\ndipoles: %zu\nFFT grid: %dx%dx%d\ndipole size: %.10g\n", b[0], b[1], b[2],
               setup.geometry.size(), setup.fft_grid[0], setup.fft_grid[1], setup.fft_grid[2], setup.dipole_size);
   std::printf("memory (%s, %s): interaction %.1f MB, FFT buffers %.1f MB, vectors %.1f MB, total %.1f MB\n",
-              to_string(o.compute.device), to_string(o.compute.precision), mem.interaction_bytes / 1048576.0,
+              to_string(o.compute.device), to_string(o.compute.resolved_precision()), mem.interaction_bytes / 1048576.0,
               mem.fft_bytes / 1048576.0, mem.vector_bytes / 1048576.0, mem.total() / 1048576.0);
 }
 
@@ -134,7 +134,7 @@ void add_dda_command(CLI::App& app, const RunContext& context) {
   add_output_folder_option(*sub, o.output.output_dir, "folder for CrossSec-X/Y, mueller, log");
   sub->add_option("--device", o.device, "auto|cpu|gpu")->capture_default_str();
   sub->add_option("--precision", o.precision,
-                  "double (float64) | single (float32 FFT products in a float64 iteration, converged on the "
+                  "auto (double) | double (float64) | single (float32 FFT products in a float64 iteration, converged on the "
                   "float64 residual)")->capture_default_str();
   add_compute_options(*sub, e.compute);
   sub->add_flag("--quiet,-q", o.quiet, "no iteration log or summary on stderr");

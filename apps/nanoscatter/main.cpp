@@ -17,7 +17,7 @@ void add_common_options(CLI::App& sub, CommonOptions& options, bool with_precisi
   sub.add_option("--device", options.device, "auto|cpu|gpu (auto: the GPU when one is present)")
       ->capture_default_str();
   if (with_precision)
-    sub.add_option("--precision", options.precision, "single|double")->capture_default_str();
+    sub.add_option("--precision", options.precision, "auto|single|double (auto: the engine's fastest choice proven to 1e-5 of double on the device; its page says which)")->capture_default_str();
   auto* out = sub.add_option("--output,-o", options.output, "output file; the format follows the extension: " + formats);
   if (output_required) out->required();
   sub.add_flag("--quiet,-q", options.quiet, "no progress bar or summary on stderr");

@@ -46,6 +46,11 @@ struct DebyeOptions {
   // the field (fail_option), which the CLI prints as its flag and Python as
   // its keyword.
   void validate() const;
+  // compute.precision, or for automatic: single on the GPU, whose exact sums
+  // are proven to 1e-5 of float64 (docs/debye.md) at three times its speed,
+  // double on the CPU. The plan runs in this precision and its options()
+  // hold it.
+  Precision resolved_precision() const;
 };
 
 // A Q grid in Å⁻¹: uniform from qmin to qmax (inclusive) in n points.

@@ -7,14 +7,16 @@ namespace nanoscatter {
 
 enum class DeviceRequest { automatic, cpu, gpu };
 enum class Device { cpu, gpu };
-enum class Precision { float32, float64 };  // "single" and "double" to users (--precision, precision=)
+// "single", "double" and "auto" to users (--precision, precision=). automatic
+// is each engine's own choice (DeviceOptions::resolved_precision).
+enum class Precision { float32, float64, automatic };
 
 // Where and how an engine runs: the part of every engine's options that is
 // about the machine, with one meaning everywhere. Front ends resolve the
 // user's "auto|cpu|gpu" with select_device before they fill `device`.
 struct DeviceOptions {
   Device device = Device::cpu;
-  Precision precision = Precision::float64;  // each engine's page says what single means for it
+  Precision precision = Precision::automatic;  // each engine's page says what single means for it
   // Bytes of GPU memory a plan may use; 0: half of the memory free when the
   // plan runs (others may share the GPU). Larger problems run in blocks.
   std::size_t max_device_memory = 0;
@@ -24,13 +26,19 @@ struct DeviceOptions {
   // threads ≥ 0; device gpu needs a usable GPU (require_gpu). Errors name
   // the field (fail_option).
   void validate() const;
+
+  // The precision the engine runs in: `precision` where the user chose one;
+  // for automatic, `gpu_automatic` on the GPU (the engine's fastest path
+  // whose proven bound is ≤ 1e-5, which its page states) and float64 on
+  // the CPU, where the reference paths run (single stays one flag away).
+  Precision resolved_precision(Precision gpu_automatic = Precision::float64) const;
 };
 
 // The one check that a GPU is usable, with the one message when it is not.
 void require_gpu();
 
 DeviceRequest parse_device(const std::string& name);  // "auto", "cpu", "gpu"
-Precision parse_precision(const std::string& name);   // "single", "double"
+Precision parse_precision(const std::string& name);   // "single", "double", "auto"
 // A memory size as the CLI's --max-device-memory and Python's
 // max_device_memory take it: bytes ("1048576"), or with K, M, G (powers of
 // 1024: "512M", "1.5GiB"); 0 allowed. An Error naming the option `field`

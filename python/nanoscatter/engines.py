@@ -134,7 +134,7 @@ class DebyePlan:
 
     ``DebyePlan(structure, radiation="xray", method="exact", bin_width=1e-3,
     gpu_histogram="reproducible", anomalous=False, energy=None, no_debye_waller=False, partials=False,
-    precision="double", device="auto", threads=0, quiet=True)``;
+    precision="auto", device="auto", threads=0, quiet=True)``;
     ``execute(q, normalize="none")`` with normalize none|per-atom|sq|fq.
     ``anomalous=True, energy=E`` adds f', f'' at E keV (``energy`` alone,
     the old spelling, warns).
@@ -233,7 +233,7 @@ class Pattern2DPlan:
     """Single-crystal 2D pattern (Pattern2DPlan in pattern2d.hpp).
 
     ``Pattern2DPlan(structure, radiation="xray", anomalous=False,
-    no_debye_waller=False, amplitude=False, precision="double",
+    no_debye_waller=False, amplitude=False, precision="auto",
     device="auto", threads=0, max_device_memory=0, quiet=True, comm=None)``;
     ``execute(wavelength=, qmax=, nq=, nphi=)`` for the polar detector or
     ``execute(wavelength=, flat=True, distance=, pixel_size=, nx=, ny=,
@@ -292,7 +292,7 @@ def pattern2d(structure, **options):
 class GisaxsPlan:
     """GISAXS image (GisaxsPlan in gisaxs.hpp) of a sample file, a Sample
     from parse_sample(toml_text) or a SampleDocument: ``GisaxsPlan(sample,
-    approximation="dwba", device="auto", precision="double",
+    approximation="dwba", device="auto", precision="auto",
     max_device_memory=0, threads=0, quiet=True, comm=None)``;
     ``execute(output="")``. The GPU and ``precision`` concern mesh form
     factors only (``shape = "mesh"``); ``max_device_memory`` is in bytes (0:

@@ -174,7 +174,7 @@ void bind_dda(py::module_& m) {
                         "DdaPlan(*, shape='sphere', shape_file=None, grid=None, size=None, eq_rad=None, dpl=None, "
                         "wavelength=2π, m=(1.5, 0), pol='ldr', iter='qmr', eps=1e-5, maxiter=None, sym='auto', "
                         "mueller=False, ntheta=0, grid_phi=0, csca=False, asym=False, store_int_field=False, "
-                        "store_dip_pol=False, no_vol_cor=False, accept_unconverged=False, precision='double', device='auto', threads=0, "
+                        "store_dip_pol=False, no_vol_cor=False, accept_unconverged=False, precision='auto', device='auto', threads=0, "
                         "max_device_memory=0, quiet=True, comm=None): comm=nanoscatter.world() solves the "
                         "polarisations on different MPI ranks")
       .def(py::init([](const py::kwargs& kwargs) {

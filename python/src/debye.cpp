@@ -116,7 +116,7 @@ struct PyDebyePlan {
 void bind_debye(py::module_& m) {
   py::class_<PyDebyePlan>(m, "DebyePlan",
                           "DebyePlan(structure, *, radiation='xray', method='exact', bin_width=1e-3, gpu_histogram='reproducible', anomalous=False, energy=None, "
-                          "no_debye_waller=False, partials=False, precision='double', device='auto', threads=0, "
+                          "no_debye_waller=False, partials=False, precision='auto', device='auto', threads=0, "
                           "max_device_memory=0, quiet=True, comm=None): comm=nanoscatter.world() shares the work over the MPI ranks")
       .def(py::init([](const py::handle& structure, const py::kwargs& kwargs) {
              auto names = with_device_keywords(kDebyeKeywords);

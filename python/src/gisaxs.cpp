@@ -131,7 +131,7 @@ void bind_gisaxs(py::module_& m) {
         "A sample from TOML text (errors name source_name:line).");
 
   py::class_<PyGisaxsPlan>(m, "GisaxsPlan",
-                           "GisaxsPlan(sample, *, approximation='dwba', device='auto', precision='double', "
+                           "GisaxsPlan(sample, *, approximation='dwba', device='auto', precision='auto', "
                            "max_device_memory=0, threads=0, quiet=True, comm=None): comm=nanoscatter.world() "
                            "shares the pixels over the MPI ranks")
       .def(py::init([](const py::handle& sample, const py::kwargs& kwargs) {

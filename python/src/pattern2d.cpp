@@ -133,7 +133,7 @@ void bind_pattern2d(py::module_& m) {
   py::class_<PyPattern2DPlan>(
       m, "Pattern2DPlan",
       "Pattern2DPlan(structure, *, radiation='xray', anomalous=False, no_debye_waller=False, amplitude=False, "
-      "precision='double', device='auto', threads=0, max_device_memory=0, quiet=True, comm=None): "
+      "precision='auto', device='auto', threads=0, max_device_memory=0, quiet=True, comm=None): "
       "comm=nanoscatter.world() shares the pixels over the MPI ranks")
       .def(py::init([](const py::handle& structure, const py::kwargs& kwargs) {
              const Keywords kw(kwargs, with_device_keywords(kPlanKeywords), "Pattern2DPlan");

@@ -46,11 +46,19 @@ std::size_t parse_memory_size(const std::string& text, const std::string& field)
 Precision parse_precision(const std::string& name) {
   if (name == "single" || name == "float" || name == "float32") return Precision::float32;
   if (name == "double" || name == "float64") return Precision::float64;
-  fail_option("precision", "unknown precision '", name, "' (expected single or double)");
+  if (name == "auto") return Precision::automatic;
+  fail_option("precision", "unknown precision '", name, "' (expected auto, single or double)");
 }
 
 const char* to_string(Device d) { return d == Device::gpu ? "gpu" : "cpu"; }
-const char* to_string(Precision p) { return p == Precision::float32 ? "single" : "double"; }
+const char* to_string(Precision p) {
+  switch (p) {
+    case Precision::float32: return "single";
+    case Precision::float64: return "double";
+    case Precision::automatic: break;
+  }
+  return "auto";
+}
 
 void require_gpu() {
   if (cuda_device_count() > 0) return;
@@ -61,6 +69,11 @@ void require_gpu() {
 void DeviceOptions::validate() const {
   if (threads < 0) fail_option("threads", "must be ≥ 0 (0: all cores), got ", threads);
   if (device == Device::gpu) require_gpu();
+}
+
+Precision DeviceOptions::resolved_precision(Precision gpu_automatic) const {
+  if (precision != Precision::automatic) return precision;
+  return device == Device::gpu ? gpu_automatic : Precision::float64;
 }
 
 Device select_device(DeviceRequest request) {

@@ -92,9 +92,12 @@ void DebyeOptions::validate() const {
   validate_work_share(share);
 }
 
+Precision DebyeOptions::resolved_precision() const { return compute.resolved_precision(Precision::float32); }
+
 DebyePlan::DebyePlan(const Structure& structure, DebyeOptions options)
     : impl_(std::make_unique<Impl>()) {
   options.validate();
+  options.compute.precision = options.resolved_precision();
   impl_->options = options;
   set_structure(structure);
 }

@@ -56,7 +56,7 @@ std::vector<AtomBlock> cut(const AtomBlock& b, std::size_t piece) {
 #if NANOSCATTER_HAVE_CUDA
 CudaDebyeOptions cuda_options(const DebyeOptions& o) {
   CudaDebyeOptions c;
-  c.precision = o.compute.precision;
+  c.precision = o.resolved_precision();
   c.max_device_memory = o.compute.max_device_memory;
   c.gpu_histogram = o.gpu_histogram;
   return c;
@@ -131,7 +131,7 @@ std::size_t exact_piece_atoms(const DebyeOptions& options, std::size_t atoms) {
   // change the rounding (~1e-6 of I, more at weak points) and ranks would
   // not reproduce the single process; with the same blocks they agree to
   // the float64 reduction order. float64 may cut finer for balance.
-  if (options.compute.precision == Precision::float32) return piece;
+  if (options.resolved_precision() == Precision::float32) return piece;
   return piece_for_share(piece, atoms, options.share.count, gpu ? kMinPieceGpu : kMinPieceCpu);
 }
 
@@ -158,7 +158,7 @@ void run_exact(const DebyeOptions& o, const PairBlock& blk, std::span<const doub
   // same for every pair of a crystal shell and adds up coherently, so those
   // grids are summed in float64 (the cost is the same order: one sine per
   // pair·Q either way).
-  const Precision precision = uniform_q_step(q) ? o.compute.precision : Precision::float64;
+  const Precision precision = uniform_q_step(q) ? o.resolved_precision() : Precision::float64;
   if (o.compute.device == Device::gpu) {
 #if NANOSCATTER_HAVE_CUDA
     CudaDebyeOptions c = cuda_options(o);

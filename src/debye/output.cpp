@@ -244,7 +244,7 @@ std::vector<std::string> debye_run_lines(const std::string& structure_name, cons
     os << " (bin width " << options.bin_width << " Å, second-order Taylor correction"
        << (options.compute.device == Device::gpu ? std::string(", GPU histogram ") + to_string(options.gpu_histogram) : "")
        << ")";
-  os << ", precision " << to_string(options.compute.precision) << ", device " << to_string(options.compute.device);
+  os << ", precision " << to_string(options.resolved_precision()) << ", device " << to_string(options.compute.device);
   lines.push_back(os.str());
   lines.push_back(std::string("normalization: ") + to_string(norm));
   os.str("");

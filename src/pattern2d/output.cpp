@@ -121,7 +121,7 @@ void write_hdf5(const std::string& path, const Pattern2DResult& result, const Ru
   h5.set_attribute("/", "debye_waller", int(o.factors.debye_waller));
   if (result.energy_kev) h5.set_attribute("/", "anomalous_energy_kev", *result.energy_kev);
   if (o.radiation == Radiation::electron) h5.set_attribute("/", "electron_gamma", result.electron_gamma);
-  h5.set_attribute("/", "precision", to_string(o.compute.precision));
+  h5.set_attribute("/", "precision", to_string(o.compute.resolved_precision()));
   h5.set_attribute("/", "device", to_string(o.compute.device));
   h5.set_attribute("/", "seconds", result.seconds);
   if (const auto* polar = std::get_if<PolarDetector>(&g.detector)) {
@@ -282,7 +282,7 @@ std::vector<std::string> pattern2d_run_lines(const std::string& structure_name, 
   else os << "no Debye–Waller (every B = 0)";
   if (result.energy_kev) os << ", anomalous f', f'' at " << *result.energy_kev << " keV";
   if (options.radiation == Radiation::electron) os << ", electron gamma " << result.electron_gamma;
-  os << "; precision " << to_string(options.compute.precision) << ", device " << to_string(options.compute.device);
+  os << "; precision " << to_string(options.compute.resolved_precision()) << ", device " << to_string(options.compute.device);
   lines.push_back(os.str());
   os.str("");
   os << "time: " << result.seconds << " s";

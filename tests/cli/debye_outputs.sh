@@ -22,6 +22,9 @@ awk -v d="$d" '!/^#/ { u = $1 * d; s = (u == 0) ? 1 : sin(u) / u; c = $2 / (1 + 
   if (NR_DATA++ == 0) c0 = c; r = (c - c0) / c0; if (r < 0) r = -r; if (r > worst) worst = r }
   END { if (NR_DATA != 401 || worst > 1e-12) { print "rows", NR_DATA, "worst", worst; exit 1 } }' n.dat ||
   fail "neutron two-atom pattern is not 2b²(1 + sinc(Qd))"
+# The default precision, auto, is double on the CPU and the header says
+# which ran (docs/conventions.md).
+grep -qF "precision double, device cpu" n.dat || fail "default precision on the CPU is not named double: $(grep method n.dat)"
 for h in "# command: " "# version: nanoscatter " "# atoms: 2" "# radiation: neutron" "# method: exact" \
          "# units: Q [1/Å], I [fm²]" "# Q I"; do
   grep -qF -- "$h" n.dat || fail "header line '$h' missing"

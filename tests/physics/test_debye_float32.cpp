@@ -92,6 +92,21 @@ std::vector<double> reference_intensity(const Structure& s, const std::vector<do
 // evaluated on every 8th of them (8 points, ~10 s of the test's time), the
 // fast float64 path on all 64 (itself checked against the reference to 1e-12
 // in the kernel tests) so that no point goes unchecked.
+// The default precision (auto) runs double on the CPU, and the plan says so.
+TEST(DebyeFloat32, AutomaticPrecisionIsDoubleOnTheCpu) {
+  Structure s;
+  Atom au;
+  au.element = "Au";
+  s.atoms = {au, au};
+  s.atoms[1].position = Vec3{2.9, 0, 0};
+  DebyeOptions o;
+  o.compute.device = Device::cpu;
+  ASSERT_EQ(o.compute.precision, Precision::automatic);
+  EXPECT_EQ(DebyePlan(s, o).options().compute.precision, Precision::float64);
+  o.compute.precision = Precision::float32;
+  EXPECT_EQ(DebyePlan(s, o).options().compute.precision, Precision::float32);
+}
+
 TEST(DebyeFloat32, TwentyThousandAtomsMatchFloat64) {
   const Structure s = coo_sphere();
   ASSERT_GE(s.atoms.size(), 20000u);

@@ -71,6 +71,27 @@ TEST(Device, CpuAlwaysAvailableAndGpuErrorsWithoutDevice) {
   }
   EXPECT_THROW(parse_device("tpu"), Error);
   EXPECT_EQ(parse_precision("single"), Precision::float32);
+  EXPECT_EQ(parse_precision("auto"), Precision::automatic);
+  EXPECT_STREQ(to_string(Precision::automatic), "auto");
+}
+
+// auto resolves per device: the engine's GPU choice on the GPU, float64 on
+// the CPU; a precision the user chose is kept on either.
+TEST(Device, AutomaticPrecisionResolvesPerDevice) {
+  DeviceOptions o;
+  EXPECT_EQ(o.precision, Precision::automatic);
+  EXPECT_EQ(o.resolved_precision(Precision::float32), Precision::float64);
+  o.device = Device::gpu;
+  EXPECT_EQ(o.resolved_precision(Precision::float32), Precision::float32);
+  EXPECT_EQ(o.resolved_precision(), Precision::float64);
+  for (const Precision chosen : {Precision::float32, Precision::float64})
+    for (const Device d : {Device::cpu, Device::gpu}) {
+      o.precision = chosen;
+      o.device = d;
+      EXPECT_EQ(o.resolved_precision(Precision::float32), chosen);
+      EXPECT_EQ(o.resolved_precision(Precision::float64), chosen);
+    }
+  EXPECT_THROW(parse_precision("half"), Error);
 }
 
 // An n-point Gauss–Legendre rule integrates polynomials of degree ≤ 2n − 1

@@ -106,7 +106,7 @@ std::vector<std::string> formfactor_run_lines(const Sample& sample, const FormFa
                                               const DeviceOptions& compute) {
   std::ostringstream os;
   os << "grid " << v.grid.qx.size() << " x " << v.grid.qy.size() << " x " << v.grid.qz.size() << ", device "
-     << to_string(compute.device) << ", precision " << to_string(compute.precision) << ", hyperblocks "
+     << to_string(compute.device) << ", precision " << to_string(compute.resolved_precision()) << ", hyperblocks "
      << v.stats.hyperblocks << ", time " << v.seconds << " s";
   return {"sample: " + sample.source, os.str()};
 }
