@@ -21,6 +21,11 @@ namespace nanoscatter::test {
 struct DebyeCaseLimits {
   int atoms_min = 500, atoms_max = 30000;
   int qpoints_min = 50, qpoints_max = 5000;
+  // Uniform Q grids that start in the particle's low-angle fringes: qmin·D
+  // in [2, 150] (D the largest pair distance) and qmax up to 4 Å⁻¹ beyond
+  // it, where the 1e-3·max I floor takes in deep fringe minima. The second
+  // and third species drawn are Ti and Cu.
+  bool fringes = false;
 };
 
 struct DebyeCase {
@@ -96,7 +101,10 @@ inline DebyeCase draw_debye_case(std::uint64_t seed, const DebyeCaseLimits& limi
   // species by relabelling random atoms; two-species lattices may gain a third.
   const int species = 1 + pick(3);
   const int have = int(lat.elements.size());
-  const std::vector<std::string> extra = {"Ag", "Cu"};
+  // The fringe family relabels to Ti, whose negative neutron length makes
+  // the partials cancel (TiO2, Mn and H compounds do in practice).
+  const std::vector<std::string> extra = limits.fringes ? std::vector<std::string>{"Ti", "Cu"}
+                                                        : std::vector<std::string>{"Ag", "Cu"};
   for (int add = have; add < species; ++add) {
     const double fraction = uniform(0.05, 0.4);
     for (auto& atom : s.atoms)
@@ -108,7 +116,17 @@ inline DebyeCase draw_debye_case(std::uint64_t seed, const DebyeCaseLimits& limi
   c.radiation = pick(2) == 0 ? Radiation::xray : Radiation::neutron;
   what << (c.radiation == Radiation::xray ? " xray" : " neutron");
   const int nq = int(std::exp(uniform(std::log(double(limits.qpoints_min)), std::log(double(limits.qpoints_max)))));
-  if (pick(4) != 0) {
+  if (limits.fringes) {
+    Vec3 lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
+    for (const auto& atom : s.atoms) {
+      lo = Vec3{std::min(lo.x, atom.position.x), std::min(lo.y, atom.position.y), std::min(lo.z, atom.position.z)};
+      hi = Vec3{std::max(hi.x, atom.position.x), std::max(hi.y, atom.position.y), std::max(hi.z, atom.position.z)};
+    }
+    const double d = std::sqrt((hi.x - lo.x) * (hi.x - lo.x) + (hi.y - lo.y) * (hi.y - lo.y) + (hi.z - lo.z) * (hi.z - lo.z));
+    const double qmin = std::exp(uniform(std::log(2.0), std::log(150.0))) / d, qmax = qmin + uniform(0.2, 4.0);
+    c.q = uniform_q_grid(qmin, qmax, nq);
+    what << " Q " << qmin << "-" << qmax << " x " << nq << " (qmin*D " << qmin * d << ")";
+  } else if (pick(4) != 0) {
     const double qmin = uniform(0.0, 2.0), qmax = uniform(4.0, 25.0);
     c.q = uniform_q_grid(qmin, qmax, nq);
     what << " Q " << qmin << "-" << qmax << " x " << nq;

@@ -87,10 +87,11 @@ PairBlocks make_pair_blocks(const SpeciesBlocks& s, std::size_t piece) {
       parts[m].push_back(&s.blocks[m]);
     }
   }
+  const double size = max_distance_bound(s);
   auto add = [&](std::size_t pair, const AtomBlock& a, const AtomBlock& b, PairSet set) {
     const double n = set == PairSet::triangle ? 0.5 * double(a.size()) * double(a.size() - 1)
                                               : double(a.size()) * double(b.size());
-    p.blocks.push_back({pair, &a, &b, set, n});
+    p.blocks.push_back({pair, &a, &b, set, n, size});
     p.total_pairs += n;
   };
   for (std::size_t m = 0; m < ns; ++m) {
@@ -163,6 +164,7 @@ void run_exact(const DebyeOptions& o, const PairBlock& blk, std::span<const doub
 #if NANOSCATTER_HAVE_CUDA
     CudaDebyeOptions c = cuda_options(o);
     c.precision = precision;
+    c.structure_size = blk.structure_size;
     exact_pair_sums_cuda(*blk.a, *blk.b, blk.set, q, out, c);
     return;
 #else

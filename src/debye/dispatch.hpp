@@ -22,6 +22,10 @@ struct PairBlock {
   const AtomBlock* b;
   PairSet set;
   double pairs;  // atom pairs covered, for progress
+  // The largest pair distance of the whole structure (Å): the scale of its
+  // low-angle fringes, where float32 sums hand over to float64
+  // (CudaDebyeOptions::float32_min_qd), the same for every block.
+  double structure_size = 0;
 };
 
 struct PairBlocks {

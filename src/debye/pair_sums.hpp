@@ -41,6 +41,17 @@ struct CudaDebyeOptions {
   int chunk_q = 48;
   // Histograms: the fast kernel's bin code (DebyeOptions::gpu_histogram).
   GpuHistogram gpu_histogram = GpuHistogram::reproducible;
+  // float32 exact: the Q points with Q·D below this (D the largest pair
+  // distance of the call) are summed in float64. There, in the particle's
+  // low-angle fringes, the intensity's minima are cancellations of terms
+  // far larger than the result, and the kernel's float32 partial sums do
+  // not hold 1e-5 of it (docs/debye.md; 0 turns the split off, for tests).
+  double float32_min_qd = kFloat32MinQD;
+  static constexpr double kFloat32MinQD = 100;
+  // D for float32_min_qd, Å: the whole structure's largest pair distance
+  // (a block of a large particle is smaller than its fringes' scale); 0: the
+  // call's own atoms.
+  double structure_size = 0;
 };
 void exact_pair_sums_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set,
                           std::span<const double> q, std::span<double> out,

@@ -499,6 +499,23 @@ void exact_pair_sums_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, s
                           std::span<double> out, const CudaDebyeOptions& options) {
   if (q.size() != out.size()) fail("exact_pair_sums_cuda: q and out sizes differ");
   if (q.empty()) return;
+  if (options.precision == Precision::float32 && options.float32_min_qd > 0 && uniform_q_step(q)) {
+    // The low-angle part in float64 (CudaDebyeOptions::float32_min_qd), the
+    // rest, a uniform grid of its own, in float32 (one point left: float64).
+    AxisBox box = bounding_box(a);
+    if (set == PairSet::rectangle) box.include(bounding_box(b));
+    const double d = std::max(options.structure_size, box.diagonal());
+    std::size_t low = 0;
+    while (low < q.size() && q[low] * d < options.float32_min_qd) ++low;
+    CudaDebyeOptions part = options;
+    part.float32_min_qd = 0;
+    part.precision = Precision::float64;
+    if (low > 0) exact_pair_sums_cuda(a, b, set, q.first(low), out.first(low), part);
+    const std::size_t rest = q.size() - low;
+    if (rest > 1) part.precision = Precision::float32;
+    if (rest > 0) exact_pair_sums_cuda(a, b, set, q.subspan(low), out.subspan(low), part);
+    return;
+  }
   if (options.chunk_q != kChunkQ && options.chunk_q != kChunkQMid && options.chunk_q != kChunkQLong)
     fail("exact_pair_sums_cuda: chunk_q must be 32, 48 or 64, got " + std::to_string(options.chunk_q));
   if (options.slab_chunks != 0 && options.slab_chunks != 8 && options.slab_chunks != 16)

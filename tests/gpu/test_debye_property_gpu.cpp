@@ -14,8 +14,10 @@
 #include <cstdio>
 
 #include "debye_property_cases.hpp"
+#include "debye/pair_sums.hpp"
 #include "nanoscatter/debye.hpp"
 #include "nanoscatter/device.hpp"
+#include "nanoscatter/scattering_factors.hpp"
 #include "property_seed.hpp"
 
 using namespace nanoscatter;
@@ -111,3 +113,63 @@ TEST(DebyePropertyGpu, GpuHistogramOptionReachesTheKernel) {
     EXPECT_LE(d, kFastHistogramVsCpu + kHistogramVsCpu);
   }
 }
+
+#if NANOSCATTER_HAVE_CUDA
+// Grids that start in the particle's low-angle fringes (DebyeCaseLimits::
+// fringes): the default precision on the GPU (auto = single) within single's
+// bound of float64. Each case also prints the raw float32 kernel's error on
+// the structure's atoms as one block weighted by their neutron lengths (no
+// float64 hand-over, CudaDebyeOptions::float32_min_qd = 0) and the largest
+// Q·D where that error exceeds 3e-6, the evidence for the hand-over point.
+TEST(DebyePropertyGpu, DefaultPrecisionWithinItsBoundInTheLowAngleFringes) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  test::DebyeCaseLimits limits{};
+  limits.fringes = true;
+  double worst = 0, worst_raw = 0, raw_reach = 0;
+  for (int k = 0; k < kCases; ++k) {
+    const auto seed = test::case_seed(k);
+    NS_PROPERTY_CASE(seed);
+    const test::DebyeCase c = test::draw_debye_case(seed, limits);
+    SCOPED_TRACE(c.description);
+    DebyeOptions o;
+    o.radiation = c.radiation;
+    o.compute.device = Device::gpu;
+    const auto automatic = DebyePlan(c.structure, o).execute(c.q).intensity;
+    o.compute.precision = Precision::float64;
+    const auto ref = DebyePlan(c.structure, o).execute(c.q).intensity;
+    const double e = test::max_rel_where_above(automatic, ref, kIntensityFloor);
+
+    debye::AtomBlock block;
+    for (const auto& atom : c.structure.atoms) {
+      block.x.push_back(atom.position.x), block.y.push_back(atom.position.y), block.z.push_back(atom.position.z);
+      block.w.push_back(neutron_b_coherent(atom.element).real());
+    }
+    const double d = bounding_box(block).diagonal();
+    std::vector<double> raw(c.q.size(), 0.0), dbl(c.q.size(), 0.0);
+    debye::CudaDebyeOptions co;
+    co.float32_min_qd = 0;
+    debye::exact_pair_sums_cuda(block, block, debye::PairSet::triangle, c.q, raw, co);
+    co.precision = Precision::float64;
+    debye::exact_pair_sums_cuda(block, block, debye::PairSet::triangle, c.q, dbl, co);
+    std::vector<double> i_raw(c.q.size()), i_dbl(c.q.size());
+    double n = 0;  // the self terms Σ w²
+    for (double w : block.w) n += w * w;
+    for (std::size_t j = 0; j < c.q.size(); ++j) {
+      i_raw[j] = c.q[j] > 0 ? n + 2 * raw[j] / c.q[j] : 0;
+      i_dbl[j] = c.q[j] > 0 ? n + 2 * dbl[j] / c.q[j] : 0;
+    }
+    const double e_raw = test::max_rel_where_above(i_raw, i_dbl, kIntensityFloor);
+    double mx = 0, reach = 0;
+    for (double v : i_dbl) mx = std::max(mx, v);
+    for (std::size_t j = 0; j < c.q.size(); ++j)
+      if (i_dbl[j] > kIntensityFloor * mx && std::abs(i_raw[j] / i_dbl[j] - 1) > 3e-6) reach = std::max(reach, c.q[j] * d);
+    std::printf("case %2d: %s: auto %.2e; raw float32 (one block) %.2e, above 3e-6 up to Q*D = %.1f\n", k,
+                c.description.c_str(), e, e_raw, reach);
+    worst = std::max(worst, e), worst_raw = std::max(worst_raw, e_raw), raw_reach = std::max(raw_reach, reach);
+    EXPECT_LE(e, kFloat32Bound);
+  }
+  std::printf("[ measured ] %d fringe-region cases: auto (single) vs double %.3e (bound %.0e); raw float32 %.3e, "
+              "above 3e-6 up to Q*D = %.1f (hand-over at %.0f)\n",
+              kCases, worst, kFloat32Bound, worst_raw, raw_reach, debye::CudaDebyeOptions::kFloat32MinQD);
+}
+#endif
