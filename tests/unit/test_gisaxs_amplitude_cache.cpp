@@ -256,3 +256,27 @@ TEST(GisaxsAmplitudeCache, KindsBeyondTheBudgetHaveNoSlot) {
   EXPECT_TRUE(same_amplitude(layouts[0].kinds[0], layout_plans(sample)[0].kinds[0]));
   EXPECT_FALSE(same_amplitude(layouts[0].kinds[0], layouts[0].kinds[1]));
 }
+
+// A finite-difference Jacobian (execute_batch, CPU loop): each set moves
+// one particle's radius, so each set computes one kind — the base kinds
+// are found again after each step — and each image is a fresh plan's.
+TEST(GisaxsPlanReuse, JacobianSetsComputeOneKindEach) {
+  const Sample sample = read_sample(kTwoKinds);
+  GisaxsPlan plan(sample, cpu_options());
+  plan.set_layouts(sample.layouts);
+  plan.execute();
+  std::vector<std::vector<Layout>> sets(2, sample.layouts);
+  sets[0][0].particles[0].parameters[0] *= 1.01;
+  sets[1][0].particles[1].parameters[0] *= 1.01;
+  const std::size_t before = plan.stats().kinds_computed;
+  const std::vector<std::vector<double>> images = plan.execute_batch(sets);
+  EXPECT_EQ(plan.stats().kinds_computed - before, 2u);
+  for (std::size_t k = 0; k < sets.size(); ++k) {
+    Sample edited = sample;
+    edited.layouts = sets[k];
+    edited.validated = false;
+    GisaxsResult got;
+    got.intensity = images[k];
+    expect_same_image(got, GisaxsPlan(edited, cpu_options()).execute());
+  }
+}
