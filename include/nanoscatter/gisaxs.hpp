@@ -385,12 +385,26 @@ class GisaxsPlan {
   const PixelGrid& pixels() const;
   std::size_t particle_kinds() const;
 
-  // What the CPU pixel loop computed, for tests of re-evaluation cost.
+  // What the plan computed, for tests of re-evaluation cost (counts since
+  // the plan was made).
   struct Stats {
     // Pixels × particle kinds whose scattering amplitude (form factors and
-    // DWBA terms) was computed; amplitudes kept from an earlier execute()
-    // (set_layouts with the same particles) do not count.
+    // DWBA terms) the CPU pixel loop computed; amplitudes kept from an
+    // earlier execute() (set_layouts, kinds whose description did not
+    // change) do not count.
     std::size_t amplitude_pixels = 0;
+    // Particle kinds (after sampling size distributions) whose amplitudes
+    // an execute() computed, and those it took from the amplitudes kept
+    // (summed over executes); the analytic GPU path computes every kind on
+    // every execute.
+    std::size_t kinds_computed = 0, kinds_reused = 0;
+    // The kinds the last execute() computed, as indices in plan order (the
+    // layouts' particles in order, each particle's sampled sizes in order).
+    std::vector<std::size_t> last_computed_kinds;
+    // Kinds whose mesh form-factor tables were evaluated (device gpu or
+    // precision single with mesh particles; set_layouts keeps those of
+    // unchanged kinds).
+    std::size_t mesh_table_kinds = 0;
     // Images computed by execute_batch's batched launches, and the launches.
     std::size_t batched_images = 0, batch_launches = 0;
   };
@@ -401,17 +415,22 @@ class GisaxsPlan {
   const std::string& device_summary() const;
 
   // Replaces the sample's layouts (particles, size distributions,
-  // interference, densities, mixtures) as a fit does between evaluations.
-  // On the CPU pixel loop, when the new layouts hold the same particles
-  // (shapes, sizes, distributions, materials, layers, depths, rotations;
-  // abundances may change), the amplitudes of the last execute() after a
-  // set_layouts are kept (within kAmplitudeCacheBytes) and only the
-  // interference and the mixture sums are computed again;
+  // interference, densities, mixtures) as a fit does between evaluations;
   // checked as validate_sample checks them. The pixel grid, the Parratt
   // fields of the layers and, on the GPU path, their device copies stay;
   // only the particle tables are rebuilt (and S(q∥) where the CPU computes
-  // it). Not thread-safe against concurrent execute().
+  // it). On the CPU pixel loop the amplitudes of every particle kind whose
+  // description did not change (shape, sampled sizes, materials, layer,
+  // depth, rotation; abundances may change) are kept from the last
+  // execute() after a set_layouts, within kAmplitudeCacheBytes (512 MiB),
+  // so the next execute() computes the changed kinds and the interference
+  // and mixture sums only (Stats counts them); mesh tables of unchanged
+  // kinds are kept alike. Not thread-safe against concurrent execute().
   void set_layouts(std::vector<Layout> layouts);
+  // The layouts of an edited sample (a SampleDocument's): its beam,
+  // detector, resolution, background and layers must be the plan's, else
+  // an Error names the first field that differs (those need a new plan).
+  void set_layouts(const Sample& sample);
 
   // The images of several sets of layouts, as set_layouts(sets[k]) and
   // execute() would give them one after the other (intensity only), for a

@@ -312,6 +312,29 @@ class GisaxsPlan:
         would (HDF5, text or PNG by extension; rank 0 under MPI)."""
         return GisaxsResult(**self._plan.execute(output=os.fspath(output)))
 
+    def set_layouts(self, sample):
+        """The particles, interference and densities of an edited sample (a
+        SampleDocument, Sample or file), for a cheap re-evaluation: the pixel
+        grid and the layers' fields stay, and on the CPU the amplitudes of
+        every particle kind whose description did not change are kept. Its
+        beam, detector and layers must be the plan's (an Error names the
+        field that differs)."""
+        if isinstance(sample, os.PathLike):
+            sample = os.fspath(sample)
+        self._plan.set_layouts(sample)
+
+    @property
+    def stats(self):
+        """What the plan computed so far (GisaxsPlan::Stats): amplitude_pixels,
+        kinds_computed, kinds_reused, last_computed_kinds (the last execute's,
+        plan order), mesh_table_kinds, batched_images, batch_launches."""
+        return self._plan.stats
+
+    @property
+    def particle_kinds(self):
+        """Particle kinds after sampling size distributions (plan order)."""
+        return self._plan.particle_kinds
+
 
 def gisaxs(sample, output="", **options):
     """``nanoscatter gisaxs SAMPLE.toml``: the image with axes and q maps;

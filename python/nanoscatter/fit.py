@@ -82,11 +82,16 @@ def fit(description, data=None, sigma=None, mask=None, quiet=True, threads=0):
 class GisaxsModel:
     """GISAXS image as a function of chosen sample paths:
     ``m = GisaxsModel("sample.toml", ["particle[0].radius"], region=(row0, rows, col0, cols))``,
-    ``m(5.0)`` → NumPy image of the region (row 0 = the lowest α_f or q_z)."""
+    ``m(5.0)`` → NumPy image of the region (row 0 = the lowest α_f or q_z).
+    Options are GisaxsPlan's keywords (``approximation="dwba", device="auto",
+    precision="double", max_device_memory=0, threads=0``). Values of the
+    particles, interference and densities change the plan's layouts only
+    (kinds whose description did not change keep their amplitudes:
+    ``stats``); others make a new plan."""
 
-    def __init__(self, sample, parameters, region=None, threads=0):
+    def __init__(self, sample, parameters, region=None, **options):
         doc = sample if isinstance(sample, _core.SampleDocument) else _core.SampleDocument.read(os.fspath(sample))
-        self._model = _core._GisaxsFitModel(doc, list(region) if region is not None else [], threads)
+        self._model = _core._GisaxsFitModel(doc, list(region) if region is not None else [], **options)
         self.parameters = list(parameters)
         known = set(self._model.paths())
         for p in self.parameters:
@@ -96,6 +101,16 @@ class GisaxsModel:
     @property
     def shape(self):
         return self._model.shape
+
+    @property
+    def stats(self):
+        """The plan's counts (GisaxsPlan.stats), or None before the first call."""
+        return self._model.stats
+
+    @property
+    def device_summary(self):
+        """Where the plan's pixel work runs ("CPU", "GPU (...)"), or None before the first call."""
+        return self._model.device_summary
 
     def __call__(self, *values):
         if len(values) != len(self.parameters):

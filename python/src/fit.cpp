@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "gisaxs_options.hpp"
 #include "nanoscatter/fit_file.hpp"
 #include "nanoscatter/fit_gisaxs.hpp"
 #include "nanoscatter/gisaxs_sample_document.hpp"
@@ -93,16 +94,26 @@ void bind_fit(py::module_& m) {
       py::arg("sigma") = py::none(), py::arg("mask") = py::none(), py::arg("quiet") = true, py::arg("threads") = 0);
 
   py::class_<fit::GisaxsFitModel>(m, "_GisaxsFitModel")
-      .def(py::init([](const gisaxs::SampleDocument& doc, std::vector<std::size_t> region, int threads) {
+      .def(py::init([](const gisaxs::SampleDocument& doc, std::vector<std::size_t> region, const py::kwargs& kwargs) {
              fit::PixelRect rect;
              if (region.size() == 4) rect = {region[0], region[1], region[2], region[3]};
              else if (!region.empty()) fail_at({"", 0, "region"}, "expected (row0, rows, col0, cols)");
-             gisaxs::GisaxsOptions o;
-             o.compute.threads = threads;
-             return fit::GisaxsFitModel(doc, rect, o);
+             // GisaxsPlan's keywords, mapped as GisaxsPlan maps them.
+             const Keywords kw(kwargs, gisaxs_keywords(), "GisaxsModel");
+             return fit::GisaxsFitModel(doc, rect, gisaxs_options(kw));
            }),
-           py::arg("document"), py::arg("region") = std::vector<std::size_t>{}, py::arg("threads") = 0)
+           py::arg("document"), py::arg("region") = std::vector<std::size_t>{})
       .def("paths", &fit::GisaxsFitModel::paths)
+      .def_property_readonly("stats",
+                             [](const fit::GisaxsFitModel& f) -> py::object {
+                               if (!f.plan()) return py::none();  // no evaluation yet
+                               return stats_dict(f.plan()->stats());
+                             })
+      .def_property_readonly("device_summary",
+                             [](const fit::GisaxsFitModel& f) -> py::object {
+                               if (!f.plan()) return py::none();
+                               return py::str(f.plan()->device_summary());
+                             })
       .def("set", &fit::GisaxsFitModel::set)
       .def_property_readonly("shape", [](const fit::GisaxsFitModel& f) { return py::make_tuple(f.rows(), f.cols()); })
       .def("evaluate", [](fit::GisaxsFitModel& f) {

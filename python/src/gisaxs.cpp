@@ -9,11 +9,36 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "gisaxs_options.hpp"
 #include "keywords.hpp"
 #include "nanoscatter/gisaxs.hpp"
 #include "nanoscatter/gisaxs_output.hpp"
+#include "nanoscatter/gisaxs_sample_document.hpp"
 
 namespace nanoscatter::python {
+
+std::vector<std::string> gisaxs_keywords() { return with_device_keywords({"approximation"}); }
+
+// The checks are GisaxsOptions::validate's (the plan calls it).
+gisaxs::GisaxsOptions gisaxs_options(const Keywords& kw) {
+  gisaxs::GisaxsOptions o;
+  kw.get_parsed("approximation", o.approximation, gisaxs::parse_approximation);
+  kw.get_device(o.compute);
+  return o;
+}
+
+py::dict stats_dict(const gisaxs::GisaxsPlan::Stats& s) {
+  py::dict d;
+  d["amplitude_pixels"] = s.amplitude_pixels;
+  d["kinds_computed"] = s.kinds_computed;
+  d["kinds_reused"] = s.kinds_reused;
+  d["last_computed_kinds"] = s.last_computed_kinds;
+  d["mesh_table_kinds"] = s.mesh_table_kinds;
+  d["batched_images"] = s.batched_images;
+  d["batch_launches"] = s.batch_launches;
+  return d;
+}
+
 namespace {
 
 using gisaxs::GisaxsOptions;
@@ -30,18 +55,11 @@ Sample warned(Sample sample) {
 
 Sample sample_from(const py::handle& obj) {
   if (py::isinstance<Sample>(obj)) return obj.cast<Sample>();
+  if (py::isinstance<gisaxs::SampleDocument>(obj)) return obj.cast<const gisaxs::SampleDocument&>().sample();
   if (py::isinstance<py::str>(obj) || py::hasattr(obj, "__fspath__"))
     return warned(gisaxs::read_sample(py::str(obj).cast<std::string>()));
-  fail_at({"", 0, "sample"}, "expected a sample file name or a nanoscatter.Sample (parse_sample(text))");
-}
-
-// The engine's keywords: GisaxsOptions' fields by name, and the device
-// keywords. The checks are GisaxsOptions::validate's (the plan calls it).
-GisaxsOptions gisaxs_options(const Keywords& kw) {
-  GisaxsOptions o;
-  kw.get_parsed("approximation", o.approximation, gisaxs::parse_approximation);
-  kw.get_device(o.compute);
-  return o;
+  fail_at({"", 0, "sample"},
+          "expected a sample file name, a nanoscatter.Sample (parse_sample(text)) or a nanoscatter.SampleDocument");
 }
 
 // The plan with what the output and the ranks need.
@@ -71,6 +89,13 @@ struct PyGisaxsPlan {
       gisaxs::write_gisaxs(output, r, record, options.approximation);
     }
     return r;
+  }
+
+  // The layouts of an edited sample; its beam, detector and layers must be
+  // the plan's (the library says which field differs).
+  void set_layouts(const Sample& edited) {
+    plan.set_layouts(edited);
+    sample.layouts = edited.layouts;  // the output's record describes what was run
   }
 };
 
@@ -135,7 +160,7 @@ void bind_gisaxs(py::module_& m) {
                            "max_device_memory=0, threads=0, quiet=True, comm=None): comm=nanoscatter.world() "
                            "shares the pixels over the MPI ranks")
       .def(py::init([](const py::handle& sample, const py::kwargs& kwargs) {
-             auto names = with_device_keywords({"approximation"});
+             auto names = gisaxs_keywords();
              names.push_back("comm");
              const Keywords kw(kwargs, names, "GisaxsPlan");
              GisaxsOptions options = gisaxs_options(kw);
@@ -147,6 +172,13 @@ void bind_gisaxs(py::module_& m) {
       .def(
           "execute", [](const PyGisaxsPlan& p, const std::string& output) { return to_dict(p.execute(output)); },
           py::kw_only(), py::arg("output") = "")
+      .def(
+          "set_layouts", [](PyGisaxsPlan& p, const py::handle& sample) { p.set_layouts(sample_from(sample)); },
+          py::arg("sample"),
+          "The particles, interference and densities of an edited sample (a SampleDocument, Sample or file); "
+          "its beam, detector and layers must be the plan's. Kinds whose description did not change keep "
+          "their amplitudes (stats).")
+      .def_property_readonly("stats", [](const PyGisaxsPlan& p) { return stats_dict(p.plan.stats()); })
       .def_property_readonly("particle_kinds", [](const PyGisaxsPlan& p) { return p.plan.particle_kinds(); });
 }
 

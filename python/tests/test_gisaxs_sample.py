@@ -1,7 +1,10 @@
 """The GISAXS sample as an editable object (nanoscatter.SampleDocument):
 an edit from Python gives exactly the image of the same edit made in the
 TOML file; a refused edit raises nanoscatter.Error naming the key and
-changes nothing; the document written back reads as the same sample."""
+changes nothing; the document written back reads as the same sample.
+Re-evaluation (issue 21): GisaxsPlan.set_layouts and GisaxsModel take an
+edited radius of one of two particle kinds, give the edited file's image
+(1e-12) and recompute that kind alone (stats)."""
 import os
 import unittest
 
@@ -11,6 +14,8 @@ import nanoscatter as ns
 from common import SOURCE_DIR, ScratchTestCase
 
 EXAMPLE = os.path.join(SOURCE_DIR, "examples", "gisaxs", "cylinders_on_substrate.toml")
+# Cylinders (particle[0], radius 6) and spheroids (particle[1], radius 5): two kinds.
+TWO_KINDS = os.path.join(SOURCE_DIR, "tests", "data", "gisaxs", "mixture_paracrystal.toml")
 
 
 class SampleDocumentTest(ScratchTestCase):
@@ -50,6 +55,68 @@ class SampleDocumentTest(ScratchTestCase):
         self.assertEqual(again["particle[0].height"], 7.5)
         self.assertEqual(again.keys(), doc.keys())
         self.assertIn("beam.wavelength", doc.keys())
+
+
+
+class ReEvaluationTest(ScratchTestCase):
+    def edited_file_image(self, old, new):
+        """The image of TWO_KINDS with one line of its text replaced."""
+        with open(TWO_KINDS, encoding="utf-8") as f:
+            text = f.read()
+        self.assertEqual(text.count(old), 1)
+        with open(self.path("edited.toml"), "w", encoding="utf-8") as f:
+            f.write(text.replace(old, new))
+        return ns.gisaxs(self.path("edited.toml"), device="cpu").intensity
+
+    def assert_same_image(self, got, want):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * np.abs(want).max())
+
+    def test_plan_set_layouts_recomputes_the_changed_kind(self):
+        doc = ns.SampleDocument.read(TWO_KINDS)
+        plan = ns.GisaxsPlan(doc, device="cpu")
+        self.assertEqual(plan.particle_kinds, 2)
+        plan.execute()
+        plan.set_layouts(doc)  # re-evaluated from here: amplitudes are kept
+        plan.execute()
+        before = plan.stats
+        doc["particle[1].radius"] = 6.5
+        plan.set_layouts(doc)
+        image = plan.execute().intensity
+        after = plan.stats
+        self.assertEqual(after["last_computed_kinds"], [1])
+        self.assertEqual(after["kinds_reused"] - before["kinds_reused"], 1)
+        self.assertEqual(after["amplitude_pixels"] - before["amplitude_pixels"], image.size)
+        self.assert_same_image(image, self.edited_file_image("radius = 5.0", "radius = 6.5"))
+        # An abundance weights the kinds: nothing computed.
+        doc["particle[0].abundance"] = 0.4
+        plan.set_layouts(doc)
+        plan.execute()
+        self.assertEqual(plan.stats["last_computed_kinds"], [])
+
+    def test_set_layouts_refuses_a_beam_edit(self):
+        doc = ns.SampleDocument.read(TWO_KINDS)
+        plan = ns.GisaxsPlan(doc, device="cpu")
+        doc["beam.alpha_i"] = 0.4
+        with self.assertRaises(ns.Error) as e:
+            plan.set_layouts(doc)
+        self.assertIn("beam.alpha_i", str(e.exception))
+
+    def test_model_device_keyword_and_stats(self):
+        model = ns.GisaxsModel(TWO_KINDS, ["particle[0].radius"], device="cpu", threads=2)
+        self.assertIsNone(model.stats)
+        model(6.0)
+        model(5.5)  # the first set_layouts: the model's plan is re-evaluated from here
+        image = model(4.5)
+        self.assertEqual(model.stats["last_computed_kinds"], [0])
+        self.assertEqual(model.device_summary, "CPU")
+        self.assert_same_image(image, self.edited_file_image("radius = 6.0", "radius = 4.5"))
+        with self.assertRaises(ns.Error) as e:
+            ns.GisaxsModel(TWO_KINDS, [], devise="cpu")
+        self.assertIn("devise", str(e.exception))
+        self.assertIn("device", str(e.exception))
+        with self.assertRaises(ns.Error) as e:
+            ns.GisaxsModel(TWO_KINDS, [], precision="quad")
+        self.assertIn("precision", str(e.exception))
 
 
 if __name__ == "__main__":

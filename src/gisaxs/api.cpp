@@ -26,12 +26,14 @@
 #include <string>
 
 #include "core/omp_errors.hpp"
+#include "gisaxs/amplitude_cache.hpp"
 #include "gisaxs/analytic_backend.hpp"
 #include "gisaxs/analytic_tables.hpp"
 #include "gisaxs/dwba.hpp"
 #include "gisaxs/mesh/mesh_evaluate.hpp"
 #include "gisaxs/particle_components.hpp"
 #include "gisaxs/plan_state.hpp"
+#include "gisaxs/sample_frame.hpp"
 #include "gisaxs/interference/interference.hpp"
 #include "gisaxs/multilayer.hpp"
 #include "gisaxs/size_distribution.hpp"
@@ -101,44 +103,10 @@ std::size_t block_size(const GisaxsOptions& o, std::size_t pixels) {
 }
 
 
-// Bytes the CPU loop may keep of per-pixel amplitudes (pixels × kinds ×
-// beams complex values) for re-evaluations that change only interference,
-// densities or abundances; larger plans recompute them.
+// Bytes the CPU loop may keep of per-pixel amplitudes (pixels × beams
+// complex values per particle kind) for re-evaluations (amplitude_cache.hpp);
+// kinds beyond it are computed on every execute.
 constexpr std::size_t kAmplitudeCacheBytes = std::size_t(512) << 20;
-
-bool same_distribution(const SizeDistribution& a, const SizeDistribution& b) {
-  return a.parameter == b.parameter && a.kind == b.kind && a.width == b.width && a.samples == b.samples &&
-         a.sigma_factor == b.sigma_factor && a.min == b.min && a.max == b.max;
-}
-
-bool same_material(const Material& a, const Material& b) { return a.delta == b.delta && a.beta == b.beta; }
-
-// Whether two particles scatter with the same amplitude at every pixel
-// (their abundance only weights them).
-bool same_scatterer(const ParticleSpec& a, const ParticleSpec& b) {
-  if (a.shape != b.shape || a.parameters != b.parameters || !same_material(a.material, b.material) ||
-      a.core_material.has_value() != b.core_material.has_value() ||
-      (a.core_material && !same_material(*a.core_material, *b.core_material)) || a.layer != b.layer ||
-      a.depth != b.depth || a.mesh != b.mesh || a.distributions.size() != b.distributions.size())
-    return false;
-  for (int r = 0; r < 3; ++r)
-    if (a.rotation.row[r].x != b.rotation.row[r].x || a.rotation.row[r].y != b.rotation.row[r].y ||
-        a.rotation.row[r].z != b.rotation.row[r].z)
-      return false;
-  for (std::size_t d = 0; d < a.distributions.size(); ++d)
-    if (!same_distribution(a.distributions[d], b.distributions[d])) return false;
-  return true;
-}
-
-bool same_scatterers(const std::vector<Layout>& a, const std::vector<Layout>& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t l = 0; l < a.size(); ++l) {
-    if (a[l].particles.size() != b[l].particles.size()) return false;
-    for (std::size_t k = 0; k < a[l].particles.size(); ++k)
-      if (!same_scatterer(a[l].particles[k], b[l].particles[k])) return false;
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -168,55 +136,60 @@ struct GisaxsPlan::Impl {
 
   Impl(const Sample& sample, GisaxsOptions opts)
       : options(opts), pixels(make_pixel_grid(sample.detector, sample.beam)), beams(beam_states(sample)),
-        block(block_size(opts, pixels.size())), background(sample.background), frame(sample) {
+        block(block_size(opts, pixels.size())), background(sample.background), frame(sample),
+        amplitude_cache(beams.size() * pixels.size(), kAmplitudeCacheBytes) {
     frame.layouts.clear();
     if (sample.resolution) resolution = make_resolution_convolution(sample.detector, pixels, *sample.resolution);
     set_layouts(sample);
   }
 
   // New particle kinds; the pixel grid, the Parratt fields and their GPU
-  // copies stay, and the CPU loop's amplitudes where the particles did not
-  // change (same_scatterers).
+  // copies stay, and so do the amplitudes (and mesh tables) of every kind
+  // whose description did not change (amplitude_cache.hpp).
   // `refit`: a caller's set_layouts (GisaxsPlan::set_layouts), which marks
   // the plan as re-evaluated, so that its next execute() keeps amplitudes
   // (a plan executed once, as the CLI's, never pays for them).
   void set_layouts(const Sample& sample, bool refit = false) {
     if (refit) amplitudes_wanted = true;
-    const bool keep_amplitudes = amplitudes_ready && same_scatterers(current_layouts, sample.layouts);
-    layouts = layout_plans(sample);
-    current_layouts = sample.layouts;
+    std::vector<LayoutPlan> next = layout_plans(sample);
+    keep_mesh_tables(layouts, next);
+    layouts = std::move(next);
     kind_count = 0;
     for (const LayoutPlan& l : layouts) kind_count += l.kinds.size();
-    tables_ready = false;
-    if (!keep_amplitudes) amplitudes_ready = false;
+    amplitude_cache.unbind();
     choose_path();
   }
-  std::vector<Layout> current_layouts;
+  // The filled mesh tables of old kinds go to the new kinds of the same
+  // description (the tables hold F at every pixel's q of the kind).
+  static void keep_mesh_tables(const std::vector<LayoutPlan>& old_layouts, std::vector<LayoutPlan>& new_layouts);
+  // Whether ensure_tables still has to evaluate a kind's mesh tables.
+  static bool tables_missing(const ParticleKind& kind) {
+    for (const Component& c : kind.components)
+      if (c.mesh && c.table->empty()) return true;
+    return false;
+  }
   std::size_t batched_images = 0, batch_launches = 0;  // execute_batch (Stats)
 
-  // The CPU loop's amplitudes of the last execute(), index
-  // ((beam · kind_count) + kind) · pixels + pixel, for the blocks this part
-  // computes; used once amplitudes_ready (after an execute()), dropped by a
-  // set_layouts that changes the particles. Empty when over the budget.
-  mutable std::vector<Complex> amplitudes;
-  mutable bool amplitudes_ready = false;
+  // The CPU loop's amplitudes per kind, bound to the kinds by execute()
+  // once the plan is re-evaluated (amplitudes_wanted); each slot holds
+  // this part's blocks (index beam · pixels + pixel).
+  mutable AmplitudeCache amplitude_cache;
   bool amplitudes_wanted = false;
   mutable std::atomic<std::size_t> amplitude_pixels{0};
-  bool amplitude_cache_fits() const {
-    return double(beams.size()) * double(kind_count) * double(pixels.size()) * sizeof(Complex) <=
-           double(kAmplitudeCacheBytes);
-  }
+  // Stats: kinds computed and reused by execute(), the last one's computed
+  // kinds, kinds whose mesh tables were evaluated.
+  mutable std::size_t kinds_computed = 0, kinds_reused = 0, mesh_table_kinds = 0;
+  mutable std::vector<std::size_t> last_computed_kinds;
   // Picks the analytic GPU path or the CPU pixel loop and says why.
   void choose_path();
   // Pixels [first, first + count) on the analytic GPU path.
   void compute_gpu(std::size_t first, std::size_t count, double* out) const;
 
   mutable std::mutex tables_mutex;
-  mutable bool tables_ready = false;
 
   std::size_t terms() const { return options.approximation == Approximation::dwba ? 4 : 1; }
   // Σ_beams w_b I_b + background for a block of pixels.
-  // `cache`: execute()'s whole-plan run, which reads or fills `amplitudes`.
+  // `cache`: execute()'s whole-plan run, which reads or fills amplitude_cache.
   void compute_block(std::size_t first, std::size_t count, double* out, Workspace& ws, bool cache = false) const;
   // One beam's image of a block.
   void compute_beam_block(const BeamState& beam, std::size_t beam_index, std::size_t first, std::size_t count,
@@ -391,7 +364,6 @@ void GisaxsPlan::Impl::compute_block(std::size_t first, std::size_t count, doubl
 
 void GisaxsPlan::Impl::compute_beam_block(const BeamState& beam, std::size_t beam_index, std::size_t first,
                                           std::size_t count, double* out, Workspace& ws, bool cache) const {
-  const bool reuse = cache && amplitudes_ready, keep = cache && !amplitudes_ready && !amplitudes.empty();
   prepare_block(beam, first, count, ws);
   std::fill_n(out, count, 0.0);
   std::size_t kind_index = 0;
@@ -401,14 +373,15 @@ void GisaxsPlan::Impl::compute_beam_block(const BeamState& beam, std::size_t bea
     std::fill(ws.coherent_conjugate.begin(), ws.coherent_conjugate.end(), Complex(0));
     std::fill(ws.coupling.begin(), ws.coupling.end(), Complex(0));
     for (const ParticleKind& kind : layout.kinds) {
-      Complex* saved =
-          amplitudes.empty() ? nullptr : amplitudes.data() + (beam_index * kind_count + kind_index) * pixels.size() + first;
+      Complex* saved = cache ? amplitude_cache.slot(kind_index) : nullptr;
+      const bool reuse = saved && amplitude_cache.ready(kind_index);
       ++kind_index;
+      if (saved) saved += beam_index * pixels.size() + first;
       if (reuse) {
         std::copy_n(saved, count, ws.amplitude.begin());
       } else {
         kind_amplitude(beam, kind, first, count, ws);
-        if (keep) std::copy_n(ws.amplitude.begin(), count, saved);
+        if (saved) std::copy_n(ws.amplitude.begin(), count, saved);
       }
       if (layout.ssca) {
         for (std::size_t i = 0; i < count; ++i) {
@@ -457,17 +430,14 @@ void GisaxsPlan::Impl::ensure_tables() const {
   // CPU runs evaluate meshes block by block like any shape.
   if (options.compute.device != Device::gpu && options.compute.precision != Precision::float32) return;
   std::lock_guard<std::mutex> lock(tables_mutex);
+  bool missing = false;
+  for (const LayoutPlan& layout : layouts)
+    for (const ParticleKind& kind : layout.kinds) missing = missing || tables_missing(kind);
+  if (!missing) return;
   // Tables hold one beam's q; a sampled beam would need one set per beam.
-  if (beams.size() > 1 && !tables_ready) {
-    bool meshes = false;
-    for (const LayoutPlan& layout : layouts)
-      for (const ParticleKind& kind : layout.kinds)
-        for (const Component& c : kind.components) meshes = meshes || c.mesh;
-    if (meshes)
-      fail_at({"", 0, "beam"}, "beam divergence or wavelength spread with mesh particles needs --device cpu ",
-              "--precision double");
-  }
-  if (tables_ready) return;
+  if (beams.size() > 1)
+    fail_at({"", 0, "beam"}, "beam divergence or wavelength spread with mesh particles needs --device cpu ",
+            "--precision double");
   const std::size_t n = pixels.size(), terms = this->terms();
   MeshFormFactorOptions mo;
   mo.compute = options.compute;
@@ -477,9 +447,8 @@ void GisaxsPlan::Impl::ensure_tables() const {
   std::vector<Complex> packed;
   for (const LayoutPlan& layout : layouts)
     for (const ParticleKind& kind : layout.kinds) {
-      bool any = false;
-      for (const Component& c : kind.components) any = any || c.mesh;
-      if (!any) continue;
+      if (!tables_missing(kind)) continue;  // no mesh, or kept by set_layouts
+      ++mesh_table_kinds;
       // Every term's q of this kind for the pixels this process owns, packed,
       // so that an MPI rank evaluates its share only (the table's other
       // entries stay 0 and are never read).
@@ -502,7 +471,18 @@ void GisaxsPlan::Impl::ensure_tables() const {
         for (std::size_t k = 0; k < at.size(); ++k) (*c.table)[at[k]] = packed[k];
       }
     }
-  tables_ready = true;
+}
+
+void GisaxsPlan::Impl::keep_mesh_tables(const std::vector<LayoutPlan>& old_layouts,
+                                        std::vector<LayoutPlan>& new_layouts) {
+  for (LayoutPlan& layout : new_layouts)
+    for (ParticleKind& kind : layout.kinds) {
+      if (!tables_missing(kind)) continue;
+      for (const LayoutPlan& old_layout : old_layouts)
+        for (const ParticleKind& old : old_layout.kinds)
+          if (tables_missing(kind) && !tables_missing(old) && same_amplitude(old, kind))
+            for (std::size_t c = 0; c < kind.components.size(); ++c) kind.components[c].table = old.components[c].table;
+    }
 }
 
 GisaxsPlan::GisaxsPlan(const Sample& sample, GisaxsOptions options) {
@@ -526,9 +506,25 @@ void GisaxsPlan::set_layouts(std::vector<Layout> layouts) {
   validate_sample(sample);
   impl_->set_layouts(sample, /*refit=*/true);
 }
+
+void GisaxsPlan::set_layouts(const Sample& sample) {
+  const std::string field = frame_difference(impl_->frame, sample);
+  if (!field.empty())
+    fail_at({"", 0, field}, "differs from the plan's sample; set_layouts takes particles, interference and ",
+            "densities only (make a new plan for the beam, detector or layers)");
+  set_layouts(sample.layouts);
+}
 std::size_t GisaxsPlan::particle_kinds() const { return impl_->kind_count; }
 GisaxsPlan::Stats GisaxsPlan::stats() const {
-  return Stats{impl_->amplitude_pixels.load(), impl_->batched_images, impl_->batch_launches};
+  Stats s;
+  s.amplitude_pixels = impl_->amplitude_pixels.load();
+  s.kinds_computed = impl_->kinds_computed;
+  s.kinds_reused = impl_->kinds_reused;
+  s.last_computed_kinds = impl_->last_computed_kinds;
+  s.mesh_table_kinds = impl_->mesh_table_kinds;
+  s.batched_images = impl_->batched_images;
+  s.batch_launches = impl_->batch_launches;
+  return s;
 }
 
 std::vector<std::vector<double>> GisaxsPlan::execute_batch(const std::vector<std::vector<Layout>>& sets) {
@@ -615,6 +611,11 @@ GisaxsResult GisaxsPlan::execute() const {
     if (share.owns(b)) mine += std::min(block, n - b * block);
   result.computed_pixels = mine;
   if (impl_->analytic_gpu) {
+    // The pixel function computes every kind's amplitude anew (it keeps no
+    // amplitudes between launches).
+    impl_->kinds_computed += impl_->kind_count;
+    impl_->last_computed_kinds.resize(impl_->kind_count);
+    for (std::size_t k = 0; k < impl_->kind_count; ++k) impl_->last_computed_kinds[k] = k;
     // One launch for the whole image, or one per owned block of a share.
     if (share.whole())
       impl_->compute_gpu(0, n, result.intensity.data());
@@ -629,12 +630,17 @@ GisaxsResult GisaxsPlan::execute() const {
     result.seconds = start.seconds();
     return result;
   }
-  // Amplitudes to keep for a set_layouts that changes no particle.
-  if (!impl_->amplitudes_ready) {
-    if (impl_->amplitudes_wanted && impl_->amplitude_cache_fits())
-      impl_->amplitudes.assign(impl_->beams.size() * impl_->kind_count * n, Complex(0));
-    else
-      impl_->amplitudes.clear();
+  // Amplitudes kept per kind for the next set_layouts (amplitude_cache.hpp).
+  AmplitudeCache& cache = impl_->amplitude_cache;
+  if (impl_->amplitudes_wanted && !cache.bound()) cache.bind(impl_->layouts);
+  impl_->last_computed_kinds.clear();
+  for (std::size_t k = 0; k < impl_->kind_count; ++k) {
+    if (cache.ready(k)) {
+      ++impl_->kinds_reused;
+    } else {
+      ++impl_->kinds_computed;
+      impl_->last_computed_kinds.push_back(k);
+    }
   }
   Progress progress("gisaxs", mine, ProgressOptions{impl_->options.compute.quiet});
   OmpErrors errors;
@@ -652,7 +658,7 @@ GisaxsResult GisaxsPlan::execute() const {
   }
   errors.rethrow();
   progress.finish();
-  impl_->amplitudes_ready = !impl_->amplitudes.empty();
+  cache.mark_filled();
   // The resolution convolves the whole image: now for one part, after the
   // merge (reduce) for several.
   if (share.whole())

@@ -2,14 +2,21 @@
 // set_layouts that keeps the particles (drawn edits of the interference,
 // density and coupling) gives the image of a fresh plan to 1e-12 and
 // computes no amplitude again (Stats::amplitude_pixels unchanged); one
-// that changes a particle (a drawn radius) recomputes every kind's
-// amplitudes and again equals a fresh plan. A failure prints the seed.
+// that changes a particle (a drawn radius of a size distribution) recomputes
+// every kind sampled from it and again equals a fresh plan. The cache is
+// per kind: in a two-particle sample a drawn radius of one particle
+// recomputes that particle's kind only, a value set back is found again,
+// mesh tables of unchanged kinds are kept, and a budget of fewer slots than
+// kinds leaves the rest uncached. A failure prints the seed.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
+#include "gisaxs/amplitude_cache.hpp"
+#include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs.hpp"
+#include "nanoscatter/gisaxs_mesh.hpp"
 #include "nanoscatter/gisaxs_sample_document.hpp"
 #include "property_seed.hpp"
 
@@ -73,5 +80,203 @@ TEST(GisaxsPlanReuse, UnchangedParticlesKeepTheirAmplitudesOnDrawnEdits) {
     plan.set_layouts(doc.sample().layouts);
     expect_same_image(plan.execute(), GisaxsPlan(doc.sample(), cpu_options()).execute());
     EXPECT_EQ(plan.stats().amplitude_pixels, 3 * once);
+  }
+}
+
+namespace {
+
+// The computed-kind counts of one execute() of a re-evaluated plan.
+struct Step {
+  std::vector<std::size_t> computed;
+  std::size_t reused = 0, pixels = 0;
+};
+
+Step execute_counting(const GisaxsPlan& plan, GisaxsResult* result = nullptr) {
+  const GisaxsPlan::Stats before = plan.stats();
+  GisaxsResult r = plan.execute();
+  const GisaxsPlan::Stats after = plan.stats();
+  EXPECT_EQ(after.kinds_computed - before.kinds_computed, after.last_computed_kinds.size());
+  if (result) *result = std::move(r);
+  return {after.last_computed_kinds, after.kinds_reused - before.kinds_reused,
+          after.amplitude_pixels - before.amplitude_pixels};
+}
+
+const std::string kTwoKinds = std::string(NS_TEST_DATA_DIR) + "/gisaxs/mixture_paracrystal.toml";
+
+}  // namespace
+
+// Issue 21's acceptance on the CPU loop: cylinders and spheroids (two
+// kinds); a drawn radius of one of them recomputes that kind alone, and the
+// image is the fresh plan's of the edited sample.
+TEST(GisaxsPlanReuse, ChangingOneKindRecomputesThatKindOnly) {
+  for (int k = 0; k < kCases; ++k) {
+    const auto seed = test::case_seed(k);
+    NS_PROPERTY_CASE(seed);
+    std::mt19937_64 rng(seed);
+    const auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+    SampleDocument doc = SampleDocument::read(kTwoKinds);
+    GisaxsPlan plan(doc.sample(), cpu_options());
+    ASSERT_EQ(plan.particle_kinds(), 2u);
+    const std::size_t pixels = plan.pixels().size();
+    EXPECT_EQ(execute_counting(plan).computed, (std::vector<std::size_t>{0, 1}));  // no cache for a plan run once
+    plan.set_layouts(doc.sample());
+    EXPECT_EQ(execute_counting(plan).computed, (std::vector<std::size_t>{0, 1}));  // re-evaluated: cached from here
+
+    const std::size_t changed = std::uniform_int_distribution<std::size_t>(0, 1)(rng);
+    const std::string radius = "particle[" + std::to_string(changed) + "].radius";
+    const double original = std::get<double>(doc.get(radius));
+    doc.set(radius, ConfigValue(uniform(2, 9)));
+    plan.set_layouts(doc.sample());
+    GisaxsResult got;
+    Step step = execute_counting(plan, &got);
+    ASSERT_EQ(step.computed, std::vector<std::size_t>{changed});
+    EXPECT_EQ(step.reused, 1u);
+    EXPECT_EQ(step.pixels, pixels);
+    expect_same_image(got, GisaxsPlan(doc.sample(), cpu_options()).execute());
+    std::fprintf(stderr, "[two kinds] %s changed: computed kinds {%zu}, reused %zu, amplitude pixels %zu of %zu\n",
+                 radius.c_str(), step.computed.front(), step.reused, step.pixels, 2 * pixels);
+
+    // Abundances weight the kinds: nothing computed.
+    doc.set("particle[0].abundance", ConfigValue(uniform(0.1, 0.9)));
+    plan.set_layouts(doc.sample());
+    step = execute_counting(plan, &got);
+    EXPECT_TRUE(step.computed.empty());
+    EXPECT_EQ(step.reused, 2u);
+    expect_same_image(got, GisaxsPlan(doc.sample(), cpu_options()).execute());
+
+    // The radius set back (a finite-difference step undone): the earlier
+    // kind's amplitudes were kept beside the current ones.
+    doc.set(radius, ConfigValue(original));
+    plan.set_layouts(doc.sample());
+    step = execute_counting(plan, &got);
+    EXPECT_TRUE(step.computed.empty());
+    expect_same_image(got, GisaxsPlan(doc.sample(), cpu_options()).execute());
+
+    // Both particles' materials changed at once: both kinds.
+    doc.set({{"particle[0].material.delta", ConfigValue(uniform(1e-4, 9e-4))},
+             {"particle[1].material.beta", ConfigValue(uniform(1e-9, 5e-8))}});
+    plan.set_layouts(doc.sample());
+    step = execute_counting(plan, &got);
+    EXPECT_EQ(step.computed, (std::vector<std::size_t>{0, 1}));
+    expect_same_image(got, GisaxsPlan(doc.sample(), cpu_options()).execute());
+  }
+}
+
+// The particles in the other order: each kind finds its amplitudes by its
+// description, not by its place.
+TEST(GisaxsPlanReuse, ReorderedParticlesKeepTheirAmplitudes) {
+  const Sample sample = read_sample(kTwoKinds);
+  GisaxsPlan plan(sample, cpu_options());
+  plan.set_layouts(sample.layouts);
+  plan.execute();
+  std::vector<Layout> swapped = sample.layouts;
+  std::swap(swapped[0].particles[0], swapped[0].particles[1]);
+  plan.set_layouts(swapped);
+  GisaxsResult got;
+  const Step step = execute_counting(plan, &got);
+  EXPECT_TRUE(step.computed.empty());
+  EXPECT_EQ(step.reused, 2u);
+  Sample edited = sample;
+  edited.layouts = swapped;
+  edited.validated = false;
+  expect_same_image(got, GisaxsPlan(edited, cpu_options()).execute());
+}
+
+// set_layouts(sample) takes the layouts only: an edit of the beam or a
+// layer is refused, naming the field, rather than ignored.
+TEST(GisaxsPlanReuse, SetLayoutsOfASampleRefusesAnotherFrame) {
+  SampleDocument doc = SampleDocument::read(kTwoKinds);
+  GisaxsPlan plan(doc.sample(), cpu_options());
+  const auto message = [&](const std::string& path, const ConfigValue& value) {
+    SampleDocument edited = doc;
+    edited.set(path, value);
+    try {
+      plan.set_layouts(edited.sample());
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("beam.alpha_i", ConfigValue(0.4)).find("beam.alpha_i"), std::string::npos);
+  EXPECT_NE(message("beam.wavelength", ConfigValue(0.12)).find("beam.wavelength"), std::string::npos);
+  EXPECT_NE(message("layer[1].material.delta", ConfigValue(7e-6)).find("layer[1].material"), std::string::npos);
+  EXPECT_NE(message("detector.alpha_f.bins", ConfigValue(std::int64_t(30))).find("detector"), std::string::npos);
+  EXPECT_NO_THROW(plan.set_layouts(doc.sample()));
+}
+
+// Mesh tables (precision single on the CPU): a new radius of the cylinder
+// keeps the mesh kind's table; a mesh read again (the same vertices and
+// triangles, another object) is the same kind.
+TEST(GisaxsPlanReuse, MeshTablesOfUnchangedKindsAreKept) {
+  Sample sample = read_sample(kTwoKinds);
+  ParticleSpec& mesh = sample.layouts[0].particles[1];
+  mesh.shape = "mesh";
+  mesh.parameters.clear();
+  mesh.distributions.clear();
+  mesh.mesh = std::make_shared<MeshFormFactor>(box_mesh(8, 6, 5));
+  sample.validated = false;
+  GisaxsOptions options = cpu_options();
+  options.compute.precision = Precision::float32;
+  GisaxsPlan plan(sample, options);
+  plan.set_layouts(sample.layouts);
+  plan.execute();
+  EXPECT_EQ(plan.stats().mesh_table_kinds, 1u);
+  sample.layouts[0].particles[0].parameters[0] = 4.5;  // the cylinder's radius
+  sample.layouts[0].particles[1].mesh = std::make_shared<MeshFormFactor>(box_mesh(8, 6, 5));
+  plan.set_layouts(sample.layouts);
+  GisaxsResult got;
+  const Step step = execute_counting(plan, &got);
+  EXPECT_EQ(step.computed, std::vector<std::size_t>{0});
+  EXPECT_EQ(plan.stats().mesh_table_kinds, 1u);
+  expect_same_image(got, GisaxsPlan(sample, options).execute());
+  sample.layouts[0].particles[1].mesh = std::make_shared<MeshFormFactor>(box_mesh(8, 6, 5.5));
+  plan.set_layouts(sample.layouts);
+  EXPECT_EQ(execute_counting(plan, &got).computed, std::vector<std::size_t>{1});
+  EXPECT_EQ(plan.stats().mesh_table_kinds, 2u);
+  expect_same_image(got, GisaxsPlan(sample, options).execute());
+}
+
+// The budget counts slots of one kind's amplitudes: with room for one,
+// the first kind is kept and the second computed on every execute.
+TEST(GisaxsAmplitudeCache, KindsBeyondTheBudgetHaveNoSlot) {
+  const Sample sample = read_sample(kTwoKinds);
+  const std::vector<LayoutPlan> layouts = layout_plans(sample);
+  AmplitudeCache cache(100, 100 * sizeof(Complex));
+  cache.bind(layouts);
+  ASSERT_NE(cache.slot(0), nullptr);
+  EXPECT_EQ(cache.slot(1), nullptr);
+  EXPECT_FALSE(cache.ready(0));
+  cache.mark_filled();
+  EXPECT_TRUE(cache.ready(0));
+  EXPECT_FALSE(cache.ready(1));
+  cache.bind(layouts);  // the same kinds: the slot is found again
+  EXPECT_TRUE(cache.ready(0));
+  cache.unbind();
+  EXPECT_EQ(cache.slot(0), nullptr);
+  EXPECT_TRUE(same_amplitude(layouts[0].kinds[0], layout_plans(sample)[0].kinds[0]));
+  EXPECT_FALSE(same_amplitude(layouts[0].kinds[0], layouts[0].kinds[1]));
+}
+
+// A finite-difference Jacobian (execute_batch, CPU loop): each set moves
+// one particle's radius, so each set computes one kind — the base kinds
+// are found again after each step — and each image is a fresh plan's.
+TEST(GisaxsPlanReuse, JacobianSetsComputeOneKindEach) {
+  const Sample sample = read_sample(kTwoKinds);
+  GisaxsPlan plan(sample, cpu_options());
+  plan.set_layouts(sample.layouts);
+  plan.execute();
+  std::vector<std::vector<Layout>> sets(2, sample.layouts);
+  sets[0][0].particles[0].parameters[0] *= 1.01;
+  sets[1][0].particles[1].parameters[0] *= 1.01;
+  const std::size_t before = plan.stats().kinds_computed;
+  const std::vector<std::vector<double>> images = plan.execute_batch(sets);
+  EXPECT_EQ(plan.stats().kinds_computed - before, 2u);
+  for (std::size_t k = 0; k < sets.size(); ++k) {
+    Sample edited = sample;
+    edited.layouts = sets[k];
+    edited.validated = false;
+    GisaxsResult got;
+    got.intensity = images[k];
+    expect_same_image(got, GisaxsPlan(edited, cpu_options()).execute());
   }
 }
