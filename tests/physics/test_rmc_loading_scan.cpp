@@ -159,7 +159,9 @@ TEST(RmcLoadingScan, AbsoluteChi2IdentifiesTheLoadingOfRandomSites) {
 // truth, where the absolute χ² has its minimum at the true loading in
 // every case); unconverged models at higher loading spill their excess
 // intensity into the weak high-q pixels cheaply. Not the beamstop: with
-// only q = 0 masked the disc scan is as biased.
+// only q = 0 masked the disc scan is as biased. Cluster moves, parallel
+// tempering and 12 fits per loading do not close it either
+// (bench/results/2026-11-26-rmc-targets.md).
 TEST(RmcLoadingScan, DISABLED_AbsoluteChi2IdentifiesTheLoading) {
   const int n = scan_size();
   int k = 0;
@@ -171,8 +173,10 @@ TEST(RmcLoadingScan, DISABLED_AbsoluteChi2IdentifiesTheLoading) {
 // absolute χ², 100 moves per site from a random start. The issue asks for a
 // ≥ 99% reduction (DISABLED_ test below, not met); measured 89.4% (χ²_rel
 // 0.976 → 0.104). Every schedule and move variant tried stalls at χ²_rel
-// 0.09–0.14 (docs/rmc.md, "Convergence on random targets"): 99% needs all
-// but about 4 of the 1024 particles in place. This guard keeps ≥ 80%.
+// 0.09–0.14 (docs/rmc.md, "Convergence on random targets"), parallel
+// tempering with 8 replicas at 89.4–90.8%
+// (bench/results/2026-11-26-rmc-targets.md): 99% needs all but about 4 of
+// the 1024 particles in place. This guard keeps ≥ 80%.
 static RmcTileResult converge_random_target(std::uint64_t seed) {
   const int n = 64;
   std::mt19937_64 rng(seed);
