@@ -48,6 +48,11 @@ struct DebyeOptions {
   void validate() const;
 };
 
+// The one check of a pair-histogram bin width Δr (DebyeOptions::validate,
+// the histograms themselves, fit files): finite and > 0 Å; Error (field
+// "bin_width") otherwise.
+void validate_bin_width(double bin_width);
+
 // A Q grid in Å⁻¹: uniform from qmin to qmax (inclusive) in n points.
 std::vector<double> uniform_q_grid(double qmin, double qmax, int n);
 // Q = 4π sin(θ)/λ for a uniform 2θ grid in degrees.
