@@ -14,6 +14,7 @@
 #include "nanoscatter/fit_powder.hpp"
 #include "nanoscatter/pattern1d.hpp"
 #include "nanoscatter/structure_io.hpp"
+#include "nanoscatter/whole_number.hpp"
 
 namespace nanoscatter::fit {
 
@@ -90,7 +91,8 @@ std::pair<std::size_t, std::size_t> model_range(const FitDescription& d, const R
                                                 const gisaxs::Sample& sample, std::size_t pixels) {
   if (r.key.empty()) return {0, pixels};
   if (r.key == "rows" || r.key == "cols") {
-    if (r.first < 0 || r.last > double(pixels) || r.first != std::floor(r.first) || r.last != std::floor(r.last))
+    const auto whole_pixel = [&](double v) { return whole_number(v, 0, std::int64_t(pixels)); };
+    if (!whole_pixel(r.first) || !whole_pixel(r.last))
       fail_at(r.where, "expected whole pixel numbers [first, end) within [0, ", pixels, "], got [", r.first, ", ",
               r.last, "]");
     auto first = std::size_t(r.first), end = std::size_t(r.last);
