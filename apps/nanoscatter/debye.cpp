@@ -21,7 +21,6 @@
 #include "nanoscatter/debye_pdf.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/pattern1d.hpp"
-#include "nanoscatter/pattern2d.hpp"  // photon_energy_kev
 #include "nanoscatter/structure_io.hpp"
 
 namespace nanoscatter::cli {
@@ -99,16 +98,10 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
   options.gpu_histogram = parse_gpu_histogram(o.gpu_histogram);
   const DebyeNormalization norm = parse_debye_normalization(o.normalize);
   const std::vector<double> q = q_grid(sub, o);
-  // --anomalous: f', f'' at the beam's photon energy, --energy or hc/λ of
-  // --wavelength, as pattern2d's --anomalous takes hc/λ (docs/conventions.md).
-  if (o.anomalous) {
-    if (given(sub, "--energy")) options.factors.energy_kev = o.energy;
-    else if (given(sub, "--wavelength")) options.factors.energy_kev = photon_energy_kev(o.wavelength);
-    else fail_at({"", 0, "--anomalous"}, "needs the photon energy: --energy (keV) or --wavelength (Å)");
-  } else if (given(sub, "--energy")) {
-    warn_renamed("--energy without --anomalous", "--anomalous --energy");
-    options.factors.energy_kev = o.energy;
-  }
+  const std::optional<double> wavelength = given(sub, "--wavelength") ? std::optional(o.wavelength) : std::nullopt;
+  if (!o.anomalous && given(sub, "--energy")) warn_renamed("--energy without --anomalous", "--anomalous --energy");
+  options.factors.energy_kev = anomalous_energy_kev(
+      o.anomalous, given(sub, "--energy") ? std::optional(o.energy) : std::nullopt, wavelength);
   options.factors.debye_waller = !o.no_debye_waller;
   options.compute.precision = parse_precision(o.common.precision);
   const parallel::Communicator& comm = context.comm;
@@ -120,7 +113,6 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
   std::optional<DebyeCounts> xye_counts;
   if (given(sub, "--counts")) xye_counts = DebyeCounts{o.counts, std::nullopt};
   if (given(sub, "--noise-seed")) xye_counts->noise_seed = o.noise_seed;
-  const std::optional<double> wavelength = given(sub, "--wavelength") ? std::optional(o.wavelength) : std::nullopt;
   check_debye_counts(o.common.output, wavelength, xye_counts, norm);
   if (!o.pdf.empty()) {
     checked_debye_output(o.pdf, "pdf");

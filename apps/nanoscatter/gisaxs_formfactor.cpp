@@ -9,6 +9,7 @@
 #include "nanoscatter/gisaxs_mesh.hpp"
 #include "nanoscatter/gisaxs_output.hpp"
 #include "nanoscatter/parallel.hpp"
+#include "nanoscatter/whole_number.hpp"
 
 namespace nanoscatter::cli {
 
@@ -31,10 +32,10 @@ std::vector<double> parse_axis(const std::string& text, const char* field) {
     }
   }
   if (v.size() != 3) fail_option(field, "give min,max,n (three numbers), got '", text, "'");
-  constexpr double kMaxPoints = 1e9;  // far beyond any memory; keeps the cast to size_t defined
-  if (v[2] != std::floor(v[2]) || v[2] < 0 || v[2] > kMaxPoints)
-    fail_option(field, "the number of points must be a whole number, got ", v[2]);
-  const auto n = static_cast<std::size_t>(v[2]);
+  constexpr std::int64_t kMaxPoints = 1000000000;  // far beyond any memory
+  const auto points = whole_number(v[2], 0, kMaxPoints);
+  if (!points) fail_option(field, "the number of points must be a whole number, got ", v[2]);
+  const auto n = static_cast<std::size_t>(*points);
   if (n > 1 && !(v[1] > v[0])) fail_option(field, "max must exceed min");
   std::vector<double> axis(n);
   for (std::size_t i = 0; i < n; ++i) axis[i] = n == 1 ? v[0] : v[0] + (v[1] - v[0]) * double(i) / double(n - 1);

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,20 @@ struct DebyeOptions {
   // hold it.
   Precision resolved_precision() const;
 };
+
+// The photon energy (keV) of the factors (FactorOptions::energy_kev) from
+// the front ends' anomalous, energy and wavelength (debye's --anomalous,
+// --energy, --wavelength and the same keywords): with anomalous, energy when
+// given, else hc/λ of the wavelength (Å), else Error (field "anomalous");
+// without it, energy as given (its old spelling, which the front ends warn
+// about) or none.
+std::optional<double> anomalous_energy_kev(bool anomalous, std::optional<double> energy_kev,
+                                           std::optional<double> wavelength);
+
+// The one check of a pair-histogram bin width Δr (DebyeOptions::validate,
+// the histograms themselves, fit files): finite and > 0 Å; Error (field
+// "bin_width") otherwise.
+void validate_bin_width(double bin_width);
 
 // A Q grid in Å⁻¹: uniform from qmin to qmax (inclusive) in n points.
 std::vector<double> uniform_q_grid(double qmin, double qmax, int n);

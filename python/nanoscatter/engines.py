@@ -133,11 +133,11 @@ class DebyePlan:
     """Orientation-averaged I(Q) (DebyePlan in debye.hpp).
 
     ``DebyePlan(structure, radiation="xray", method="exact", bin_width=1e-3,
-    gpu_histogram="reproducible", anomalous=False, energy=None, no_debye_waller=False, partials=False,
+    gpu_histogram="reproducible", anomalous=False, energy=None, wavelength=None, no_debye_waller=False, partials=False,
     precision="auto", device="auto", threads=0, quiet=True)``;
     ``execute(q, normalize="none")`` with normalize none|per-atom|sq|fq.
-    ``anomalous=True, energy=E`` adds f', f'' at E keV (``energy`` alone,
-    the old spelling, warns).
+    ``anomalous=True, energy=E`` adds f', f'' at E keV, or at hc/λ of
+    ``wavelength`` (Å) (``energy`` alone, the old spelling, warns).
     """
 
     def __init__(self, structure, **options):
@@ -152,7 +152,7 @@ class DebyePlan:
         self._plan.set_structure(as_structure(structure))
 
     def set_factors(self, **factors):
-        """``anomalous=False, energy=None, no_debye_waller=False``: re-executing on the last
+        """``anomalous=False, energy=None, wavelength=None, no_debye_waller=False``: re-executing on the last
         Q grid then reuses its pair sums (costs only the factors)."""
         self._plan.set_factors(**factors)
 
@@ -199,9 +199,12 @@ def debye(structure, *, q=None, qmin=0.0, qmax=None, qpoints=None, two_theta_min
     grid = np.asarray(q, dtype=float) if q is not None else _q_grid(
         qmin, qmax, qpoints, two_theta_min, two_theta_max, wavelength)
     s = as_structure(structure)
+    if wavelength is not None:
+        options["wavelength"] = wavelength  # also the anomalous terms' energy, as the CLI's --wavelength
     result = DebyePlan(s, **options).execute(grid, normalize=normalize)
     if pdf:
-        keep = {k: options[k] for k in ("radiation", "bin_width", "gpu_histogram", "energy", "device", "threads", "quiet") if k in options}
+        keep = {k: options[k] for k in ("radiation", "bin_width", "gpu_histogram", "anomalous", "energy", "wavelength",
+                                        "device", "threads", "quiet") if k in options}
         result.pdf = globals()["pdf"](s, pdf_dr=pdf_dr, pdf_rmax=pdf_rmax, **keep)
     return result
 

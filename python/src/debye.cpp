@@ -19,31 +19,30 @@ namespace nanoscatter::python {
 namespace {
 
 // The engine's keywords: DebyeOptions' fields by name (plus anomalous,
-// energy and no_debye_waller, which set its factors), and the device
-// keywords. The checks are DebyeOptions::validate's (the plan calls it).
-const std::vector<std::string> kDebyeKeywords = {"radiation", "method",          "bin_width", "gpu_histogram",
-                                                 "anomalous", "energy",          "no_debye_waller", "partials"};
+// energy, wavelength and no_debye_waller, which set its factors), and the
+// device keywords. The checks are DebyeOptions::validate's (the plan calls it).
+const std::vector<std::string> kDebyeKeywords = {"radiation",       "method",    "bin_width",
+                                                 "gpu_histogram",   "anomalous", "energy",
+                                                 "wavelength",      "no_debye_waller", "partials"};
+const std::vector<std::string> kFactorKeywords = {"anomalous", "energy", "wavelength", "no_debye_waller"};
 
-// anomalous=True with energy (keV): f', f'' at that energy, as the CLI's
-// --anomalous --energy and pattern2d's anomalous (docs/conventions.md);
-// energy alone, the old spelling, still works with a DeprecationWarning.
-// no_debye_waller as the plan and set_factors take it.
+// anomalous=True: f', f'' at energy (keV), or at hc/λ of wavelength (Å),
+// as the CLI's --anomalous (anomalous_energy_kev); energy alone, the old
+// spelling, still works with a DeprecationWarning. no_debye_waller as the
+// plan and set_factors take it.
 FactorOptions factor_options(const Keywords& kw) {
   FactorOptions f;
   bool anomalous = false;
   kw.get("anomalous", anomalous);
-  const bool has_energy = kw.has("energy") && !kw.is_none("energy");
-  if (anomalous && !has_energy) fail_option("anomalous", "needs the photon energy: energy (keV)");
-  if (has_energy) {
-    if (!anomalous &&
-        PyErr_WarnEx(PyExc_DeprecationWarning, "energy without anomalous is deprecated, use anomalous=True, energy=",
-                     1) != 0)
-      throw py::error_already_set();
-    double energy = 0;  // keV, or "8040 eV" (units.hpp)
-    kw.get_value_or_text("energy", energy,
-                         [](const std::string& text) { return units::energy_kev(text, Where{"", 0, "energy", true}); });
-    f.energy_kev = energy;
-  }
+  std::optional<double> energy, wavelength;  // keV or "8040 eV"; Å or "0.154 nm" (units.hpp)
+  kw.get_value_or_text("energy", energy,
+                       [](const std::string& text) { return units::energy_kev(text, Where{"", 0, "energy", true}); });
+  kw.get_wavelength("wavelength", wavelength, units::Length::angstrom);
+  if (!anomalous && energy &&
+      PyErr_WarnEx(PyExc_DeprecationWarning, "energy without anomalous is deprecated, use anomalous=True, energy=",
+                   1) != 0)
+    throw py::error_already_set();
+  f.energy_kev = anomalous_energy_kev(anomalous, energy, wavelength);
   bool no_debye_waller = false;
   kw.get("no_debye_waller", no_debye_waller);
   f.debye_waller = !no_debye_waller;
@@ -115,7 +114,7 @@ struct PyDebyePlan {
 
 void bind_debye(py::module_& m) {
   py::class_<PyDebyePlan>(m, "DebyePlan",
-                          "DebyePlan(structure, *, radiation='xray', method='exact', bin_width=1e-3, gpu_histogram='reproducible', anomalous=False, energy=None, "
+                          "DebyePlan(structure, *, radiation='xray', method='exact', bin_width=1e-3, gpu_histogram='reproducible', anomalous=False, energy=None, wavelength=None, "
                           "no_debye_waller=False, partials=False, precision='auto', device='auto', threads=0, "
                           "max_device_memory=0, quiet=True, comm=None): comm=nanoscatter.world() shares the work over the MPI ranks")
       .def(py::init([](const py::handle& structure, const py::kwargs& kwargs) {
@@ -142,11 +141,11 @@ void bind_debye(py::module_& m) {
       .def(
           "set_factors",
           [](PyDebyePlan& p, const py::kwargs& kwargs) {
-            const Keywords kw(kwargs, {"anomalous", "energy", "no_debye_waller"}, "set_factors");
+            const Keywords kw(kwargs, kFactorKeywords, "set_factors");
             p.plan.set_factors(factor_options(kw));
             p.options = p.plan.options();
           },
-          "set_factors(*, anomalous=False, energy=None, no_debye_waller=False): the pair sums of the last Q grid "
+          "set_factors(*, anomalous=False, energy=None, wavelength=None, no_debye_waller=False): the pair sums of the last Q grid "
           "are kept")
       .def(
           "set_radiation",
@@ -171,7 +170,7 @@ void bind_debye(py::module_& m) {
       "pair_distribution",
       [](const py::handle& structure, const py::kwargs& kwargs) {
         auto names = with_device_keywords(
-            {"pdf_dr", "pdf_rmax", "radiation", "bin_width", "gpu_histogram", "anomalous", "energy"});
+            {"pdf_dr", "pdf_rmax", "radiation", "bin_width", "gpu_histogram", "anomalous", "energy", "wavelength"});
         const Keywords kw(kwargs, names, "pair_distribution");
         PdfOptions pdf;
         kw.get_length("pdf_dr", pdf.dr, units::Length::angstrom);
@@ -196,7 +195,7 @@ void bind_debye(py::module_& m) {
       },
       py::arg("structure"),
       "pair_distribution(structure, *, pdf_dr=0.01, pdf_rmax=0, radiation='xray', bin_width=1e-3, gpu_histogram='reproducible', "
-      "anomalous=False, energy=None, "
+      "anomalous=False, energy=None, wavelength=None, "
       "device='auto', threads=0, max_device_memory=0, quiet=True)");
 
   m.def("uniform_q_grid", [](double qmin, double qmax, int n) { return to_numpy(uniform_q_grid(qmin, qmax, n)); },

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "bindings.hpp"
-#include "nanoscatter/builder.hpp"
+#include "nanoscatter/build_options.hpp"
 #include "nanoscatter/structure_io.hpp"
 
 namespace nanoscatter::python {
@@ -66,83 +66,26 @@ py::array_t<T> column(const Structure& s, Get get) {
   return to_numpy(std::move(v));
 }
 
-// Library errors name their parameter ("radius"); this module names the
-// keyword that sets it ("radius"; "vacancies" for the fraction), as the CLI
-// names its flag (--radius, --vacancies): Where::option.
-template <class F>
-auto naming_options(F&& step) -> decltype(step()) {
-  static const std::map<std::string, std::string> option_for_field = {
-      {"lattice", "lattice"}, {"a", "a"}, {"c", "c"}, {"u", "u"}, {"elements", "elements"},
-      {"radius", "radius"}, {"edge", "edge"}, {"size", "size"}, {"height", "height"},
-      {"planes", "planes"}, {"fraction", "vacancies"}, {"vacancy elements", "vacancy_elements"},
-      {"rms", "displace"}, {"rotation", "placements"}, {"shape", "shape"}};
-  try {
-    return step();
-  } catch (const Error& e) {
-    if (!e.where().file.empty()) throw;
-    const auto it = option_for_field.find(e.where().field);
-    if (it == option_for_field.end()) throw;
-    throw Error(Where{"", 0, it->second, true}, e.reason());
-  }
+// A file name, or the data itself, as the library's source variants take it.
+template <class Source, class Rows>
+std::optional<Source> source_from(const py::object& obj, Rows rows) {
+  if (obj.is_none()) return std::nullopt;
+  if (py::isinstance<py::str>(obj)) return Source{obj.cast<std::string>()};
+  return Source{rows(obj)};
 }
 
-struct BuildArgs {
-  std::optional<std::string> lattice;
-  std::optional<double> a, c, u;
-  std::optional<std::vector<std::string>> elements;
-  py::object cif, input;
-  std::optional<std::string> shape;
-  std::optional<double> radius, edge, height;
-  std::optional<std::vector<double>> size;
-  py::object planes, placements;
-  std::optional<double> vacancies, displace;
-  std::optional<std::vector<std::string>> vacancy_elements;
-  std::optional<std::map<std::string, double>> b_factor;
-  std::uint64_t seed = 1;
-};
+std::optional<StructureSource> structure_source(const py::object& obj, const char* field) {
+  return source_from<StructureSource>(obj, [field](const py::object& o) { return structure_from(o, field); });
+}
 
-Shape shape_from(const BuildArgs& o) {
-  if (!o.planes.is_none()) {
-    if (o.shape) fail_option("planes", "give either --shape or --planes, not both");
-    if (o.radius || o.edge || o.size || o.height) fail_option("planes", "no shape dimensions with --planes");
-    ConvexPolyhedron poly;
-    if (py::isinstance<py::str>(o.planes)) {
-      poly.planes = read_planes(o.planes.cast<std::string>());
-    } else {
-      for (const auto& row : o.planes.cast<std::vector<std::array<double, 4>>>())
-        poly.planes.push_back(Plane{{row[0], row[1], row[2]}, row[3]});
-    }
-    naming_options([&] { validate_shape(poly); });
-    return poly;
-  }
-  if (!o.shape) fail_option("shape", "required to cut a crystal (or give --planes)");
-  const std::map<std::string, std::vector<std::string>> needs = {
-      {"sphere", {"--radius"}}, {"cube", {"--edge"}}, {"cuboid", {"--size"}},
-      {"cylinder", {"--radius", "--height"}}, {"octahedron", {"--radius"}}};
-  const auto it = needs.find(*o.shape);
-  if (it == needs.end())
-    fail_option("shape", "unknown shape '", *o.shape, "' (sphere, cube, cuboid, cylinder, octahedron)");
-  const std::map<std::string, bool> given = {
-      {"--radius", bool(o.radius)}, {"--edge", bool(o.edge)}, {"--size", bool(o.size)}, {"--height", bool(o.height)}};
-  for (const auto& [option, present] : given) {
-    const bool needed = std::find(it->second.begin(), it->second.end(), option) != it->second.end();
-    if (needed && !present) fail_at({"", 0, option}, "required for shape ", *o.shape);
-    if (!needed && present) fail_at({"", 0, option}, "not used by shape ", *o.shape);
-  }
-  Shape shape;
-  if (*o.shape == "sphere") shape = Sphere{*o.radius};
-  else if (*o.shape == "cube") shape = Cube{*o.edge};
-  else if (*o.shape == "cuboid") {
-    if (o.size->size() != 3) fail_option("size", "expected 3 edges 'a b c', got ", o.size->size());
-    shape = Cuboid{(*o.size)[0], (*o.size)[1], (*o.size)[2]};
-  } else if (*o.shape == "cylinder") shape = Cylinder{*o.radius, *o.height};
-  else shape = Octahedron{*o.radius};
-  naming_options([&] { validate_shape(shape); });
-  return shape;
+std::vector<Plane> planes_from(const py::object& obj) {
+  std::vector<Plane> planes;
+  for (const auto& row : obj.cast<std::vector<std::array<double, 4>>>())
+    planes.push_back(Plane{{row[0], row[1], row[2]}, row[3]});
+  return planes;
 }
 
 std::vector<Placement> placements_from(const py::object& obj) {
-  if (py::isinstance<py::str>(obj)) return read_placements(obj.cast<std::string>());
   std::vector<Placement> out;
   for (const auto& row : obj.cast<std::vector<std::vector<double>>>()) {
     if (row.size() != 3 && row.size() != 6)
@@ -153,57 +96,6 @@ std::vector<Placement> placements_from(const py::object& obj) {
     out.push_back(p);
   }
   return out;
-}
-
-Structure build(const BuildArgs& o) {
-  const int sources = bool(o.lattice) + !o.cif.is_none() + !o.input.is_none();
-  if (sources != 1) fail_option("lattice", "give exactly one of --lattice, --cif or --input");
-  if (!o.lattice && (o.a || o.c || o.u || o.elements))
-    fail_option(o.a ? "a" : o.c ? "c" : o.u ? "u" : "elements", "only used with --lattice");
-  const bool has_shape = o.shape || !o.planes.is_none();
-  Structure structure;
-  if (!o.input.is_none()) {
-    structure = structure_from(o.input, "--input");
-    if (has_shape) structure = crop_structure(structure, shape_from(o));
-  } else {
-    UnitCellSpec unit_cell;
-    if (o.lattice) {
-      LatticeOptions lattice;
-      lattice.type = naming_options([&] { return parse_lattice_type(*o.lattice); });
-      if (!o.a) fail_option("a", "required with --lattice");
-      if (!o.elements) fail_option("elements", "required with --lattice");
-      lattice.a = *o.a;
-      lattice.c = o.c;
-      lattice.u = o.u;
-      lattice.elements = *o.elements;
-      unit_cell = naming_options([&] { return make_lattice(lattice); });
-    } else {
-      const Structure cell_contents = structure_from(o.cif, "--cif");
-      const std::string name = py::isinstance<py::str>(o.cif) ? o.cif.cast<std::string>() : "";
-      try {
-        unit_cell = unit_cell_from_structure(cell_contents);
-      } catch (const Error& e) {
-        rethrow_with(e, {name, 0, name.empty() ? "--cif" : ""});
-      }
-    }
-    if (!has_shape) fail_option("shape", "required to cut a crystal (or give --planes)");
-    const Shape shape = shape_from(o);
-    structure = naming_options([&] { return cut_crystal(unit_cell, shape); });
-  }
-  if (!o.placements.is_none()) structure = naming_options([&] { return make_ensemble(structure, placements_from(o.placements)); });
-  // The CLI's independent defect streams (apps/nanoscatter/build.cpp): same
-  // seed, same atoms removed and displaced as `nanoscatter build`.
-  constexpr std::uint64_t kStreamOffset = 0x9E3779B97F4A7C15ull;
-  if (o.vacancies || o.vacancy_elements) {
-    if (!o.vacancies) fail_option("vacancy_elements", "needs --vacancies");
-    VacancyOptions v{*o.vacancies, o.seed, o.vacancy_elements.value_or(std::vector<std::string>{})};
-    structure = naming_options([&] { return add_vacancies(structure, v); });
-  }
-  if (o.displace)
-    structure = naming_options(
-        [&] { return displace_atoms(structure, DisplacementOptions{*o.displace, o.seed + kStreamOffset}); });
-  if (o.b_factor) structure = set_b_factors(structure, *o.b_factor);
-  return structure;
 }
 
 }  // namespace
@@ -264,6 +156,8 @@ void bind_structure(py::module_& m) {
   }, py::arg("structure"), py::arg("b_factor"),
         "A copy of the structure with the isotropic B (Å²) of each named element set: {'Au': 0.5}.");
   m.def("_structure_from", [](const py::handle& obj) { return structure_from(obj, "structure"); });
+  // Each keyword is one field of the library's BuildOptions (its checks and
+  // steps are build_structure's).
   m.def("build", [](std::optional<std::string> lattice, std::optional<double> a, std::optional<std::vector<std::string>> elements,
                     std::optional<double> c, std::optional<double> u, py::object cif, py::object input,
                     std::optional<std::string> shape, std::optional<double> radius, std::optional<double> edge,
@@ -271,9 +165,23 @@ void bind_structure(py::module_& m) {
                     py::object placements, std::optional<double> vacancies,
                     std::optional<std::vector<std::string>> vacancy_elements, std::optional<double> displace,
                     std::optional<std::map<std::string, double>> b_factor, std::uint64_t seed) {
-    BuildArgs o{lattice, a, c, u, elements, cif, input, shape, radius, edge, height, size, planes, placements,
-                vacancies, displace, vacancy_elements, b_factor, seed};
-    return build(o);
+    BuildOptions o;
+    o.lattice = lattice.value_or("");
+    o.a = a, o.c = c, o.u = u;
+    o.elements = elements.value_or(std::vector<std::string>{});
+    o.cif = structure_source(cif, "cif");
+    o.input = structure_source(input, "input");
+    o.shape = shape.value_or("");
+    o.radius = radius, o.edge = edge, o.height = height;
+    o.size = size.value_or(std::vector<double>{});
+    o.planes = source_from<PlanesSource>(planes, planes_from);
+    o.placements = source_from<PlacementsSource>(placements, placements_from);
+    o.vacancies = vacancies;
+    o.vacancy_elements = vacancy_elements.value_or(std::vector<std::string>{});
+    o.displace = displace;
+    o.b_factor = b_factor.value_or(std::map<std::string, double>{});
+    o.seed = seed;
+    return build_structure(o);
   },
         py::kw_only(), py::arg("lattice") = py::none(), py::arg("a") = py::none(), py::arg("elements") = py::none(),
         py::arg("c") = py::none(), py::arg("u") = py::none(), py::arg("cif") = py::none(),

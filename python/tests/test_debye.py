@@ -98,6 +98,24 @@ class DebyeBinding(ScratchTestCase):
                                                          "--output", self.path("x.dat")))
         for good in (0, 1 << 30, "512M", "1.5G"):
             ns.debye(self.coo, qmax=5, qpoints=10, device="cpu", max_device_memory=good)
+        # anomalous without a photon energy: anomalous_energy_kev's one message.
+        with self.assertRaises(ns.Error) as e:
+            ns.debye(self.coo, qmax=5, qpoints=10, device="cpu", anomalous=True)
+        self.assertEqual(str(e.exception), cli_error("debye", self.path("coo.xyz"), "--qmax", 5, "--qpoints", 10,
+                                                     "--device", "cpu", "--anomalous", "--output", self.path("x.dat")))
+        self.assertEqual(e.exception.field, "anomalous")
+
+    def test_anomalous_energy_from_the_wavelength_as_the_cli(self):
+        # hc/λ of a 2θ grid's wavelength, as `--anomalous --wavelength`.
+        grid = dict(two_theta_min=20, two_theta_max=60, qpoints=5, wavelength=1.7, device="cpu")
+        from_wavelength = ns.debye(self.coo, anomalous=True, **grid).intensity
+        from_energy = ns.debye(self.coo, anomalous=True, energy=12.398419843320026 / 1.7, **grid).intensity
+        plain = ns.debye(self.coo, **grid).intensity
+        np.testing.assert_allclose(from_wavelength, from_energy, rtol=1e-14)
+        self.assertGreater(np.max(np.abs(from_wavelength / plain - 1)), 1e-3)  # Co near its K edge (7.3 keV)
+        cli("debye", self.path("coo.xyz"), "--two-theta-min", 20, "--two-theta-max", 60, "--qpoints", 5,
+            "--wavelength", 1.7, "--anomalous", "--device", "cpu", "--output", self.path("a.dat"), "-q")
+        np.testing.assert_allclose(read_table(self.path("a.dat"))[1], from_wavelength, rtol=1e-8)
 
     def test_unknown_keyword_lists_the_valid_ones(self):
         with self.assertRaises(ns.Error) as e:

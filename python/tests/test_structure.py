@@ -67,6 +67,49 @@ class BuildAgainstCli(ScratchTestCase):
         self.assertTrue(e.exception.option)
         self.assertIsInstance(e.exception, ValueError)
 
+    def test_bad_options_give_the_cli_message(self):
+        # BuildOptions::validate and build_structure hold the checks: each
+        # bad value reads the same from both sides, flag or keyword named.
+        lattice = dict(lattice="sc", a=3, elements="Po")
+        lattice_flags = ["--lattice", "sc", "--a", 3, "--elements", "Po"]
+        cases = [
+            (dict(lattice, shape="sphere", radius=5, vacancy_elements=["Po"]),
+             [*lattice_flags, "--shape", "sphere", "--radius", 5, "--vacancy-elements", "Po"], "vacancy_elements"),
+            (dict(lattice, shape="sphere", radius=5, vacancies=1.5),
+             [*lattice_flags, "--shape", "sphere", "--radius", 5, "--vacancies", 1.5], "vacancies"),
+            (dict(lattice, shape="sphere", radius=5, displace=-1),
+             [*lattice_flags, "--shape", "sphere", "--radius", 5, "--displace", -1], "displace"),
+            (dict(lattice, shape="cuboid", size=[10, 10]),
+             [*lattice_flags, "--shape", "cuboid", "--size", 10, 10], "size"),
+            (dict(lattice, shape="sphere", radius=5, edge=3),
+             [*lattice_flags, "--shape", "sphere", "--radius", 5, "--edge", 3], "edge"),
+            (dict(lattice, shape="cylinder", radius=5), [*lattice_flags, "--shape", "cylinder", "--radius", 5], "height"),
+            (dict(lattice, radius=5), [*lattice_flags, "--radius", 5], "shape"),
+            (dict(lattice="fcc", elements="Au", shape="sphere", radius=5),
+             ["--lattice", "fcc", "--elements", "Au", "--shape", "sphere", "--radius", 5], "a"),
+            (dict(a=3, input=self.path("p.xyz")), ["--a", 3, "--input", self.path("p.xyz")], "a"),
+            (dict(input=self.path("p.xyz"), radius=3), ["--input", self.path("p.xyz"), "--radius", 3], "radius"),
+            (dict(lattice, shape="sphere", radius=5, b_factor={"Au": 0.5}),
+             [*lattice_flags, "--shape", "sphere", "--radius", 5, "--b-factor", "Au=0.5"], "b_factor"),
+        ]
+        ns.write_structure(self.path("p.xyz"), ns.build(lattice="sc", a=3, elements="Po", shape="sphere", radius=4))
+        for keywords, flags, field in cases:
+            with self.subTest(field=field, flags=flags):
+                with self.assertRaises(ns.Error) as e:
+                    ns.build(**keywords)
+                self.assertEqual(str(e.exception), cli_error("build", *flags, "--output", self.path("x.xyz")))
+                self.assertEqual(e.exception.field, field)
+                self.assertTrue(e.exception.option)
+        # The planes: given as rows or as a file, and not with a shape.
+        with open(self.path("cube.planes"), "w") as f:
+            f.write("1 0 0 6\n-1 0 0 6\n0 1 0 6\n0 -1 0 6\n0 0 1 6\n0 0 -1 6\n")
+        rows = [(1, 0, 0, 6), (-1, 0, 0, 6), (0, 1, 0, 6), (0, -1, 0, 6), (0, 0, 1, 6), (0, 0, -1, 6)]
+        self.assertEqual(len(ns.build(**lattice, planes=rows)), len(ns.build(**lattice, planes=self.path("cube.planes"))))
+        with self.assertRaises(ns.Error) as e:
+            ns.build(**lattice, planes=rows, radius=4)
+        self.assertEqual(str(e.exception), cli_error("build", *lattice_flags, "--planes", self.path("cube.planes"),
+                                                     "--radius", 4, "--output", self.path("x.xyz")))
+
 
 if __name__ == "__main__":
     unittest.main()

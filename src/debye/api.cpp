@@ -78,9 +78,13 @@ void DebyeResult::reduce(const parallel::Communicator& comm) {
   pairs = work[0];
 }
 
-void DebyeOptions::validate() const {
+void validate_bin_width(double bin_width) {
   if (!(bin_width > 0) || !std::isfinite(bin_width))
     fail_option("bin_width", "must be a finite value > 0 Å, got ", bin_width);
+}
+
+void DebyeOptions::validate() const {
+  validate_bin_width(bin_width);
   if (gpu_histogram != GpuHistogram::reproducible && gpu_histogram != GpuHistogram::fast)
     fail_option("gpu_histogram", "must be reproducible or fast, got ", static_cast<int>(gpu_histogram));
   if (factors.energy_kev) {

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "debye/pair_sums.hpp"
+#include "nanoscatter/debye.hpp"
 #include "nanoscatter/error.hpp"
 
 namespace nanoscatter::debye {
@@ -51,8 +52,7 @@ void resize_arrays(PairHistogram& h, std::size_t bins) {
 }  // namespace
 
 std::size_t PairHistogram::bins_for(double r_max) const {
-  if (!(bin_width > 0) || !std::isfinite(bin_width))
-    fail_option("bin_width", "must be a finite value > 0 Å, got ", bin_width);
+  validate_bin_width(bin_width);
   if (!(r_max >= 0) || !std::isfinite(r_max)) fail("PairHistogram: invalid r_max ", r_max);
   const double bins = std::floor(r_max / bin_width) + 2;  // bin floor(r_max/Δr) plus rounding slack
   if (bins > kMaxBins)

@@ -81,6 +81,13 @@ void write_counts(const std::string& path, const DebyeResult& result, const std:
   write_pattern(path, pattern, options);
 }
 
+// I(Q) and G(r) as PNG: one line panel, the file's header lines as its text.
+void write_line_plot(const std::string& path, const LinePanel& panel, const std::vector<std::string>& lines) {
+  FigureOptions figure = line_figure();
+  figure.text = png_header_entries(lines);
+  write_figure_png(path, {panel}, figure);
+}
+
 }  // namespace
 
 OutputFormat checked_debye_output(const std::string& path, const std::string& option) {
@@ -129,9 +136,7 @@ void write_debye(const std::string& path, const DebyeResult& result, const RunRe
     panel.x_label = "Q (Å⁻¹)";
     panel.y_label = intensity_label(normalization, unit);
     panel.title = "debye: " + std::to_string(result.atom_count) + " atoms, " + display_name(radiation);
-    FigureOptions figure = line_figure();
-    figure.text = png_header_entries(lines);
-    write_figure_png(path, {panel}, figure);
+    write_line_plot(path, panel, lines);
     return;
   }
   if (format == OutputFormat::text) {
@@ -198,9 +203,7 @@ void write_pdf(const std::string& path, const PdfResult& pdf, const RunRecord& r
     title.precision(4);
     title << "PDF: N = " << pdf.atoms << " atoms, ρ₀ = " << pdf.number_density << " Å⁻³";
     panel.title = title.str();
-    FigureOptions figure = line_figure();
-    figure.text = png_header_entries(lines);
-    write_figure_png(path, {panel}, figure);
+    write_line_plot(path, panel, lines);
     return;
   }
   if (format == OutputFormat::text) {

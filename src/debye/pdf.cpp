@@ -77,23 +77,38 @@ double sphere_gamma0(double r, double radius) {
   return 1 - 0.75 * x + x * x * x / 16;
 }
 
-PdfResult pdf_from_histograms(const SpeciesBlocks& s, std::vector<PairHistogram> hist, const DebyeOptions& options,
-                              const PdfOptions& pdf, const HistogramCombiner& combine) {
-  const std::size_t ns = s.species.size();
-  PdfResult out;
-  out.atoms = s.total_weight();
+EquivalentSphere equivalent_sphere(const SpeciesBlocks& s) {
+  EquivalentSphere sphere;
+  sphere.radius = std::sqrt(5.0 / 3.0) * radius_of_gyration(s);
+  const double volume = 4.0 / 3.0 * std::numbers::pi * std::pow(sphere.radius, 3);
+  sphere.number_density = volume > 0 ? s.total_weight() / volume : 0.0;
+  return sphere;
+}
 
-  // Pair weights c_mn = Re(f_m f_n*)/|⟨f⟩|² at Q = 0, without Debye–Waller.
+std::vector<double> pdf_pair_weights(const SpeciesBlocks& s, const DebyeOptions& options) {
+  const std::size_t ns = s.species.size();
+  const double atoms = s.total_weight();
   FactorOptions bare = options.factors;
   bare.debye_waller = false;
   std::vector<std::complex<double>> f(ns);
   std::complex<double> f_mean = 0;
   for (std::size_t m = 0; m < ns; ++m) {
     f[m] = scattering_factor(options.radiation, s.species[m], 0.0, bare);
-    f_mean += s.total_weight(m) / out.atoms * f[m];
+    f_mean += s.total_weight(m) / atoms * f[m];
   }
-  if (std::norm(f_mean) == 0)
-    fail_option("pdf", "the mean scattering factor ⟨f(0)⟩ is 0: G(r) is undefined");
+  if (std::norm(f_mean) == 0) fail_option("pdf", "the mean scattering factor ⟨f(0)⟩ is 0: G(r) is undefined");
+  std::vector<double> weights(ns * (ns + 1) / 2);
+  for (std::size_t m = 0; m < ns; ++m)
+    for (std::size_t n = m; n < ns; ++n)
+      weights[pair_index(ns, m, n)] = 2 * std::real(f[m] * std::conj(f[n])) / std::norm(f_mean) / atoms;
+  return weights;
+}
+
+PdfResult pdf_from_histograms(const SpeciesBlocks& s, std::vector<PairHistogram> hist, const DebyeOptions& options,
+                              const PdfOptions& pdf, const HistogramCombiner& combine) {
+  PdfResult out;
+  out.atoms = s.total_weight();
+  const std::vector<double> weights = pdf_pair_weights(s, options);
   if (combine)
     for (auto& h : hist) {
       combine(h.count);
@@ -110,25 +125,20 @@ PdfResult pdf_from_histograms(const SpeciesBlocks& s, std::vector<PairHistogram>
   out.rdf.assign(bins, 0.0);
   for (std::size_t k = 0; k < bins; ++k) out.r[k] = (double(k) + 0.5) * pdf.dr;
 
-  for (std::size_t m = 0; m < ns; ++m)
-    for (std::size_t n = m; n < ns; ++n) {
-      const auto& h = hist[debye::pair_index(ns, m, n)];
-      // Σ_{i≠j} counts every unordered pair twice; per atom (1/N), per Å (1/dr).
-      const double c = std::real(f[m] * std::conj(f[n])) / std::norm(f_mean);
-      const double scale = 2 * c / (out.atoms * pdf.dr);
-      for (std::size_t k = 0; k < h.count.size(); ++k) {
-        if (h.count[k] == 0) continue;
-        // The bin's pairs sit at their mean distance centre + Σwδ/Σw.
-        const double r = (double(k) + 0.5) * h.bin_width + h.sum_d[k] / h.count[k];
-        const auto j = std::size_t(std::max(0.0, r) / pdf.dr);
-        if (j < bins) out.rdf[j] += scale * h.count[k];
-      }
+  for (std::size_t p = 0; p < hist.size(); ++p) {
+    const PairHistogram& h = hist[p];
+    const double scale = weights[p] / pdf.dr;  // per Å
+    for (std::size_t k = 0; k < h.count.size(); ++k) {
+      if (h.count[k] == 0) continue;
+      const auto j = std::size_t(std::max(0.0, bin_mean_distance(h, k)) / pdf.dr);
+      if (j < bins) out.rdf[j] += scale * h.count[k];
     }
+  }
 
   out.radius_of_gyration = radius_of_gyration(s);
-  out.sphere_radius = std::sqrt(5.0 / 3.0) * out.radius_of_gyration;
-  const double volume = 4.0 / 3.0 * std::numbers::pi * std::pow(out.sphere_radius, 3);
-  out.number_density = volume > 0 ? out.atoms / volume : 0.0;
+  const EquivalentSphere sphere = equivalent_sphere(s);
+  out.sphere_radius = sphere.radius;
+  out.number_density = sphere.number_density;
   out.g.resize(bins);
   for (std::size_t k = 0; k < bins; ++k) {
     const double r = out.r[k];

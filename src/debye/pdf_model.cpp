@@ -52,35 +52,26 @@ PdfModel::PdfModel(const Structure& structure, const DebyeOptions& options, cons
   const std::size_t ns = s.species.size();
   atoms_ = s.total_weight();
   labels_ = s.labels;
-  FactorOptions bare = options.factors;
-  bare.debye_waller = false;
-  std::vector<std::complex<double>> f(ns);
-  std::complex<double> f_mean = 0;
-  for (std::size_t m = 0; m < ns; ++m) {
-    f[m] = scattering_factor(options.radiation, s.species[m], 0.0, bare);
-    f_mean += s.total_weight(m) / atoms_ * f[m];
-    default_u_.push_back(s.species[m].b_iso / (8 * pi * pi));
-  }
-  if (std::norm(f_mean) == 0) fail_option("pdf", "the mean scattering factor ⟨f(0)⟩ is 0: G(r) is undefined");
+  for (std::size_t m = 0; m < ns; ++m) default_u_.push_back(s.species[m].b_iso / (8 * pi * pi));
+  const std::vector<double> weights = debye::pdf_pair_weights(s, options);
   for (std::size_t m = 0; m < ns; ++m)
     for (std::size_t n = m; n < ns; ++n) {
-      const auto& h = hist[debye::pair_index(ns, m, n)];
+      const std::size_t p = debye::pair_index(ns, m, n);
+      const auto& h = hist[p];
       PairBins pb{m, n, {}};
-      // Σ_{i≠j} counts every unordered pair twice; per atom (1/N).
-      const double c = 2 * std::real(f[m] * std::conj(f[n])) / std::norm(f_mean) / atoms_;
       for (std::size_t k = 0; k < h.count.size(); ++k) {
         if (h.count[k] == 0) continue;
         const double mean = h.sum_d[k] / h.count[k];
         const double variance = std::max(0.0, h.sum_d2[k] / h.count[k] - mean * mean);
-        const double r = (double(k) + 0.5) * h.bin_width + mean;
-        pb.bins.push_back({r, c * h.count[k], variance});
+        const double r = debye::bin_mean_distance(h, k);
+        pb.bins.push_back({r, weights[p] * h.count[k], variance});
         largest_distance_ = std::max(largest_distance_, r);
       }
       pairs_.push_back(std::move(pb));
     }
-  sphere_radius_ = std::sqrt(5.0 / 3.0) * debye::radius_of_gyration(s);
-  const double volume = 4.0 / 3.0 * pi * std::pow(sphere_radius_, 3);
-  number_density_ = pdf.number_density > 0 ? pdf.number_density : volume > 0 ? atoms_ / volume : 0.0;
+  const debye::EquivalentSphere sphere = debye::equivalent_sphere(s);
+  sphere_radius_ = sphere.radius;
+  number_density_ = pdf.number_density > 0 ? pdf.number_density : sphere.number_density;
 }
 
 double sphere_size_envelope(double r, double median_radius, double sigma) {

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "nanoscatter/config.hpp"
+#include "nanoscatter/debye.hpp"
 #include "nanoscatter/units.hpp"
 
 namespace nanoscatter::fit {
@@ -64,6 +65,20 @@ double angstrom_or(const ConfigTable& t, const char* key, std::optional<double> 
 }
 double degrees_or(const ConfigTable& t, const char* key, double fallback) {
   return t.get_angle_or(key, fallback, units::Angle::deg, units::Angle::deg);
+}
+
+// The pair histograms' Δr of a pdf or powder model: the Debye engine's
+// check (validate_bin_width), and for a fit at most 0.01 Å, the bound fit
+// files have had since they began (a fit keeps its histograms fine).
+double read_bin_width(const ConfigTable& model, double fallback) {
+  const double width = angstrom_or(model, "bin_width", fallback);
+  try {
+    validate_bin_width(width);
+  } catch (const Error& e) {
+    fail_at(model.where("bin_width"), e.reason());
+  }
+  if (!(width <= 0.01)) fail_at(model.where("bin_width"), "must be at most 0.01 Å in a fit, got ", width);
+  return width;
 }
 
 // Keys not given keep the engine's defaults in `o`.
@@ -132,15 +147,13 @@ void read_pdf_model(const ConfigTable& model, const std::filesystem::path& base,
   d.pdf.number_density = model.get_double_or("number_density", d.pdf.number_density);
   d.pdf.termination_step = model.get_double_or("termination_step", d.pdf.termination_step);
   d.pdf.termination_extension = model.get_double_or("termination_extension", d.pdf.termination_extension);
-  d.bin_width = angstrom_or(model, "bin_width", d.bin_width);
+  d.bin_width = read_bin_width(model, d.bin_width);
   try {
     d.pdf.validate();
   } catch (const Error& e) {
     const std::string key = e.where().field == "pdf_qmax" ? "qmax" : e.where().field == "pdf_qmin" ? "qmin" : e.where().field;
     fail_at(model.has(key) ? model.where(key) : model.where(), e.reason());
   }
-  if (!(d.bin_width > 0) || !(d.bin_width <= 0.01))
-    fail_at(model.where("bin_width"), "must be in (0, 0.01] Å, got ", d.bin_width);
   d.objective.kind = ObjectiveKind::chi2;
   d.objective.background = LinearMode::none;
 }
@@ -235,9 +248,7 @@ void read_powder_model(const ConfigTable& root, const ConfigTable& model, const 
   const std::int64_t terms = model.get_int_or("background_terms", 0);
   if (terms < 0 || terms > 30) fail_at(model.where("background_terms"), "must be in [0, 30], got ", terms);
   d.background_terms = std::size_t(terms);
-  d.bin_width = angstrom_or(model, "bin_width", d.bin_width);
-  if (!(d.bin_width > 0) || !(d.bin_width <= 0.01))
-    fail_at(model.where("bin_width"), "must be in (0, 0.01] Å, got ", d.bin_width);
+  d.bin_width = read_bin_width(model, d.bin_width);
   try {
     d.instrument.validate();
   } catch (const Error& e) {

@@ -14,6 +14,7 @@
 #include "nanoscatter/fit_powder.hpp"
 #include "nanoscatter/pattern1d.hpp"
 #include "nanoscatter/structure_io.hpp"
+#include "nanoscatter/whole_number.hpp"
 
 namespace nanoscatter::fit {
 
@@ -90,7 +91,8 @@ std::pair<std::size_t, std::size_t> model_range(const FitDescription& d, const R
                                                 const gisaxs::Sample& sample, std::size_t pixels) {
   if (r.key.empty()) return {0, pixels};
   if (r.key == "rows" || r.key == "cols") {
-    if (r.first < 0 || r.last > double(pixels) || r.first != std::floor(r.first) || r.last != std::floor(r.last))
+    const auto whole_pixel = [&](double v) { return whole_number(v, 0, std::int64_t(pixels)); };
+    if (!whole_pixel(r.first) || !whole_pixel(r.last))
       fail_at(r.where, "expected whole pixel numbers [first, end) within [0, ", pixels, "], got [", r.first, ", ",
               r.last, "]");
     auto first = std::size_t(r.first), end = std::size_t(r.last);
@@ -162,6 +164,49 @@ LineFitInputs load_line_fit(const FitDescription& d, const LineFitKind& kind, co
   return in;
 }
 
+// The Debye engine of a line fit (pdf, powder): the fit's radiation and
+// histogram Δr on the device of the run, without its own progress bar.
+DebyeOptions line_fit_debye(const FitDescription& d, const gisaxs::GisaxsOptions& engine) {
+  DebyeOptions debye;
+  debye.radiation = d.radiation;
+  debye.bin_width = d.bin_width;
+  debye.compute = engine.compute;
+  debye.compute.quiet = true;
+  return debye;
+}
+
+// A line fit's data as one row of points x (the horizontal axis `name`,
+// `unit`), the points with use[i] counted.
+FitRun line_fit_run(const char* name, const char* unit, const std::vector<double>& x, const std::vector<double>& y,
+                    const std::vector<double>& sigma, std::vector<std::uint8_t> use) {
+  FitRun run;
+  run.region = PixelRect{0, 1, 0, x.size()};
+  run.pixels.rows = 1, run.pixels.cols = x.size();
+  run.pixels.horizontal_name = name, run.pixels.horizontal_unit = unit, run.pixels.horizontal = x;
+  run.pixels.vertical_name = "row", run.pixels.vertical = {0.0};
+  FitData& fd = run.data;
+  fd.rows = 1, fd.cols = x.size(), fd.values = y, fd.sigma = sigma, fd.use = std::move(use);
+  return run;
+}
+
+// R_w = sqrt(Σ w (y − model)² / Σ w y²), w = 1/σ², over the points used
+// (PDFgui's Rw; R_wp of a powder pattern).
+double weighted_r(const FitData& fd, const std::vector<double>& model) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < fd.values.size(); ++i) {
+    if (!fd.use[i]) continue;
+    const double w = 1 / (fd.sigma[i] * fd.sigma[i]), y = fd.values[i];
+    num += w * (y - model[i]) * (y - model[i]);
+    den += w * y * y;
+  }
+  return std::sqrt(num / den);
+}
+
+std::string objective_line(const FitDescription& d) {
+  return std::string("objective: ") + to_string(d.objective.kind) + ", scale " + to_string(d.objective.scale) +
+         ", background " + to_string(d.objective.background) + "; minimizer: " + d.minimizer.name;
+}
+
 // A PDF fit: G(r) from a .gr (or any pattern1d.hpp file on an r axis), the
 // points of [model] r, the structure's PdfModel (fit_pdf.hpp).
 FitRun run_pdf_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engine) {
@@ -192,31 +237,14 @@ FitRun run_pdf_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engine)
   if (r.size() < 2) fail_at(d.r_where, "fewer than 2 points of ", d.data_file, " lie in [", d.r_first, ", ", d.r_last, "] Å");
   if (unit_weights) sigma.assign(r.size(), 1.0);
 
-  DebyeOptions debye;
-  debye.radiation = d.radiation;
-  debye.bin_width = d.bin_width;
-  debye.compute = engine.compute;
-  debye.compute.quiet = true;
-  fit::PdfFitModel model(PdfModel(structure, debye, pdf), r);
+  fit::PdfFitModel model(PdfModel(structure, line_fit_debye(d, engine), pdf), r);
   if (pdf.envelope == PdfEnvelope::bulk && d.r_last > model.model().sphere_radius())
     fail_at(d.r_where, "the bulk envelope holds for r up to the particle's radius R = ", model.model().sphere_radius(),
             " Å (docs/debye.md, \"PDF model\"), the range ends at ", d.r_last, " Å: build a larger particle");
 
-  FitRun run;
-  run.region = PixelRect{0, 1, 0, r.size()};
-  run.pixels.rows = 1, run.pixels.cols = r.size();
-  run.pixels.horizontal_name = "r", run.pixels.horizontal_unit = "Å", run.pixels.horizontal = r;
-  run.pixels.vertical_name = "row", run.pixels.vertical = {0.0};
-  FitData& fd = run.data;
-  fd.rows = 1, fd.cols = r.size(), fd.values = g, fd.sigma = sigma, fd.use.assign(r.size(), 1);
-  run.result = run_fit(model, d.parameters, fd, d.objective, d.minimizer);
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < r.size(); ++i) {
-    const double w = 1 / (sigma[i] * sigma[i]);
-    num += w * (g[i] - run.result.model[i]) * (g[i] - run.result.model[i]);
-    den += w * g[i] * g[i];
-  }
-  run.rw = std::sqrt(num / den);
+  FitRun run = line_fit_run("r", "Å", r, g, sigma, std::vector<std::uint8_t>(r.size(), 1));
+  run.result = run_fit(model, d.parameters, run.data, d.objective, d.minimizer);
+  run.rw = weighted_r(run.data, run.result.model);
   std::ostringstream os;
   os << "fit: " << d.source << ", model pdf " << d.structure << " (" << structure.atoms.size() << " atoms, "
      << to_string(d.radiation) << ", envelope " << to_string(pdf.envelope) << ", qmax " << pdf.qmax << ", qmin "
@@ -229,9 +257,7 @@ FitRun run_pdf_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engine)
   os.str("");
   os << "Rw = " << run.rw;
   run.run_lines.push_back(os.str());
-  run.run_lines.push_back(std::string("objective: ") + to_string(d.objective.kind) + ", scale " +
-                          to_string(d.objective.scale) + ", background " + to_string(d.objective.background) +
-                          "; minimizer: " + d.minimizer.name);
+  run.run_lines.push_back(objective_line(d));
   return run;
 }
 
@@ -273,11 +299,7 @@ FitRun run_powder_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engi
     fail_at(d.two_theta_where, "fewer than 2 points of ", d.data_file, " lie in [", d.two_theta_first, ", ",
             d.two_theta_last, "] degrees");
 
-  DebyeOptions debye;
-  debye.radiation = d.radiation;
-  debye.bin_width = d.bin_width;
-  debye.compute = engine.compute;
-  debye.compute.quiet = true;
+  const DebyeOptions debye = line_fit_debye(d, engine);
   std::vector<PowderPattern> patterns;
   for (std::size_t k = 0; k < phases.size(); ++k)
     patterns.emplace_back(PowderModel(structures[k], debye, phases[k].powder), instrument, x);
@@ -285,24 +307,12 @@ FitRun run_powder_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engi
                                   ? fit::PowderFitModel(std::move(patterns.front()), d.background_terms, d.profile)
                                   : fit::PowderFitModel(std::move(patterns), d.background_terms, d.profile);
 
-  FitRun run;
+  std::vector<std::uint8_t> use(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) use[i] = sigma[i] > 0;
+  FitRun run = line_fit_run("2θ", "°", x, y, sigma, std::move(use));
   run.rw_name = "R_wp";
-  run.region = PixelRect{0, 1, 0, x.size()};
-  run.pixels.rows = 1, run.pixels.cols = x.size();
-  run.pixels.horizontal_name = "2θ", run.pixels.horizontal_unit = "°", run.pixels.horizontal = x;
-  run.pixels.vertical_name = "row", run.pixels.vertical = {0.0};
-  FitData& fd = run.data;
-  fd.rows = 1, fd.cols = x.size(), fd.values = y, fd.sigma = sigma, fd.use.assign(x.size(), 1);
-  for (std::size_t i = 0; i < x.size(); ++i) fd.use[i] = sigma[i] > 0;
-  run.result = run_fit(model, d.parameters, fd, d.objective, d.minimizer);
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    if (!fd.use[i]) continue;
-    const double w = 1 / (sigma[i] * sigma[i]);
-    num += w * (y[i] - run.result.model[i]) * (y[i] - run.result.model[i]);
-    den += w * y[i] * y[i];
-  }
-  run.rw = std::sqrt(num / den);
+  run.result = run_fit(model, d.parameters, run.data, d.objective, d.minimizer);
+  run.rw = weighted_r(run.data, run.result.model);
   std::ostringstream os;
   os.precision(8);
   os << "fit: " << d.source << ", model powder";
@@ -325,9 +335,7 @@ FitRun run_powder_fit(const FitDescription& d, const gisaxs::GisaxsOptions& engi
   os.str("");
   os << "R_wp = " << run.rw << ", chi2_red = " << run.result.chi2_reduced;
   run.run_lines.push_back(os.str());
-  run.run_lines.push_back(std::string("objective: ") + to_string(d.objective.kind) + ", scale " +
-                          to_string(d.objective.scale) + ", background " + to_string(d.objective.background) +
-                          "; minimizer: " + d.minimizer.name);
+  run.run_lines.push_back(objective_line(d));
   return run;
 }
 
@@ -426,9 +434,7 @@ FitRun run_fit_description(const FitDescription& d, const std::optional<LoadedDa
   os << "region: rows [" << rect.row0 << ", " << rect.row0 + rect.rows << ") columns [" << rect.col0 << ", "
      << rect.col0 + rect.cols << ") of " << whole.rows << " x " << whole.cols << " (model orientation, row 0 lowest)";
   run.run_lines.push_back(os.str());
-  run.run_lines.push_back(std::string("objective: ") + to_string(d.objective.kind) + ", scale " +
-                          to_string(d.objective.scale) + ", background " + to_string(d.objective.background) +
-                          "; minimizer: " + d.minimizer.name);
+  run.run_lines.push_back(objective_line(d));
   return run;
 }
 

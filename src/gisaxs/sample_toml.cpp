@@ -20,6 +20,7 @@
 #include "nanoscatter/resource_guard.hpp"
 #include "nanoscatter/scattering_factors.hpp"
 #include "nanoscatter/units.hpp"
+#include "nanoscatter/whole_number.hpp"
 
 namespace nanoscatter::gisaxs {
 
@@ -372,11 +373,12 @@ class SampleReader {
       d.pixel_height = size[1];
       const auto pixels = t.get_array_of_doubles("pixels");
       note("detector.pixels", t.where("pixels"));
-      if (pixels.size() != 2 || pixels[0] != std::floor(pixels[0]) || pixels[1] != std::floor(pixels[1]) ||
-          pixels[0] < 0 || pixels[1] < 0 || pixels[0] > 1e5 || pixels[1] > 1e5)
-        fail_at(t.where("pixels"), "give [columns, rows] as two whole numbers ≤ 100000");
-      d.columns = static_cast<std::size_t>(pixels[0]);
-      d.rows = static_cast<std::size_t>(pixels[1]);
+      constexpr std::int64_t kMaxPixels = 100000;  // per side
+      const auto columns = pixels.size() == 2 ? whole_number(pixels[0], 0, kMaxPixels) : std::nullopt;
+      const auto rows = pixels.size() == 2 ? whole_number(pixels[1], 0, kMaxPixels) : std::nullopt;
+      if (!columns || !rows) fail_at(t.where("pixels"), "give [columns, rows] as two whole numbers ≤ 100000");
+      d.columns = static_cast<std::size_t>(*columns);
+      d.rows = static_cast<std::size_t>(*rows);
       const auto beam = t.get_array_of_doubles("direct_beam");
       note("detector.direct_beam", t.where("direct_beam"));
       if (beam.size() != 2) fail_at(t.where("direct_beam"), "give [x, y] in pixels from the lower-left corner");
@@ -387,7 +389,7 @@ class SampleReader {
         const auto r = t.get_array_of_doubles("region");
         note("detector.region", t.where("region"));
         bool whole = r.size() == 4;
-        for (double v : r) whole = whole && v == std::floor(v) && v >= 0 && v <= 1e5;
+        for (double v : r) whole = whole && whole_number(v, 0, kMaxPixels);
         if (!whole || r[2] < r[0] || r[3] < r[1])
           fail_at(t.where("region"), "give [x_first, y_first, x_last, y_last] as whole pixel numbers, first ≤ last");
         d.region_x0 = static_cast<std::size_t>(r[0]);

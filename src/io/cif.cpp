@@ -11,6 +11,7 @@
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/structure_io.hpp"
 #include "structure/symmetry.hpp"
+#include "nanoscatter/whole_number.hpp"
 
 namespace nanoscatter {
 namespace {
@@ -83,8 +84,8 @@ std::vector<SymmetryOp> read_symmetry(const io::CifBlock& block, const std::stri
     const auto* value = block.item(io::to_lower(tag));
     if (!value || io::cif_missing(*value)) continue;
     const auto number = io::cif_number(*value);
-    const bool whole = number && *number == std::floor(*number) && std::abs(*number) <= std::numeric_limits<int>::max();
-    const auto triplets = whole ? io::space_group_operations(static_cast<int>(*number)) : std::nullopt;
+    const auto whole = number ? whole_number(*number, 1, 230) : std::nullopt;
+    const auto triplets = whole ? io::space_group_operations(static_cast<int>(*whole)) : std::nullopt;
     if (triplets) return parsed(*triplets);
     fail_at({path, value->line, tag}, "not a space-group number 1–230: '", value->text, "'");
   }

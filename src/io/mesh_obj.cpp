@@ -18,6 +18,7 @@
 #include "io/mesh_weld.hpp"
 #include "io/structure_text.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/whole_number.hpp"
 
 namespace nanoscatter::io {
 
@@ -43,7 +44,7 @@ const char* form_name(CornerForm f) {
 // precede this line.
 std::size_t resolve_index(std::string_view token, const char* what, const char* whats, std::size_t defined,
                           const Where& where) {
-  const auto k = to_integer(token);
+  const auto k = whole_number(token);
   if (!k) fail_at(where, what, " index '", token, "' is not an integer");
   if (*k == 0) fail_at(where, what, " index 0: indices count from 1 (or back from -1, the last one defined)");
   const long long count = static_cast<long long>(defined);

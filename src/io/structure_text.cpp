@@ -44,14 +44,6 @@ std::optional<double> to_double(std::string_view token) {
   return value;
 }
 
-std::optional<long long> to_integer(std::string_view token) {
-  if (!token.empty() && token.front() == '+') token.remove_prefix(1);
-  long long value = 0;
-  const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
-  if (ec != std::errc() || ptr != token.data() + token.size()) return std::nullopt;
-  return value;
-}
-
 double parse_finite(std::string_view token, const Where& where) {
   const auto value = to_double(token);
   if (!value) fail_at(where, "not a number '", token, "'");

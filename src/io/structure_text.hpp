@@ -18,7 +18,6 @@ bool iequals(std::string_view a, std::string_view b);
 
 // The whole token as a number ("1e-3", "+2.5", "nan"), or nullopt.
 std::optional<double> to_double(std::string_view token);
-std::optional<long long> to_integer(std::string_view token);
 
 // A finite number, or Error at `where`: "not a number 'abc'" / "not a finite number 'nan'".
 double parse_finite(std::string_view token, const Where& where);

@@ -9,6 +9,7 @@
 
 #include "nanoscatter/config.hpp"
 #include "nanoscatter/config_edit.hpp"
+#include "nanoscatter/whole_number.hpp"
 
 namespace nanoscatter {
 
@@ -374,12 +375,10 @@ std::vector<PathStep> split_path(const std::string& path, const std::string& sou
     if (const auto open = part.find('['); open != std::string::npos) {
       const auto close = part.find(']', open);
       if (close != part.size() - 1 || close == open + 1) fail_at({source, 0, path}, "bad key path: '", part, "'");
-      try {
-        step.index = std::stol(part.substr(open + 1, close - open - 1));
-      } catch (const std::exception&) {
-        fail_at({source, 0, path}, "bad index in key path: '", part, "'");
-      }
-      if (step.index < 0) fail_at({source, 0, path}, "negative index in key path");
+      const auto index = whole_number(std::string_view(part).substr(open + 1, close - open - 1));
+      if (!index) fail_at({source, 0, path}, "bad index in key path: '", part, "'");
+      if (*index < 0) fail_at({source, 0, path}, "negative index in key path");
+      step.index = *index;
       part = part.substr(0, open);
     }
     if (part.empty()) fail_at({source, 0, path}, "empty key in key path");

@@ -11,6 +11,7 @@
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/resource_guard.hpp"
 #include "nanoscatter/structure_io.hpp"
+#include "nanoscatter/whole_number.hpp"
 
 namespace nanoscatter {
 namespace {
@@ -84,7 +85,7 @@ Columns parse_properties(const std::string& spec, const Where& where) {
   for (std::size_t i = 0; i < parts.size(); i += 3) {
     const std::string name = io::to_lower(parts[i]);
     const std::string type = io::to_lower(parts[i + 1]);
-    const auto count = io::to_integer(parts[i + 2]);
+    const auto count = whole_number(parts[i + 2]);
     if (!count || *count < 1 || (type != "s" && type != "r" && type != "i" && type != "l"))
       fail_at(where, "bad property '", parts[i], ":", parts[i + 1], ":", parts[i + 2], "'");
     if ((name == "species" || name == "z") && *count == 1) {
@@ -124,7 +125,7 @@ Cell parse_lattice(const std::string& text, const Where& where, Mat3& file_vecto
 // Species token: a label ("Au", "Na1+") or, in a Z column / as a bare
 // integer, an atomic number.
 std::pair<std::string, int> parse_species(std::string_view token, bool is_number, const Where& where) {
-  if (const auto z = io::to_integer(token)) {
+  if (const auto z = whole_number(token)) {
     if (*z < 1 || *z > 118) fail_at(where, "atomic number ", *z, " outside 1..118");
     return {element_symbol(static_cast<int>(*z)), 0};
   }
@@ -142,7 +143,7 @@ Structure read_xyz(const std::string& path) {
   const auto lines = io::read_lines(path);
   if (lines.empty()) fail_at({path, 1, "atom count"}, "empty file");
   const auto count_tokens = io::split_whitespace(lines[0]);
-  const auto declared = count_tokens.empty() ? std::nullopt : io::to_integer(count_tokens[0]);
+  const auto declared = count_tokens.empty() ? std::nullopt : whole_number(count_tokens[0]);
   if (!declared || *declared < 0)
     fail_at({path, 1, "atom count"}, "not a non-negative integer '", io::trim(lines[0]), "'");
   // The declared count is untrusted: it must fit the lines present, and

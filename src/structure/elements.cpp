@@ -5,6 +5,7 @@
 
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/structure.hpp"
+#include "nanoscatter/whole_number.hpp"
 
 namespace nanoscatter {
 namespace {
@@ -67,27 +68,25 @@ std::pair<std::string, int> parse_species_label(const std::string& label) {
   const std::string rest = label.substr(i);
   if (rest.empty()) return {element_symbol(*z), 0};
 
-  auto all_digits = [](const std::string& s) {
-    if (s.empty() || s.size() > 2) return false;
-    for (char ch : s)
-      if (!std::isdigit(static_cast<unsigned char>(ch))) return false;
-    return true;
+  // One or two digits: a charge magnitude, never a sign of its own.
+  auto digits = [](const std::string& s) {
+    return s.empty() || s.front() == '+' || s.front() == '-' ? std::nullopt : whole_number(s, 0, 99);
   };
-  int magnitude = 0;
+  std::int64_t magnitude = 0;
   char sign = 0;
   if (rest == "+" || rest == "-") {
     magnitude = 1;
     sign = rest[0];
-  } else if ((rest.back() == '+' || rest.back() == '-') && all_digits(rest.substr(0, rest.size() - 1))) {
-    magnitude = std::stoi(rest.substr(0, rest.size() - 1));
+  } else if (const auto m = (rest.back() == '+' || rest.back() == '-') ? digits(rest.substr(0, rest.size() - 1)) : std::nullopt) {
+    magnitude = *m;
     sign = rest.back();
-  } else if ((rest.front() == '+' || rest.front() == '-') && all_digits(rest.substr(1))) {
-    magnitude = std::stoi(rest.substr(1));
+  } else if (const auto m = (rest.front() == '+' || rest.front() == '-') ? digits(rest.substr(1)) : std::nullopt) {
+    magnitude = *m;
     sign = rest.front();
   } else {
     fail("bad charge '", rest, "' in species label '", label, "' (expected e.g. Fe3+, O2-, Cl-)");
   }
-  return {element_symbol(*z), sign == '-' ? -magnitude : magnitude};
+  return {element_symbol(*z), int(sign == '-' ? -magnitude : magnitude)};
 }
 
 }  // namespace nanoscatter

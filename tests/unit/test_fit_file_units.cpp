@@ -51,3 +51,25 @@ TEST(FitFileUnits, PdfRangeAndErrors) {
 }
 
 }  // namespace
+
+// bin_width: the Debye engine's check (validate_bin_width) and the fits'
+// 0.01 Å bound, at the key's line, for both models that take it.
+TEST(FitFileUnits, BinWidthChecks) {
+  const std::string pdf = kData + "engine = \"pdf\"\nr = [1.5, 20.0]\n";
+  const std::string powder = kData + "engine = \"powder\"\ntwo_theta = [20.0, 80.0]\nwavelength = 1.5406\n";
+  for (const std::string& model : {pdf, powder}) {
+    auto message = [&](const std::string& value) -> std::string {
+      try {
+        fit::parse_fit_description(model + "bin_width = " + value + "\n", "f.toml", "");
+      } catch (const Error& e) {
+        return e.what();
+      }
+      return "";
+    };
+    const std::string line = model == pdf ? "7" : "8";
+    EXPECT_EQ(message("-1.0"), "f.toml:" + line + ": model.bin_width: must be a finite value > 0 Å, got -1");
+    EXPECT_EQ(message("0.0"), "f.toml:" + line + ": model.bin_width: must be a finite value > 0 Å, got 0");
+    EXPECT_EQ(message("0.02"), "f.toml:" + line + ": model.bin_width: must be at most 0.01 Å in a fit, got 0.02");
+    EXPECT_EQ(message("0.005"), "");
+  }
+}

@@ -14,6 +14,7 @@
 #include "nanoscatter/atomic_file.hpp"
 #include "nanoscatter/dda.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/whole_number.hpp"
 
 namespace nanoscatter {
 
@@ -27,15 +28,9 @@ std::string trim(const std::string& s) {
 }
 
 long parse_int(const std::string& token, const Where& where) {
-  std::size_t used = 0;
-  long v = 0;
-  try {
-    v = std::stol(token, &used);
-  } catch (const std::exception&) {
-    fail_at(where, "not an integer '", token, "'");
-  }
-  if (used != token.size()) fail_at(where, "not an integer '", token, "'");
-  return v;
+  const auto v = whole_number(token, std::numeric_limits<long>::min(), std::numeric_limits<long>::max());
+  if (!v) fail_at(where, "not an integer '", token, "'");
+  return long(*v);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <map>
 
 #include "io/detector/formats.hpp"
+#include "nanoscatter/whole_number.hpp"
 
 namespace nanoscatter::detector {
 namespace {
@@ -70,9 +71,9 @@ std::size_t parse_count(const std::map<std::string, std::string>& h, const std::
   const auto it = h.find(lower(key));
   if (it == h.end()) fail_at({file, 0, key}, "missing from the EDF header");
   const std::string& v = it->second;
-  if (v.empty() || !std::all_of(v.begin(), v.end(), [](unsigned char c) { return std::isdigit(c); }) || v.size() > 18)
-    fail_at({file, 0, key}, "expected a non-negative integer, found '", v, "'");
-  return std::stoull(v);
+  const auto count = whole_number(v, 0);
+  if (!count) fail_at({file, 0, key}, "expected a non-negative integer, found '", v, "'");
+  return std::size_t(*count);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/pattern1d.hpp"
+#include "nanoscatter/whole_number.hpp"
 
 namespace nanoscatter {
 namespace {
@@ -261,7 +262,7 @@ void read_chi(std::istream& in, Pattern1D& p, const PatternReadOptions& o) {
       if (n == 2) unit_from(line, n);
       if (n == 4) {
         const auto v = to_number(trim(line));
-        if (!v || *v < 1 || *v != std::floor(*v))
+        if (!v || !whole_number(*v, 1))
           fail_at({p.source, n, "points"}, "Fit2D .chi: line 4 must be the number of points, got '", trim(line), "'");
         if (*v > double(o.max_rows))
           fail_at({p.source, n, "points"}, *v, " points is more than the reader's limit ", o.max_rows);
@@ -396,7 +397,7 @@ void read_fxye(std::istream& in, Pattern1D& p, const PatternReadOptions& o) {
       if (type != "FXYE")
         fail_at({p.source, n, "BANK"}, "data type '", type, "' is not supported (only FXYE: x y σ)");
       const auto c = to_number(tokens[2]);
-      if (!c || *c < 1 || *c != std::floor(*c))
+      if (!c || !whole_number(*c, 1))
         fail_at({p.source, n, "nchan"}, "expected a positive channel count, got '", tokens[2], "'");
       if (*c > double(o.max_rows))
         fail_at({p.source, n, "nchan"}, *c, " channels is more than the reader's limit ", o.max_rows);
