@@ -230,6 +230,10 @@ DetectorImage read_hdf5_uncontained(const std::string& name, const std::string& 
 // bench/results/2026-11-26-fuzz.md): the whole read, open included, runs
 // contained.
 DetectorImage read_hdf5(const std::string& name, const std::string& requested, const DetectorReadOptions& options) {
+  // The library's start-up (H5open, reading no file) and the plugin folders
+  // once in this process, which every child then inherits ready, instead of
+  // once in every child.
+  add_plugin_dirs();
   return read_contained(name, "the HDF5 library", options,
                         [&] { return read_hdf5_uncontained(name, requested, options); });
 }
