@@ -378,7 +378,9 @@ TEST(ContainedRead, LibraryFindingsOfTheInProcessFuzzerAreContained) {
     const std::string e = error_of([&] { read_detector_image(path, options); });
     EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 3.5);
     EXPECT_EQ(e.find('\n'), std::string::npos) << e;
-    if (e != "(no error)") EXPECT_EQ(e.rfind(path + ": ", 0), 0u) << e;
+    if (e != "(no error)") {
+      EXPECT_EQ(e.rfind(path + ": ", 0), 0u) << e;
+    }
   }
   // The loop does not end by itself: only the time limit ends it.
   const std::string loop = (dir / "loop_H5HG_read.h5").string();
