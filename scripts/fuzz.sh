@@ -82,7 +82,7 @@ done
 mkdir -p "$dir/fuzz-corpus" "$dir/fuzz-findings" "$dir/fuzz-logs"
 
 failed=()
-printf '%-16s %12s %8s %s\n' fuzzer executions seconds result
+printf '%-24s %12s %8s %s\n' fuzzer executions seconds result
 for name in "${fuzzers[@]}"; do
   [ -n "${seeds[$name]+set}" ] || { echo "nanoscatter: error: fuzz.sh: no fuzzer named '$name' (${all[*]})"; exit 2; }
   mkdir -p "$seed_root/$name" "$dir/fuzz-corpus/$name"
@@ -107,7 +107,7 @@ for name in "${fuzzers[@]}"; do
     kept=$(($(find "$dir/fuzz-findings" -name "$name-*" | wc -l) - findings_before))
     [ "$kept" -gt 0 ] && result="$kept FINDINGS kept in $dir/fuzz-findings/$name-* (see $log)"
   fi
-  printf '%-16s %12s %8s %s\n' "$name" "${executions:-?}" "$(($(date +%s) - start))" "$result"
+  printf '%-24s %12s %8s %s\n' "$name" "${executions:-?}" "$(($(date +%s) - start))" "$result"
   if [ "$result" != ok ]; then
     failed+=("$name")
     # CI keeps only this script's output: show the report itself.
