@@ -358,6 +358,55 @@ TEST(ContainedRead, CorruptHdf5FilesEndInOneLineErrors) {
   expect_no_children();
 }
 
+// A NeXus @default that is an array of strings, not one: H5Aread writes
+// every element, and string_attribute's buffers hold one (a stack overrun
+// of the variable-length path's char*, a heap overrun of the fixed-length
+// path's string; seen while triaging fuzz_detector_hdf5_inprocess). Now
+// such an attribute counts as absent. In process, so that a sanitizer
+// would see an overrun here.
+TEST(ContainedRead, StringAttributeArraysAreNotReadIntoOneString) {
+  test::TempDir dir("hdf5_attribute_array");
+  for (const bool variable : {true, false}) {
+    SCOPED_TRACE(variable ? "variable length" : "fixed length");
+    const auto path = dir / (variable ? "vlen.h5" : "fixed.h5");
+    {
+      const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+      const hsize_t dims[2] = {4, 4};
+      const hid_t space = H5Screate_simple(2, dims, nullptr);
+      const hid_t d = H5Dcreate2(f, "/data", H5T_NATIVE_INT32, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+      std::vector<std::int32_t> v(16, 3);
+      H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+      const hsize_t n = 3;
+      const hid_t aspace = H5Screate_simple(1, &n, nullptr);
+      const hid_t str = H5Tcopy(H5T_C_S1);
+      H5Tset_size(str, variable ? H5T_VARIABLE : 4);
+      const hid_t a = H5Acreate2(f, "default", str, aspace, H5P_DEFAULT, H5P_DEFAULT);
+      const char* values[3] = {"data", "xxxx", "yyyy"};
+      const char fixed[12] = {'d', 'a', 't', 'a', 'x', 'x', 'x', 'x', 'y', 'y', 'y', 'y'};
+      if (variable) {
+        H5Awrite(a, str, values);
+      } else {
+        H5Awrite(a, str, fixed);
+      }
+      H5Aclose(a);
+      H5Tclose(str);
+      H5Sclose(aspace);
+      H5Dclose(d);
+      H5Sclose(space);
+      H5Fclose(f);
+    }
+    DetectorReadOptions options;
+    options.contain.in_process = true;
+    const DetectorImage img = read_detector_image(path.string(), options);
+    EXPECT_EQ(img.source, path.string() + ":/data");  // found as the first 2D dataset, not through @default
+    EXPECT_EQ(img.rows, 4u);
+    EXPECT_EQ(img.values, std::vector<double>(16, 3.0));
+    // The production read agrees.
+    EXPECT_EQ(read_detector_image(path.string()).values, img.values);
+  }
+  expect_no_children();
+}
+
 // Inputs on which fuzz_detector_hdf5_inprocess found libhdf5 1.10.8 itself
 // failing (bench/results/2026-11-26-fuzz.md, "In-process fuzzing"): an
 // overlapping memcpy, a segmentation fault and an infinite loop in H5HG_read
