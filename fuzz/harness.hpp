@@ -54,6 +54,17 @@ inline std::string input_file(const std::uint8_t* data, std::size_t size, const 
   return path.string();
 }
 
+// As input_file, but under a new name each time (the previous file is
+// removed): for a library that recognises a file it still holds open by
+// its inode (libhdf5), which a rewrite in place keeps.
+inline std::string fresh_input_file(const std::uint8_t* data, std::size_t size, const std::string& extension) {
+  static std::uint64_t count = 0;
+  static std::string previous;
+  if (!previous.empty()) std::remove(previous.c_str());
+  previous = input_file(data, size, "-" + std::to_string(count++) + extension);
+  return previous;
+}
+
 inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};
 }

@@ -151,6 +151,10 @@ void ResultWriter::bytes(const void* data, std::size_t size) {
     bytes(&tag_, 1);
   }
   const auto* p = static_cast<const char*>(data);
+  if (buffer_) {
+    if (size > 0) buffer_->append(p, size);
+    return;
+  }
   while (size > 0) {
     const ssize_t n = write(fd_, p, size);
     if (n < 0 && errno == EINTR) continue;
@@ -301,27 +305,65 @@ class Child {
 
 void ResultReader::bytes(void* data, std::size_t size) {
   auto* p = static_cast<char*>(data);
+  if (buffer_) {
+    if (size > buffer_->size() - position_) fail_broken("its reader ended without a result");
+    if (size > 0) std::memcpy(p, buffer_->data() + position_, size);
+    position_ += size;
+    return;
+  }
   while (size > 0) {
-    child_.wait_readable();
-    const ssize_t n = read(child_.fd(), p, size);
+    child_->wait_readable();
+    const ssize_t n = read(child_->fd(), p, size);
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (n <= 0) child_.ended_early();
+    if (n <= 0) child_->ended_early();
     p += n;
     size -= std::size_t(n);
   }
 }
 
+void ResultReader::fail_broken(const char* why) {
+  if (child_) child_->fail_broken(why);
+  fail_at({decoder_->file, 0, ""}, decoder_->library, " failed on this file (", why, ")");
+}
+
+void ResultReader::finish_buffer() {
+  if (buffer_ && position_ != buffer_->size()) fail_broken("its reader sent more than its result");
+}
+
 std::string ResultReader::text(std::size_t max_size) {
   const auto size = value<std::uint64_t>();
-  if (size > max_size) child_.fail_broken("its reader sent an over-long text");
+  if (size > max_size) fail_broken("its reader sent an over-long text");
   std::string s(size, '\0');
   bytes(s.data(), s.size());
   return s;
 }
 
+namespace {
+
+// ContainedReadOptions::in_process: the child's and the parent's halves in
+// this process, through memory; the result takes the same encoding and
+// checks as through the pipe, and exceptions pass through.
+void run_in_process(const Decoder& decoder, const std::function<void(ResultWriter&)>& read,
+                    const std::function<void(ResultReader&)>& decode) {
+  std::string buffer;
+  ResultWriter out(buffer);
+  read(out);
+  if (!out.started()) out.bytes(nullptr, 0);
+  ResultReader in(decoder, buffer);
+  if (in.value<char>() != kResult) fail_at({decoder.file, 0, ""}, "internal: an in-process read sent no result");
+  decode(in);
+  in.finish_buffer();
+}
+
+}  // namespace
+
 void run(const Decoder& decoder, const ContainedReadOptions& options, const std::function<void(ResultWriter&)>& read,
          const std::function<void(ResultReader&)>& decode) {
   options.validate();
+  if (options.in_process) {
+    run_in_process(decoder, read, decode);
+    return;
+  }
   const double memory_limit = std::min(double(options.memory_limit_bytes), available_host_bytes());
   const Statm self = statm(getpid());
   int fds[2];

@@ -48,12 +48,21 @@
 
 namespace nanoscatter::contained {
 
+// What the Errors name: the file, and the library as a sentence's subject
+// ("the HDF5 library", "CBFlib").
+struct Decoder {
+  std::string file;
+  std::string library;
+};
+
 // The child's side of the pipe.
 class ResultWriter {
  public:
   // `tag` opens the stream: what follows is a result, or (run() only) an
   // Error or a failure.
   explicit ResultWriter(int fd, char tag = 'R') : fd_(fd), tag_(tag) {}
+  // ContainedReadOptions::in_process: the bytes go to `buffer`.
+  explicit ResultWriter(std::string& buffer) : buffer_(&buffer), tag_('R') {}
   void bytes(const void* data, std::size_t size);
   template <class T>
   void value(const T& v) {
@@ -64,7 +73,8 @@ class ResultWriter {
   bool started() const { return started_; }
 
  private:
-  int fd_;
+  int fd_ = -1;
+  std::string* buffer_ = nullptr;
   char tag_;
   bool started_ = false;
 };
@@ -74,7 +84,9 @@ class Child;
 // The parent's side: every wait for bytes enforces the limits.
 class ResultReader {
  public:
-  explicit ResultReader(Child& child) : child_(child) {}
+  explicit ResultReader(Child& child) : child_(&child) {}
+  // ContainedReadOptions::in_process: the bytes come from `buffer`.
+  ResultReader(const Decoder& decoder, const std::string& buffer) : decoder_(&decoder), buffer_(&buffer) {}
   void bytes(void* data, std::size_t size);
   template <class T>
   T value() {
@@ -87,21 +99,25 @@ class ResultReader {
   // than `max_size` (the child's bytes are no more trusted than the file).
   std::string text(std::size_t max_size);
 
- private:
-  Child& child_;
-};
+  // In-process only: every byte of the buffer was read.
+  void finish_buffer();
 
-// What the Errors name: the file, and the library as a sentence's subject
-// ("the HDF5 library", "CBFlib").
-struct Decoder {
-  std::string file;
-  std::string library;
+ private:
+  [[noreturn]] void fail_broken(const char* why);
+
+  Child* child_ = nullptr;
+  const Decoder* decoder_ = nullptr;
+  const std::string* buffer_ = nullptr;
+  std::size_t position_ = 0;
 };
 
 // Forks; the child calls `read(writer)` and exits, the parent calls
 // `decode(reader)` on what it wrote. `read` must do everything that can
 // fail before its first write (an exception after that is reported as a
-// broken result). Throws Error as described above.
+// broken result). Throws Error as described above. With
+// options.in_process, `read` writes into memory and `decode` reads it back
+// in this process; exceptions pass through (contained_read.hpp in
+// include/ says what for).
 void run(const Decoder& decoder, const ContainedReadOptions& options, const std::function<void(ResultWriter&)>& read,
          const std::function<void(ResultReader&)>& decode);
 

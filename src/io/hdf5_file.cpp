@@ -354,6 +354,8 @@ constexpr std::size_t kMaxName = 1 << 16;
 Dataset2D read_dataset_2d(const std::string& spec) {
   const std::size_t colon = spec.rfind(":/");
   const std::string file = colon == std::string::npos ? spec : spec.substr(0, colon);
+  // The library's start-up (it reads no file) once here, not in every child.
+  H5open();
   Dataset2D result;
   contained::run(
       {file, "the HDF5 library"}, ContainedReadOptions{},

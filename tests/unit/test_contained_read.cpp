@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -54,6 +55,15 @@ Outcome run_failing(const std::function<void(ResultWriter&)>& read, const Contai
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
 }
 
 // Every child has been reaped: no zombie, none still running.
@@ -177,6 +187,58 @@ TEST(ContainedRead, ParentErrorKillsAndReapsTheChild) {
   expect_no_children();
 }
 
+// ContainedReadOptions::in_process (fuzzing and tests): the same result
+// through the same encoding, no child; exceptions pass through unchanged.
+TEST(ContainedRead, InProcessRunsWithoutAChild) {
+  ContainedReadOptions options;
+  EXPECT_FALSE(options.in_process);  // what every production read gets
+  options.in_process = true;
+  const pid_t self = getpid();
+  pid_t reader_pid = 0;
+  std::vector<double> received;
+  contained::run(
+      kDecoder, options,
+      [&](ResultWriter& out) {
+        reader_pid = getpid();
+        out.value<std::uint64_t>(3);
+        const double v[3] = {1.5, -0.0, 1e300};
+        out.bytes(v, sizeof v);
+      },
+      [&](ResultReader& in) {
+        received.resize(in.value<std::uint64_t>());
+        in.bytes(received.data(), received.size() * sizeof(double));
+      });
+  EXPECT_EQ(reader_pid, self);
+  EXPECT_EQ(received, (std::vector<double>{1.5, -0.0, 1e300}));
+
+  const Error expected(Where{"img.h5", 7, "/entry@default"}, "not a group");
+  try {
+    contained::run(kDecoder, options, [&](ResultWriter&) { throw expected; }, [](ResultReader&) {});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), expected.what());
+  }
+  // Contained, this would be "failed on this file (...)"; in process, the
+  // fuzzer sees the exception itself.
+  EXPECT_THROW(contained::run(
+                   kDecoder, options, [](ResultWriter&) { throw std::out_of_range("substr"); }, [](ResultReader&) {}),
+               std::out_of_range);
+  // The parent's checks of what comes back hold in process too.
+  EXPECT_EQ(error_of([&] {
+              contained::run(
+                  kDecoder, options, [](ResultWriter& out) { out.value<std::uint32_t>(1); },
+                  [](ResultReader& in) { in.value<std::uint64_t>(); });
+            }),
+            "img.h5: the HDF5 library failed on this file (its reader ended without a result)");
+  EXPECT_EQ(error_of([&] {
+              contained::run(
+                  kDecoder, options, [](ResultWriter& out) { out.value<std::uint64_t>(1); },
+                  [](ResultReader& in) { in.value<std::uint32_t>(); });
+            }),
+            "img.h5: the HDF5 library failed on this file (its reader sent more than its result)");
+  expect_no_children();
+}
+
 TEST(ContainedRead, OptionsAreValidated) {
   ContainedReadOptions o;
   o.time_limit_s = 0;
@@ -187,15 +249,6 @@ TEST(ContainedRead, OptionsAreValidated) {
 }
 
 // --- The detector readers that use it ---
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 // The 3 × 4 int32 image fabio 0.14 writes (byte offset; values 7 i + 1),
 // with the header fields substituted where asked.
@@ -222,6 +275,12 @@ TEST(ContainedRead, CbfReadsAndCraftedHeadersAreRefused) {
   ASSERT_EQ(img.cols, 4u);
   for (std::size_t i = 0; i < 12; ++i) EXPECT_EQ(img.values[i], 7.0 * double(i) + 1) << i;
   EXPECT_EQ(img.format, "cbf");
+  DetectorReadOptions in_process;
+  in_process.contain.in_process = true;
+  const DetectorImage same = read_detector_image(write("good.cbf", minicbf()), in_process);
+  EXPECT_EQ(same.values, img.values);
+  EXPECT_EQ(same.rows, img.rows);
+  EXPECT_EQ(same.cols, img.cols);
 
   const std::string big = write("big.cbf", minicbf("3000000000"));
   EXPECT_EQ(error_of([&] { read_detector_image(big); }).rfind(big + ": X-Binary-Size: 3000000000 bytes declared", 0), 0u)
@@ -296,6 +355,86 @@ TEST(ContainedRead, CorruptHdf5FilesEndInOneLineErrors) {
       EXPECT_EQ(e.rfind(path.string() + ":", 0), 0u) << e;
     }
   }
+  expect_no_children();
+}
+
+// A NeXus @default that is an array of strings, not one: H5Aread writes
+// every element, and string_attribute's buffers hold one (a stack overrun
+// of the variable-length path's char*, a heap overrun of the fixed-length
+// path's string; seen while triaging fuzz_detector_hdf5_inprocess). Now
+// such an attribute counts as absent. In process, so that a sanitizer
+// would see an overrun here.
+TEST(ContainedRead, StringAttributeArraysAreNotReadIntoOneString) {
+  test::TempDir dir("hdf5_attribute_array");
+  for (const bool variable : {true, false}) {
+    SCOPED_TRACE(variable ? "variable length" : "fixed length");
+    const auto path = dir / (variable ? "vlen.h5" : "fixed.h5");
+    {
+      const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+      const hsize_t dims[2] = {4, 4};
+      const hid_t space = H5Screate_simple(2, dims, nullptr);
+      const hid_t d = H5Dcreate2(f, "/data", H5T_NATIVE_INT32, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+      std::vector<std::int32_t> v(16, 3);
+      H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+      const hsize_t n = 3;
+      const hid_t aspace = H5Screate_simple(1, &n, nullptr);
+      const hid_t str = H5Tcopy(H5T_C_S1);
+      H5Tset_size(str, variable ? H5T_VARIABLE : 4);
+      const hid_t a = H5Acreate2(f, "default", str, aspace, H5P_DEFAULT, H5P_DEFAULT);
+      const char* values[3] = {"data", "xxxx", "yyyy"};
+      const char fixed[12] = {'d', 'a', 't', 'a', 'x', 'x', 'x', 'x', 'y', 'y', 'y', 'y'};
+      if (variable) {
+        H5Awrite(a, str, values);
+      } else {
+        H5Awrite(a, str, fixed);
+      }
+      H5Aclose(a);
+      H5Tclose(str);
+      H5Sclose(aspace);
+      H5Dclose(d);
+      H5Sclose(space);
+      H5Fclose(f);
+    }
+    DetectorReadOptions options;
+    options.contain.in_process = true;
+    const DetectorImage img = read_detector_image(path.string(), options);
+    EXPECT_EQ(img.source, path.string() + ":/data");  // found as the first 2D dataset, not through @default
+    EXPECT_EQ(img.rows, 4u);
+    EXPECT_EQ(img.values, std::vector<double>(16, 3.0));
+    // The production read agrees.
+    EXPECT_EQ(read_detector_image(path.string()).values, img.values);
+  }
+  expect_no_children();
+}
+
+// Inputs on which fuzz_detector_hdf5_inprocess found libhdf5 1.10.8 itself
+// failing (bench/results/2026-11-26-fuzz.md, "In-process fuzzing"): an
+// overlapping memcpy, a segmentation fault and an infinite loop in H5HG_read
+// under H5Aread of the NeXus @default string, a 16-byte over-read under
+// H5Aexists. The production read contains each: an image or a one-line
+// Error naming the file, within the time limit, no child left.
+TEST(ContainedRead, LibraryFindingsOfTheInProcessFuzzerAreContained) {
+  DetectorReadOptions options;
+  options.contain.time_limit_s = 2;
+  options.contain.memory_limit_bytes = std::size_t(1) << 30;
+  const std::filesystem::path dir = std::filesystem::path(NS_TEST_DATA_DIR) / "libhdf5_findings";
+  for (const char* name : {"memcpy_overlap_H5HG_read.h5", "segv_H5HG_read.h5", "overread_H5O_attr_exists.h5",
+                           "loop_H5HG_read.h5"}) {
+    const std::string path = (dir / name).string();
+    SCOPED_TRACE(path);
+    ASSERT_TRUE(std::filesystem::is_regular_file(path));
+    const auto start = std::chrono::steady_clock::now();
+    const std::string e = error_of([&] { read_detector_image(path, options); });
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 3.5);
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+    if (e != "(no error)") {
+      EXPECT_EQ(e.rfind(path + ": ", 0), 0u) << e;
+    }
+  }
+  // The loop does not end by itself: only the time limit ends it.
+  const std::string loop = (dir / "loop_H5HG_read.h5").string();
+  EXPECT_EQ(error_of([&] { read_detector_image(loop, options); }),
+            loop + ": the HDF5 library took more than 2 s for this file");
   expect_no_children();
 }
 

@@ -36,12 +36,17 @@ void add_plugin_dirs() {
   });
 }
 
-// A string attribute (variable or fixed length), or "" when absent.
+// A string attribute (variable or fixed length), or "" when absent or not
+// one string.
 std::string string_attribute(hid_t object, const char* name) {
   if (H5Aexists(object, name) <= 0) return "";
   Handle attr(H5Aopen(object, name, H5P_DEFAULT), H5Aclose);
   Handle type(H5Aget_type(attr.get()), H5Tclose);
   if (!type.valid() || H5Tget_class(type.get()) != H5T_STRING) return "";
+  // H5Aread writes every element of the attribute: the buffers below hold
+  // one (an array of strings would overrun them).
+  Handle space(H5Aget_space(attr.get()), H5Sclose);
+  if (!space.valid() || H5Sget_simple_extent_npoints(space.get()) != 1) return "";
   if (H5Tis_variable_str(type.get()) > 0) {
     char* text = nullptr;
     Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
@@ -230,6 +235,10 @@ DetectorImage read_hdf5_uncontained(const std::string& name, const std::string& 
 // bench/results/2026-11-26-fuzz.md): the whole read, open included, runs
 // contained.
 DetectorImage read_hdf5(const std::string& name, const std::string& requested, const DetectorReadOptions& options) {
+  // The library's start-up (H5open, reading no file) and the plugin folders
+  // once in this process, which every child then inherits ready, instead of
+  // once in every child.
+  add_plugin_dirs();
   return read_contained(name, "the HDF5 library", options,
                         [&] { return read_hdf5_uncontained(name, requested, options); });
 }
