@@ -1,5 +1,7 @@
 #include "io/structure_text.hpp"
 
+#include "core/number_text.hpp"
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -35,14 +37,7 @@ std::string to_lower(std::string_view text) {
 
 bool iequals(std::string_view a, std::string_view b) { return to_lower(a) == to_lower(b); }
 
-std::optional<double> to_double(std::string_view token) {
-  // from_chars rejects a leading '+', which Fortran-written files use.
-  if (!token.empty() && token.front() == '+') token.remove_prefix(1);
-  double value = 0;
-  const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
-  if (ec != std::errc() || ptr != token.data() + token.size()) return std::nullopt;
-  return value;
-}
+std::optional<double> to_double(std::string_view token) { return number_from_text(token).value; }
 
 double parse_finite(std::string_view token, const Where& where) {
   const auto value = to_double(token);

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "core/number_text.hpp"
 #include "nanoscatter/atomic_file.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/io_text.hpp"
@@ -107,23 +108,10 @@ bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' |
 
 // Parses one number token in full; throws naming file, line and value column.
 double parse_number(std::string_view token, const Where& where) {
-  std::string_view digits = token;
-  // from_chars rejects a leading '+', which other writers (Fortran, C) emit.
-  if (digits.size() > 1 && digits[0] == '+' && digits[1] != '-' && digits[1] != '+')
-    digits.remove_prefix(1);
-  double value = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (end != digits.data() + digits.size() || ec == std::errc::invalid_argument)
-    fail_at(where, "not a number: '", token, "'");
-  if (ec == std::errc::result_out_of_range) {
-    // from_chars also reports underflow this way; strtod tells the two apart
-    // and gives the correctly rounded zero or subnormal for underflow.
-    const std::string copy(digits);
-    errno = 0;
-    value = std::strtod(copy.c_str(), nullptr);
-    if (std::isinf(value)) fail_at(where, "number out of range: '", token, "'");
-  }
-  return value;
+  const TextNumber number = number_from_text(token);
+  if (number.out_of_range) fail_at(where, "number out of range: '", token, "'");
+  if (!number.value) fail_at(where, "not a number: '", token, "'");
+  return *number.value;
 }
 
 }  // namespace

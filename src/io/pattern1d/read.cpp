@@ -10,6 +10,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "core/number_text.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/pattern1d.hpp"
 #include "nanoscatter/whole_number.hpp"
@@ -34,17 +35,7 @@ bool is_comment(std::string_view line) {
 }
 
 // One number token in full, or nullopt.
-std::optional<double> to_number(std::string_view token) {
-  if (token.size() > 1 && token[0] == '+') token.remove_prefix(1);
-  double v = 0;
-  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
-  if (end != token.data() + token.size() || ec == std::errc::invalid_argument) return std::nullopt;
-  if (ec == std::errc::result_out_of_range) {
-    const std::string copy(token);
-    v = std::strtod(copy.c_str(), nullptr);
-  }
-  return v;
-}
+std::optional<double> to_number(std::string_view token) { return number_from_text(token).value; }
 
 std::vector<std::string_view> split(std::string_view s) {
   std::vector<std::string_view> out;
