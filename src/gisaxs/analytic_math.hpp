@@ -42,6 +42,7 @@ template <class R> NS_GISAXS_HD R rhypot(R x, R y) { return NS_GISAXS_MATH(hypot
 template <class R> NS_GISAXS_HD R rsinh(R x) { return NS_GISAXS_MATH(sinh)(x); }
 template <class R> NS_GISAXS_HD R rcosh(R x) { return NS_GISAXS_MATH(cosh)(x); }
 template <class R> NS_GISAXS_HD R rceil(R x) { return NS_GISAXS_MATH(ceil)(x); }
+template <class R> NS_GISAXS_HD R rfma(R x, R y, R z) { return NS_GISAXS_MATH(fma)(x, y, z); }
 
 inline constexpr double kPi = 3.14159265358979323846;
 
@@ -280,11 +281,18 @@ NS_GISAXS_HD void form_factors(const ShapeParams& s, R qx, R qy, const Cx<R>* qz
       const double* nodes = tables.gauss + offset;
       const double* weights = tables.gauss + kGaussTotal + offset;
       const R panel_half = half_height / R(panels);
+      const double panel_half_exact = 0.5 * s.z_top / panels;
       for (int t = 0; t < terms; ++t) out[t] = Cx<R>(R(0));
       for (int p = 0; p < panels; ++p) {
-        const R centre = R(2 * p + 1) * panel_half;
+        const double centre = (2 * p + 1) * panel_half_exact;
         for (int k = 0; k < n; ++k) {
-          const R z = centre + panel_half * R(nodes[k]);
+          // The node as z + z_low (float-float for Real = float): the
+          // rounding of z alone, 2⁻²⁴ z, would move each node's phase q_z z
+          // by its own 2⁻²⁴ |q_z z|, an error of the sum relative to V that
+          // the integral's cancellation (|F| ≪ V at large q_z) does not
+          // shrink.
+          const double z_exact = centre + panel_half_exact * nodes[k];
+          const R z = R(z_exact), z_low = R(z_exact - double(z));
           R r2;
           if (s.shape == Shape::cone) {
             const R r = R(s.revolution[0]) - z * R(s.revolution[1]);
@@ -296,7 +304,16 @@ NS_GISAXS_HD void form_factors(const ShapeParams& s, R qx, R qy, const Cx<R>* qz
           if (r2 < R(0)) r2 = R(0);
           const R part = R(2 * kPi) * r2 * panel_half * R(weights[k]) *
                          bessel_j1c(q_par * rsqrt(r2), tables.chebyshev);
-          for (int t = 0; t < terms; ++t) out[t] += part * exp_i(qz[t] * z);
+          for (int t = 0; t < terms; ++t) {
+            // e^{i q_z z}: the phase q_z z as phase + phase_low exactly (an
+            // FMA gives the product's rounding), then cos and sin of
+            // phase + phase_low to first order in phase_low (≤ 2⁻²⁴ |q_z z|).
+            const R q = qz[t].re;
+            const R phase = q * z;
+            const R phase_low = rfma(q, z, -phase) + q * z_low;
+            const R c = rcos(phase), sn = rsin(phase), m = rexp(-qz[t].im * z);
+            out[t] += part * Cx<R>(m * (c - phase_low * sn), m * (sn + phase_low * c));
+          }
         }
       }
       return;
