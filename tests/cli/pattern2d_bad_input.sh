@@ -48,7 +48,7 @@ expect_error "--beam: the beam direction must be a finite, non-zero vector" au2.
 expect_error "--anomalous: only used with X-rays (radiation xray)" au2.xyz "${polar[@]}" --radiation neutron --anomalous -o out.h5
 expect_error "--radiation: unknown radiation 'light' (expected xray, neutron or electron)" \
   au2.xyz "${polar[@]}" --radiation light -o out.h5
-expect_error "--precision: unknown precision 'half' (expected single or double)" au2.xyz "${polar[@]}" --precision half -o out.h5
+expect_error "--precision: unknown precision 'half' (expected auto, single or double)" au2.xyz "${polar[@]}" --precision half -o out.h5
 expect_error "out.xyz: --output: pattern2d writes HDF5 (.h5, .hdf5), text (.dat, .txt, .csv) or a picture (.png)" \
   au2.xyz "${polar[@]}" -o out.xyz
 expect_error "out.tiff: --output: unknown extension '.tiff'*" au2.xyz "${polar[@]}" -o out.tiff
