@@ -29,11 +29,15 @@ enum class GpuHistogram { reproducible, fast };
 GpuHistogram parse_gpu_histogram(const std::string& name);  // "reproducible", "fast"
 const char* to_string(GpuHistogram g);
 
+// The histograms' default bin width Δr, Å: its error bound (docs/debye.md,
+// "Histogram") keeps it within 1e-4 of exact to Q ≈ 50 Å⁻¹.
+inline constexpr double kDefaultBinWidth = 1e-3;
+
 struct DebyeOptions {
   Radiation radiation = Radiation::xray;
   FactorOptions factors;
   DebyeMethod method = DebyeMethod::exact;
-  double bin_width = 1e-3;               // Å, histogram mode
+  double bin_width = kDefaultBinWidth;   // Å, histogram mode
   GpuHistogram gpu_histogram = GpuHistogram::reproducible;  // histogram mode on a GPU
   bool partials = false;                 // one column per species pair
   DeviceOptions compute;                 // device, precision, memory, threads, quiet

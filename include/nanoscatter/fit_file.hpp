@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "nanoscatter/debye.hpp"
 #include "nanoscatter/fit.hpp"
 #include "nanoscatter/fit_gisaxs.hpp"
 #include "nanoscatter/gisaxs.hpp"
@@ -48,7 +49,7 @@ struct FitDescription {
   double r_first = 0, r_last = 0;  Where r_where;
   Radiation radiation = Radiation::xray;
   PdfModelOptions pdf;
-  double bin_width = 1e-3;  // Å, of the pair histograms
+  double bin_width = kDefaultBinWidth;  // Å, of the pair histograms
   bool qmax_given = false;  // else Qmax from the data's header
   // [model] of engine = "powder" (docs/fitting.md, "Powder fits"): the
   // structure (above), the fitted 2θ range (degrees), the instrument, and

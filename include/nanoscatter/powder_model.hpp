@@ -153,7 +153,7 @@ class PowderModel {
   std::vector<std::vector<double>> sums_of(const std::vector<debye::BinArrays>& bins, double lattice_expansion,
                                            std::span<const double> q) const;
   std::shared_ptr<const Histograms> hist_;
-  double bin_width_ = 1e-3, atoms_ = 0;
+  double bin_width_ = kDefaultBinWidth, atoms_ = 0;
 };
 
 // Polarisation factor P(2θ), all normalised so that P(0) = 1:

@@ -63,7 +63,7 @@ void exact_pair_sums_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set,
 // placing every distance at the centre. Bin k covers [k·Δr, (k+1)·Δr);
 // δ = r − centre_k.
 struct PairHistogram {
-  double bin_width = 1e-3;
+  double bin_width = kDefaultBinWidth;
   std::vector<double> count;   // Σ w_i w_j
   std::vector<double> sum_d;   // Σ w_i w_j δ
   std::vector<double> sum_d2;  // Σ w_i w_j δ²
