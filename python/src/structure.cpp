@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "keywords.hpp"
 #include "nanoscatter/build_options.hpp"
 #include "nanoscatter/structure_io.hpp"
 
@@ -158,38 +159,42 @@ void bind_structure(py::module_& m) {
   m.def("_structure_from", [](const py::handle& obj) { return structure_from(obj, "structure"); });
   // Each keyword is one field of the library's BuildOptions (its checks and
   // steps are build_structure's).
-  m.def("build", [](std::optional<std::string> lattice, std::optional<double> a, std::optional<std::vector<std::string>> elements,
-                    std::optional<double> c, std::optional<double> u, py::object cif, py::object input,
-                    std::optional<std::string> shape, std::optional<double> radius, std::optional<double> edge,
-                    std::optional<std::vector<double>> size, std::optional<double> height, py::object planes,
-                    py::object placements, std::optional<double> vacancies,
-                    std::optional<std::vector<std::string>> vacancy_elements, std::optional<double> displace,
-                    std::optional<std::map<std::string, double>> b_factor, std::uint64_t seed) {
-    BuildOptions o;
-    o.lattice = lattice.value_or("");
-    o.a = a, o.c = c, o.u = u;
-    o.elements = elements.value_or(std::vector<std::string>{});
-    o.cif = structure_source(cif, "cif");
-    o.input = structure_source(input, "input");
-    o.shape = shape.value_or("");
-    o.radius = radius, o.edge = edge, o.height = height;
-    o.size = size.value_or(std::vector<double>{});
-    o.planes = source_from<PlanesSource>(planes, planes_from);
-    o.placements = source_from<PlacementsSource>(placements, placements_from);
-    o.vacancies = vacancies;
-    o.vacancy_elements = vacancy_elements.value_or(std::vector<std::string>{});
-    o.displace = displace;
-    o.b_factor = b_factor.value_or(std::map<std::string, double>{});
-    o.seed = seed;
-    return build_structure(o);
-  },
-        py::kw_only(), py::arg("lattice") = py::none(), py::arg("a") = py::none(), py::arg("elements") = py::none(),
-        py::arg("c") = py::none(), py::arg("u") = py::none(), py::arg("cif") = py::none(),
-        py::arg("input") = py::none(), py::arg("shape") = py::none(), py::arg("radius") = py::none(),
-        py::arg("edge") = py::none(), py::arg("size") = py::none(), py::arg("height") = py::none(),
-        py::arg("planes") = py::none(), py::arg("placements") = py::none(), py::arg("vacancies") = py::none(),
-        py::arg("vacancy_elements") = py::none(), py::arg("displace") = py::none(), py::arg("b_factor") = py::none(), py::arg("seed") = 1,
-        "`nanoscatter build` (same options): a lattice or cell cut by a shape, ensembles, defects.");
+  // Keywords, not a fixed pybind11 signature: a mistyped keyword is a
+  // nanoscatter.Error listing the valid ones, as for the engines.
+  m.def(
+      "build",
+      [](const py::kwargs& kwargs) {
+        const Keywords k(kwargs,
+                         {"lattice", "a", "elements", "c", "u", "cif", "input", "shape", "radius", "edge", "size",
+                          "height", "planes", "placements", "vacancies", "vacancy_elements", "displace", "b_factor",
+                          "seed"},
+                         "build");
+        const auto object = [&](const char* name) { return k.has(name) ? py::object(kwargs[name]) : py::none(); };
+        BuildOptions o;
+        std::optional<std::string> lattice, shape;
+        std::optional<std::vector<std::string>> elements, vacancy_elements;
+        std::optional<std::vector<double>> size;
+        std::optional<std::map<std::string, double>> b_factor;
+        k.get("lattice", lattice), k.get("shape", shape);
+        k.get("elements", elements), k.get("vacancy_elements", vacancy_elements);
+        k.get("size", size), k.get("b_factor", b_factor);
+        k.get("a", o.a), k.get("c", o.c), k.get("u", o.u);
+        k.get("radius", o.radius), k.get("edge", o.edge), k.get("height", o.height);
+        k.get("vacancies", o.vacancies), k.get("displace", o.displace);
+        k.get("seed", o.seed);
+        o.lattice = lattice.value_or("");
+        o.shape = shape.value_or("");
+        o.elements = elements.value_or(std::vector<std::string>{});
+        o.vacancy_elements = vacancy_elements.value_or(std::vector<std::string>{});
+        o.size = size.value_or(std::vector<double>{});
+        o.b_factor = b_factor.value_or(std::map<std::string, double>{});
+        o.cif = structure_source(object("cif"), "cif");
+        o.input = structure_source(object("input"), "input");
+        o.planes = source_from<PlanesSource>(object("planes"), planes_from);
+        o.placements = source_from<PlacementsSource>(object("placements"), placements_from);
+        return build_structure(o);
+      },
+      "`nanoscatter build` (same options as keywords): a lattice or cell cut by a shape, ensembles, defects.");
 }
 
 }  // namespace nanoscatter::python

@@ -67,6 +67,15 @@ class BuildAgainstCli(ScratchTestCase):
         self.assertTrue(e.exception.option)
         self.assertIsInstance(e.exception, ValueError)
 
+    def test_unknown_keyword_is_named_with_the_valid_ones(self):
+        with self.assertRaises(ns.Error) as e:
+            ns.build(lattice="fcc", a=4.078, elements="Au", shape="sphere", radus=10)
+        self.assertIn("unknown keyword 'radus'", str(e.exception))
+        self.assertIn("radius", str(e.exception))
+        with self.assertRaises(ns.Error) as e:
+            ns.build(lattice="fcc", a="four", elements="Au", shape="sphere", radius=10)
+        self.assertIn("a:", str(e.exception))
+
     def test_bad_options_give_the_cli_message(self):
         # BuildOptions::validate and build_structure hold the checks: each
         # bad value reads the same from both sides, flag or keyword named.
