@@ -182,9 +182,7 @@ void bind_dda(py::module_& m) {
         names.push_back("comm");
         const Keywords kw(kwargs, names, "DdaPlan");
         DdaOptions options = dda_options(kwargs, kw);
-        parallel::Communicator comm;
-        kw.get("comm", comm);
-        return new PyDdaPlan(std::move(options), comm);
+        return new PyDdaPlan(std::move(options), kw.communicator());
       }))
       .def("execute", &PyDdaPlan::execute, py::kw_only(), py::arg("output") = "", py::arg("save_geom") = "")
       .def("write_adda_outputs",

@@ -122,9 +122,7 @@ void bind_debye(py::module_& m) {
              names.push_back("comm");
              const Keywords kw(kwargs, names, "DebyePlan");
              DebyeOptions options = debye_options(kw);
-             parallel::Communicator comm;
-             kw.get("comm", comm);
-             return new PyDebyePlan(structure_from(structure, "structure"), std::move(options), comm);
+             return new PyDebyePlan(structure_from(structure, "structure"), std::move(options), kw.communicator());
            }),
            py::arg("structure"))
       .def("execute", &PyDebyePlan::execute, py::arg("q"), py::kw_only(), py::arg("normalize") = "none",

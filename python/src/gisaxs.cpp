@@ -164,9 +164,7 @@ void bind_gisaxs(py::module_& m) {
              names.push_back("comm");
              const Keywords kw(kwargs, names, "GisaxsPlan");
              GisaxsOptions options = gisaxs_options(kw);
-             parallel::Communicator comm;  // comm=None (the default): this process alone
-             if (!kw.is_none("comm")) kw.get("comm", comm);
-             return new PyGisaxsPlan(sample_from(sample), std::move(options), comm);
+             return new PyGisaxsPlan(sample_from(sample), std::move(options), kw.communicator());
            }),
            py::arg("sample"))
       .def(

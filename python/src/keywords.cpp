@@ -81,6 +81,12 @@ void Keywords::get_same_unit_lengths(const std::vector<std::pair<const char*, st
   for (std::size_t i = 0; i < values.size(); ++i) *targets[i] = values[i];
 }
 
+parallel::Communicator Keywords::communicator() const {
+  parallel::Communicator comm;
+  if (!is_none("comm")) get("comm", comm);
+  return comm;
+}
+
 std::vector<std::string> with_device_keywords(std::vector<std::string> valid) {
   const auto& d = Keywords::device_keywords();
   valid.insert(valid.end(), d.begin(), d.end());

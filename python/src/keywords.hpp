@@ -15,6 +15,7 @@
 
 #include "nanoscatter/device.hpp"
 #include "nanoscatter/error.hpp"
+#include "nanoscatter/parallel.hpp"
 #include "nanoscatter/units.hpp"
 
 namespace nanoscatter::python {
@@ -32,6 +33,9 @@ class Keywords {
   Keywords(const py::kwargs& kwargs, std::vector<std::string> valid, std::string call);
 
   bool has(const char* name) const { return kwargs_.contains(name); }
+  // The `comm` keyword of the engines that share work over MPI ranks: its
+  // Communicator, or this process alone where it is None or absent.
+  parallel::Communicator communicator() const;
   bool is_none(const char* name) const { return has(name) && kwargs_[name].is_none(); }
 
   // into = the keyword's value when given (else unchanged).

@@ -138,9 +138,7 @@ void bind_pattern2d(py::module_& m) {
       .def(py::init([](const py::handle& structure, const py::kwargs& kwargs) {
              const Keywords kw(kwargs, with_device_keywords(kPlanKeywords), "Pattern2DPlan");
              Pattern2DOptions options = plan_options(kw);
-             parallel::Communicator comm;
-             if (!kw.is_none("comm")) kw.get("comm", comm);  // None: this process alone
-             return new PyPattern2DPlan(structure_from(structure, "structure"), std::move(options), comm);
+             return new PyPattern2DPlan(structure_from(structure, "structure"), std::move(options), kw.communicator());
            }),
            py::arg("structure"))
       .def("execute", &PyPattern2DPlan::execute,

@@ -186,8 +186,7 @@ void bind_rmc(py::module_& m) {
                         "the tiles over the MPI ranks")
       .def(py::init([](const py::object& target, const py::object& mask, const py::kwargs& kwargs) {
              const Keywords kw(kwargs, rmc_keywords(), "RmcPlan");
-             parallel::Communicator comm;
-             if (!kw.is_none("comm")) kw.get("comm", comm);
+             const parallel::Communicator comm = kw.communicator();
              RmcOptions o = rmc_options(kw, kwargs);
              o.share = comm.share();
              // An initial model may give the loading (checked with the target's size below).

@@ -25,6 +25,13 @@ class DebyeBinding(ScratchTestCase):
         self.coo = ns.build(lattice="rocksalt", a=4.26, elements=["Co", "O"], shape="sphere", radius=7)
         ns.write_structure(self.path("coo.xyz"), self.coo)
 
+    def test_comm_none_is_this_process_alone(self):
+        # Every engine reads comm the same way (Keywords::communicator).
+        q = np.linspace(0.5, 5, 20)
+        np.testing.assert_array_equal(ns.DebyePlan(self.coo, comm=None).execute(q).intensity,
+                                      ns.DebyePlan(self.coo).execute(q).intensity)
+        ns.DdaPlan(shape="sphere", grid=8, m=(1.5, 0), eq_rad=1.0, comm=None, quiet=True)
+
     def test_partials_equal_cli(self):
         r = ns.debye(self.coo, qmin=0.1, qmax=8, qpoints=40, partials=True, device="cpu")
         cli("debye", self.path("coo.xyz"), "--qmin", 0.1, "--qmax", 8, "--qpoints", 40, "--partials",
