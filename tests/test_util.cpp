@@ -1,5 +1,7 @@
 #include "test_util.hpp"
 
+#include "nanoscatter/error.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +14,15 @@
 #include <stdexcept>
 
 namespace nanoscatter::test {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
 
 double max_rel_error_floored(const std::vector<double>& a, const std::vector<double>& reference,
                              double floor_fraction) {

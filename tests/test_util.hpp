@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,9 @@
 #include "structure/species_split.hpp"
 
 namespace nanoscatter::test {
+
+// The message of the nanoscatter::Error that f throws, or "(no error)".
+std::string error_of(const std::function<void()>& f);
 
 // max_i |a_i − b_i| / |b_i| over the entries where |b_i| > floor_fraction·max|b|.
 double max_rel_error(const std::vector<double>& a, const std::vector<double>& reference,

@@ -57,14 +57,7 @@ Outcome run_failing(const std::function<void(ResultWriter&)>& read, const Contai
   return out;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::error_of;
 
 // Every child has been reaped: no zombie, none still running.
 void expect_no_children() {

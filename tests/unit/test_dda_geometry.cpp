@@ -22,14 +22,7 @@ DdaShape shape(DdaShapeKind k, std::vector<double> p = {}) {
   return s;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::error_of;
 }  // namespace
 
 // ADDA's default run (sphere, grid 16) reports "Total number of occupied

@@ -114,8 +114,10 @@ TEST(GisaxsAnalyticMath, SpecialFunctionsMatchTheCpuOnes) {
   EXPECT_LE(e32, 1e-4);
 }
 
-TEST(GisaxsAnalyticMath, FormFactorsMatchTheCpuShapesOnDrawnQ) {
-  const int cases = property_cases(40);
+namespace {
+// The device's Gauss–Legendre table: every order's nodes, then every
+// order's weights (analytic::MathTables).
+std::vector<double> gauss_table() {
   std::vector<double> gauss, weights;
   for (int i = 0; i < analytic::kGaussOrderCount; ++i) {
     const GaussRule& rule = gauss_legendre(analytic::gauss_order(i));
@@ -123,6 +125,13 @@ TEST(GisaxsAnalyticMath, FormFactorsMatchTheCpuShapesOnDrawnQ) {
     weights.insert(weights.end(), rule.weights.begin(), rule.weights.end());
   }
   gauss.insert(gauss.end(), weights.begin(), weights.end());
+  return gauss;
+}
+}  // namespace
+
+TEST(GisaxsAnalyticMath, FormFactorsMatchTheCpuShapesOnDrawnQ) {
+  const int cases = property_cases(40);
+  const std::vector<double> gauss = gauss_table();
   const analytic::MathTables tables{bessel_j1c_chebyshev().data(), gauss.data()};
   double worst64 = 0, worst32 = 0;
   for (int k = 0; k < cases; ++k) {
@@ -234,13 +243,7 @@ TEST(GisaxsAnalyticPixels, TallConeFloat32PhaseOnDrawnSample5785977272135772751)
 // The same cone alone along that pixel column's q_z, against float64.
 // Errors relative to max(|F|, 10⁻³ V), as in FormFactorsMatchTheCpuShapesOnDrawnQ.
 TEST(GisaxsAnalyticMath, TallConeFloat32PhaseAlongQz) {
-  std::vector<double> gauss, weights;
-  for (int i = 0; i < analytic::kGaussOrderCount; ++i) {
-    const GaussRule& rule = gauss_legendre(analytic::gauss_order(i));
-    gauss.insert(gauss.end(), rule.nodes.begin(), rule.nodes.end());
-    weights.insert(weights.end(), rule.weights.begin(), rule.weights.end());
-  }
-  gauss.insert(gauss.end(), weights.begin(), weights.end());
+  const std::vector<double> gauss = gauss_table();
   const analytic::MathTables tables{bessel_j1c_chebyshev().data(), gauss.data()};
   // cone(R = 10.3155, H = 52.181, α = 1.4266), one of the sample's size samples.
   const double radius = 10.3155, height = 52.181, alpha = 1.4266;

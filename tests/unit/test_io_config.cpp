@@ -38,14 +38,7 @@ thickness = 5
 roughness = { sigma = 0.3 }
 )";
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::error_of;
 
 int error_line(const std::function<void()>& f) {
   try {

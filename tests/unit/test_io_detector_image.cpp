@@ -23,14 +23,7 @@
 namespace nanoscatter {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::error_of;
 
 // One line, naming the file (by its name) and containing `field`.
 void expect_one_line_error(const std::function<void()>& f, const std::string& file, const std::string& field) {

@@ -30,14 +30,7 @@ using namespace nanoscatter;
 
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::error_of;
 
 std::vector<std::string> dir_entries(const std::filesystem::path& dir) {
   std::vector<std::string> names;

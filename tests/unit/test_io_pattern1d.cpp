@@ -17,6 +17,7 @@
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/pattern1d.hpp"
 #include "property_seed.hpp"
+#include "test_util.hpp"
 
 namespace nanoscatter {
 namespace {
@@ -36,14 +37,7 @@ fs::path write_file(const fs::path& path, const std::string& text) {
   return path;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using test::error_of;
 
 void expect_error(const std::function<void()>& f, const std::string& contains) {
   const std::string e = error_of(f);
