@@ -204,7 +204,28 @@ struct GisaxsPlan::Impl {
   // GPU or float32 runs: fills the mesh components' tables once (before the
   // pixel loop).
   void ensure_tables() const;
+  // The pixels [first, first + count) of the blocks this part owns
+  // (options.share), in order; `merged`: runs of adjacent blocks as one
+  // range (a whole image is one GPU launch).
+  struct PixelRange {
+    std::size_t first = 0, count = 0;
+  };
+  std::vector<PixelRange> owned_ranges(bool merged = false) const;
 };
+
+std::vector<GisaxsPlan::Impl::PixelRange> GisaxsPlan::Impl::owned_ranges(bool merged) const {
+  const std::size_t n = pixels.size();
+  std::vector<PixelRange> ranges;
+  for (std::size_t b = 0; b * block < n; ++b) {
+    if (!options.share.owns(b)) continue;
+    const std::size_t first = b * block, count = std::min(block, n - first);
+    if (merged && !ranges.empty() && ranges.back().first + ranges.back().count == first)
+      ranges.back().count += count;
+    else
+      ranges.push_back({first, count});
+  }
+  return ranges;
+}
 
 void GisaxsPlan::Impl::choose_path() {
   analytic_gpu = false;
@@ -454,14 +475,12 @@ void GisaxsPlan::Impl::ensure_tables() const {
       // entries stay 0 and are never read).
       q.clear();
       at.clear();
-      for (std::size_t b = 0; b * block < n; ++b) {
-        if (!options.share.owns(b)) continue;
-        const std::size_t first = b * block, count = std::min(block, n - first);
-        prepare_block(beams.front(), first, count, ws);
-        kind_terms(beams.front(), kind, count, ws);
-        for (std::size_t j = 0; j < count * terms; ++j) {
+      for (const PixelRange& r : owned_ranges()) {
+        prepare_block(beams.front(), r.first, r.count, ws);
+        kind_terms(beams.front(), kind, r.count, ws);
+        for (std::size_t j = 0; j < r.count * terms; ++j) {
           q.push_back(ws.q[j]);
-          at.push_back(first * terms + j);
+          at.push_back(r.first * terms + j);
         }
       }
       for (const Component& c : kind.components) {
@@ -599,66 +618,51 @@ GisaxsResult GisaxsPlan::execute() const {
   result.cols = impl_->pixels.cols;
   result.pixels = impl_->pixels;
   result.particle_kinds = impl_->kind_count;
-  const std::size_t n = impl_->pixels.size();
-  result.intensity.assign(n, 0.0);
+  result.intensity.assign(impl_->pixels.size(), 0.0);
   impl_->ensure_tables();
-  const std::size_t block = impl_->block;
-  const std::size_t n_blocks = (n + block - 1) / block;
-  const int threads = impl_->options.compute.threads > 0 ? impl_->options.compute.threads : omp_get_max_threads();
   const WorkShare& share = impl_->options.share;
-  std::size_t mine = 0;  // this part's pixels
-  for (std::size_t b = 0; b < n_blocks; ++b)
-    if (share.owns(b)) mine += std::min(block, n - b * block);
-  result.computed_pixels = mine;
+  // This part's pixels: one range per run of owned blocks on the GPU (one
+  // launch for a whole image), one per block for the CPU threads.
+  const std::vector<Impl::PixelRange> ranges = impl_->owned_ranges(impl_->analytic_gpu);
+  for (const Impl::PixelRange& r : ranges) result.computed_pixels += r.count;
   if (impl_->analytic_gpu) {
     // The pixel function computes every kind's amplitude anew (it keeps no
     // amplitudes between launches).
     impl_->kinds_computed += impl_->kind_count;
     impl_->last_computed_kinds.resize(impl_->kind_count);
     for (std::size_t k = 0; k < impl_->kind_count; ++k) impl_->last_computed_kinds[k] = k;
-    // One launch for the whole image, or one per owned block of a share.
-    if (share.whole())
-      impl_->compute_gpu(0, n, result.intensity.data());
-    else
-      for (std::size_t b = 0; b < n_blocks; ++b)
-        if (share.owns(b))
-          impl_->compute_gpu(b * block, std::min(block, n - b * block), result.intensity.data() + b * block);
-    if (share.whole())
-      impl_->resolution.apply(result.rows, result.cols, result.intensity);
-    else
-      result.pending_resolution = impl_->resolution;
-    result.seconds = start.seconds();
-    return result;
-  }
-  // Amplitudes kept per kind for the next set_layouts (amplitude_cache.hpp).
-  AmplitudeCache& cache = impl_->amplitude_cache;
-  if (impl_->amplitudes_wanted && !cache.bound()) cache.bind(impl_->layouts);
-  impl_->last_computed_kinds.clear();
-  for (std::size_t k = 0; k < impl_->kind_count; ++k) {
-    if (cache.ready(k)) {
-      ++impl_->kinds_reused;
-    } else {
-      ++impl_->kinds_computed;
-      impl_->last_computed_kinds.push_back(k);
+    for (const Impl::PixelRange& r : ranges) impl_->compute_gpu(r.first, r.count, result.intensity.data() + r.first);
+  } else {
+    // Amplitudes kept per kind for the next set_layouts (amplitude_cache.hpp).
+    AmplitudeCache& cache = impl_->amplitude_cache;
+    if (impl_->amplitudes_wanted && !cache.bound()) cache.bind(impl_->layouts);
+    impl_->last_computed_kinds.clear();
+    for (std::size_t k = 0; k < impl_->kind_count; ++k) {
+      if (cache.ready(k)) {
+        ++impl_->kinds_reused;
+      } else {
+        ++impl_->kinds_computed;
+        impl_->last_computed_kinds.push_back(k);
+      }
     }
-  }
-  Progress progress("gisaxs", mine, ProgressOptions{impl_->options.compute.quiet});
-  OmpErrors errors;
+    const int threads =
+        impl_->options.compute.threads > 0 ? impl_->options.compute.threads : omp_get_max_threads();
+    Progress progress("gisaxs", result.computed_pixels, ProgressOptions{impl_->options.compute.quiet});
+    OmpErrors errors;
 #pragma omp parallel num_threads(threads)
-  {
-    Workspace ws;
+    {
+      Workspace ws;
 #pragma omp for schedule(dynamic)
-    for (std::size_t b = 0; b < n_blocks; ++b) {
-      if (!share.owns(b)) continue;
-      const std::size_t first = b * block;
-      const std::size_t count = std::min(block, n - first);
-      errors.capture([&] { impl_->compute_block(first, count, result.intensity.data() + first, ws, true); });
-      progress.advance(count);
+      for (std::size_t i = 0; i < ranges.size(); ++i) {
+        const Impl::PixelRange r = ranges[i];
+        errors.capture([&] { impl_->compute_block(r.first, r.count, result.intensity.data() + r.first, ws, true); });
+        progress.advance(r.count);
+      }
     }
+    errors.rethrow();
+    progress.finish();
+    cache.mark_filled();
   }
-  errors.rethrow();
-  progress.finish();
-  cache.mark_filled();
   // The resolution convolves the whole image: now for one part, after the
   // merge (reduce) for several.
   if (share.whole())
