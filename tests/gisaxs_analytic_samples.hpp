@@ -17,6 +17,7 @@
 
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs.hpp"
+#include "property_seed.hpp"
 
 namespace nanoscatter::test {
 
@@ -194,6 +195,21 @@ inline DrawnGisaxs draw_gisaxs(std::mt19937_64& rng) {
     } catch (const Error&) {
       if (attempt > 200) throw;
     }
+  }
+}
+
+// body(k, seed, rng, drawn) for `cases` drawn samples, each case's seed
+// printed on failure (NS_PROPERTY_CASE) and its description traced; `rng`
+// goes on from the draw, for what the body draws besides.
+template <class Body>
+void for_each_drawn_gisaxs(int cases, Body body) {
+  for (int k = 0; k < cases; ++k) {
+    const std::uint64_t seed = case_seed(k);
+    NS_PROPERTY_CASE(seed);
+    std::mt19937_64 rng(seed);
+    const DrawnGisaxs d = draw_gisaxs(rng);
+    SCOPED_TRACE(d.what);
+    body(k, seed, rng, d);
   }
 }
 

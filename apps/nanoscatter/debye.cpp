@@ -71,21 +71,18 @@ std::vector<double> q_list(const CLI::App& sub, const DebyeCliOptions& o) {
 std::vector<double> q_grid(const CLI::App& sub, const DebyeCliOptions& o) {
   if (given(sub, "--q-file")) return q_list(sub, o);
   if (given(sub, "--q-file-axis")) fail_at({"", 0, "--q-file-axis"}, "applies to --q-file only");
-  const bool angles = given(sub, "--two-theta-min") || given(sub, "--two-theta-max") ||
-                      given(sub, "--wavelength");
-  if (!given(sub, "--qpoints")) fail_at({"", 0, "--qpoints"}, "required: the number of Q points");
-  if (angles) {
-    for (const char* q : {"--qmin", "--qmax"})
-      if (given(sub, q))
-        fail_at({"", 0, q}, "give either --qmin/--qmax or --two-theta-min/--two-theta-max/--wavelength");
-    for (const char* a : {"--two-theta-min", "--two-theta-max", "--wavelength"})
-      if (!given(sub, a)) fail_at({"", 0, a}, "required with a 2θ grid");
-    return two_theta_q_grid(o.two_theta_min, o.two_theta_max, o.qpoints, o.wavelength);
-  }
-  if (!given(sub, "--qmax"))
-    fail_at({"", 0, "--qmax"},
-            "required (or give --two-theta-min/--two-theta-max/--wavelength for a 2θ grid)");
-  return uniform_q_grid(o.qmin, o.qmax, o.qpoints);
+  // The flags given, as QGridOptions' fields; make_q_grid checks them.
+  QGridOptions grid;
+  const auto map = [&](const char* flag, auto& field, auto value) {
+    if (given(sub, flag)) field = value;
+  };
+  map("--qmin", grid.qmin, o.qmin);
+  map("--qmax", grid.qmax, o.qmax);
+  map("--qpoints", grid.qpoints, o.qpoints);
+  map("--two-theta-min", grid.two_theta_min, o.two_theta_min);
+  map("--two-theta-max", grid.two_theta_max, o.two_theta_max);
+  map("--wavelength", grid.wavelength, o.wavelength);
+  return make_q_grid(grid);
 }
 
 void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& context) {

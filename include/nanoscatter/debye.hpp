@@ -78,6 +78,20 @@ std::vector<double> uniform_q_grid(double qmin, double qmax, int n);
 std::vector<double> two_theta_q_grid(double two_theta_min, double two_theta_max, int n,
                                      double wavelength);
 
+// A Q grid as the front ends ask for it (debye's --qmin/--qmax/--qpoints or
+// --two-theta-min/--two-theta-max/--wavelength, and the same keywords):
+// unset fields were not given. qpoints is required; any of the 2θ fields
+// makes a 2θ grid (uniform_q_grid's qmin and qmax then refused, all three
+// required), else a uniform grid from qmin (default 0) to qmax (required).
+// Errors name the field.
+struct QGridOptions {
+  std::optional<double> qmin, qmax;                   // Å⁻¹
+  std::optional<int> qpoints;
+  std::optional<double> two_theta_min, two_theta_max;  // degrees
+  std::optional<double> wavelength;                    // Å
+};
+std::vector<double> make_q_grid(const QGridOptions& options);
+
 struct DebyeResult {
   std::vector<double> q;
   std::vector<double> intensity;               // total I(Q), electrons² (X-ray), fm² (neutron), Å² (electron)

@@ -391,12 +391,15 @@ class GisaxsPlan {
     // Pixels × particle kinds whose scattering amplitude (form factors and
     // DWBA terms) the CPU pixel loop computed; amplitudes kept from an
     // earlier execute() (set_layouts, kinds whose description did not
-    // change) do not count.
+    // change) do not count. The analytic GPU path does not count here.
     std::size_t amplitude_pixels = 0;
     // Particle kinds (after sampling size distributions) whose amplitudes
     // an execute() computed, and those it took from the amplitudes kept
-    // (summed over executes); the analytic GPU path computes every kind on
-    // every execute.
+    // (summed over executes), on either path. The analytic GPU path keeps
+    // them in device memory within the device budget (max_device_memory)
+    // beside its tables; kinds beyond it, and every kind when no buffer
+    // fits, are computed in the pixel function on every execute (counted
+    // as computed).
     std::size_t kinds_computed = 0, kinds_reused = 0;
     // The kinds the last execute() computed, as indices in plan order (the
     // layouts' particles in order, each particle's sampled sizes in order).
@@ -419,13 +422,15 @@ class GisaxsPlan {
   // checked as validate_sample checks them. The pixel grid, the Parratt
   // fields of the layers and, on the GPU path, their device copies stay;
   // only the particle tables are rebuilt (and S(q∥) where the CPU computes
-  // it). On the CPU pixel loop the amplitudes of every particle kind whose
-  // description did not change (shape, sampled sizes, materials, layer,
-  // depth, rotation; abundances may change) are kept from the last
-  // execute() after a set_layouts, within kAmplitudeCacheBytes (512 MiB),
-  // so the next execute() computes the changed kinds and the interference
-  // and mixture sums only (Stats counts them); mesh tables of unchanged
-  // kinds are kept alike. Not thread-safe against concurrent execute().
+  // it). The amplitudes of every particle kind whose description did not
+  // change (shape, sampled sizes, materials, layer, depth, rotation;
+  // abundances may change) are kept from the last execute() after a
+  // set_layouts — on the CPU pixel loop within kAmplitudeCacheBytes
+  // (512 MiB), on the analytic GPU path in device memory within the device
+  // budget — so the next execute() computes the changed kinds and the
+  // interference and mixture sums only (Stats counts them); mesh tables of
+  // unchanged kinds are kept alike. Not thread-safe against concurrent
+  // execute().
   void set_layouts(std::vector<Layout> layouts);
   // The layouts of an edited sample (a SampleDocument's): its beam,
   // detector, resolution, background and layers must be the plan's, else

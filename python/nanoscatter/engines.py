@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from . import _core, units
+from . import _core
 from .structures import as_structure
 
 
@@ -171,33 +171,15 @@ class DebyePlan:
         return DebyeResult(**self._plan.execute(np.asarray(q, dtype=float), normalize=normalize, output=output))
 
 
-def _q_grid(qmin, qmax, qpoints, two_theta_min, two_theta_max, wavelength):
-    # The CLI's rules (apps/nanoscatter/debye.cpp), with its messages.
-    if qpoints is None:
-        raise _core.Error("--qpoints: required: the number of Q points")
-    angles = [two_theta_min, two_theta_max, wavelength]
-    if any(v is not None for v in angles):
-        if qmax is not None or qmin not in (None, 0):
-            raise _core.Error("--qmin: give either --qmin/--qmax or --two-theta-min/--two-theta-max/--wavelength")
-        for name, v in zip(("--two-theta-min", "--two-theta-max", "--wavelength"), angles):
-            if v is None:
-                raise _core.Error(f"{name}: required with a 2θ grid")
-        # Each may be a string with its unit ("10 deg", "0.154 nm", "8.04 keV").
-        return _core.two_theta_q_grid(units.angle(two_theta_min, "deg", name="two_theta_min"),
-                                      units.angle(two_theta_max, "deg", name="two_theta_max"), qpoints,
-                                      units.wavelength(wavelength, "angstrom", name="wavelength"))
-    if qmax is None:
-        raise _core.Error("--qmax: required (or give --two-theta-min/--two-theta-max/--wavelength for a 2θ grid)")
-    return _core.uniform_q_grid(qmin or 0.0, qmax, qpoints)
-
-
-def debye(structure, *, q=None, qmin=0.0, qmax=None, qpoints=None, two_theta_min=None, two_theta_max=None,
+def debye(structure, *, q=None, qmin=None, qmax=None, qpoints=None, two_theta_min=None, two_theta_max=None,
           wavelength=None, normalize="none", pdf=False, pdf_dr=0.01, pdf_rmax=0.0, **options):
     """``nanoscatter debye``: I(Q) on ``q`` (array, Å⁻¹) or on the CLI's grid
     (qmin/qmax/qpoints, or two_theta_min/two_theta_max/wavelength/qpoints).
     Plan options as DebyePlan. ``pdf=True`` adds ``result.pdf`` (R(r), G(r))."""
-    grid = np.asarray(q, dtype=float) if q is not None else _q_grid(
-        qmin, qmax, qpoints, two_theta_min, two_theta_max, wavelength)
+    # The CLI's grid rules and messages (make_q_grid in the library).
+    grid = np.asarray(q, dtype=float) if q is not None else _core.q_grid(
+        qmin=qmin, qmax=qmax, qpoints=qpoints, two_theta_min=two_theta_min, two_theta_max=two_theta_max,
+        wavelength=wavelength)
     s = as_structure(structure)
     if wavelength is not None:
         options["wavelength"] = wavelength  # also the anomalous terms' energy, as the CLI's --wavelength

@@ -203,6 +203,24 @@ void bind_debye(py::module_& m) {
           return to_numpy(two_theta_q_grid(tmin, tmax, n, wavelength));
         },
         py::arg("two_theta_min"), py::arg("two_theta_max"), py::arg("qpoints"), py::arg("wavelength"));
+  // The front ends' Q grid (make_q_grid): the keywords given are the fields
+  // set; None is not given. Angles and the wavelength may carry their unit.
+  m.def(
+      "q_grid",
+      [](const py::kwargs& kwargs) {
+        const Keywords kw(kwargs, {"qmin", "qmax", "qpoints", "two_theta_min", "two_theta_max", "wavelength"},
+                          "q_grid");
+        QGridOptions g;
+        if (!kw.is_none("qmin")) kw.get("qmin", g.qmin);
+        if (!kw.is_none("qmax")) kw.get("qmax", g.qmax);
+        if (!kw.is_none("qpoints")) kw.get("qpoints", g.qpoints);
+        kw.get_angle("two_theta_min", g.two_theta_min, units::Angle::deg);
+        kw.get_angle("two_theta_max", g.two_theta_max, units::Angle::deg);
+        kw.get_wavelength("wavelength", g.wavelength, units::Length::angstrom);
+        return to_numpy(make_q_grid(g));
+      },
+      "q_grid(*, qmin=None, qmax=None, qpoints=None, two_theta_min=None, two_theta_max=None, wavelength=None): "
+      "the Q grid of `nanoscatter debye` (Å⁻¹) from its grid options");
 }
 
 }  // namespace nanoscatter::python

@@ -79,6 +79,10 @@ class Keywords {
     get_value_or_text(name, into, [&](const std::string& text) { return units::length(text, bare, bare, at(name)); });
   }
   template <class T>
+  void get_angle(const char* name, T& into, units::Angle bare) const {
+    get_value_or_text(name, into, [&](const std::string& text) { return units::angle(text, bare, bare, at(name)); });
+  }
+  template <class T>
   void get_wavelength(const char* name, T& into, units::Length bare) const {
     get_value_or_text(name, into, [&](const std::string& text) { return units::wavelength(text, bare, bare, at(name)); });
   }

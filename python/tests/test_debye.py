@@ -112,6 +112,32 @@ class DebyeBinding(ScratchTestCase):
                                                      "--device", "cpu", "--anomalous", "--output", self.path("x.dat")))
         self.assertEqual(e.exception.field, "anomalous")
 
+    def test_q_grid_errors_are_the_cli_messages(self):
+        # One set of grid rules (make_q_grid): each bad grid gives the CLI's
+        # message with the keyword for the flag, and names the field.
+        cases = [
+            (dict(qmax=5), ["--qmax", 5], "qpoints"),
+            (dict(qmin=0.2, qpoints=10), ["--qmin", 0.2, "--qpoints", 10], "qmax"),
+            (dict(qmin=-0.1, qmax=5, qpoints=10), ["--qmin", -0.1, "--qmax", 5, "--qpoints", 10], "qmin"),
+            (dict(qmin=5, qmax=1, qpoints=10), ["--qmin", 5, "--qmax", 1, "--qpoints", 10], "qmax"),
+            (dict(qpoints=0, qmax=5), ["--qpoints", 0, "--qmax", 5], "qpoints"),
+            (dict(qmax=5, two_theta_min=10, two_theta_max=80, wavelength=1.5, qpoints=10),
+             ["--qmax", 5, "--two-theta-min", 10, "--two-theta-max", 80, "--wavelength", 1.5, "--qpoints", 10], "qmax"),
+            (dict(two_theta_min=10, two_theta_max=80, qpoints=10),
+             ["--two-theta-min", 10, "--two-theta-max", 80, "--qpoints", 10], "wavelength"),
+            (dict(two_theta_min="10 deg", wavelength="0.154 nm", qpoints=10),
+             ["--two-theta-min", "10deg", "--wavelength", "0.154nm", "--qpoints", 10], "two_theta_max"),
+            (dict(two_theta_min=30, two_theta_max=20, wavelength=1.5, qpoints=10),
+             ["--two-theta-min", 30, "--two-theta-max", 20, "--wavelength", 1.5, "--qpoints", 10], "two_theta_max"),
+        ]
+        for keywords, flags, field in cases:
+            with self.subTest(keywords=keywords):
+                with self.assertRaises(ns.Error) as e:
+                    ns.debye(self.coo, device="cpu", **keywords)
+                self.assertEqual(str(e.exception), cli_error("debye", self.path("coo.xyz"), *flags, "--device", "cpu",
+                                                             "--output", self.path("x.dat")))
+                self.assertEqual(e.exception.field, field)
+
     def test_anomalous_energy_from_the_wavelength_as_the_cli(self):
         # hc/λ of a 2θ grid's wavelength, as `--anomalous --wavelength`.
         grid = dict(two_theta_min=20, two_theta_max=60, qpoints=5, wavelength=1.7, device="cpu")

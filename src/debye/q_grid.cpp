@@ -17,6 +17,8 @@ namespace {
 // the engines add per-species tables on top, so this is a lower bound.
 constexpr double kMinBytesPerQ = 2 * sizeof(double);
 
+constexpr const char* kEitherGrid = "give either --qmin/--qmax or --two-theta-min/--two-theta-max/--wavelength";
+
 void check_points(int n) {
   if (n < 1) fail_option("qpoints", "need at least 1 point, got ", n);
   require_host_memory({"", 0, "qpoints", true}, std::to_string(n) + " Q points", n * kMinBytesPerQ);
@@ -59,6 +61,20 @@ std::vector<double> two_theta_q_grid(double two_theta_min, double two_theta_max,
     q[k] = 4.0 * std::numbers::pi * std::sin(theta) / wavelength;  // Q = 4π sin θ / λ
   }
   return q;
+}
+
+std::vector<double> make_q_grid(const QGridOptions& o) {
+  if (!o.qpoints) fail_option("qpoints", "required: the number of Q points");
+  if (o.two_theta_min || o.two_theta_max || o.wavelength) {
+    if (o.qmin) fail_option("qmin", kEitherGrid);
+    if (o.qmax) fail_option("qmax", kEitherGrid);
+    if (!o.two_theta_min) fail_option("two_theta_min", "required with a 2θ grid");
+    if (!o.two_theta_max) fail_option("two_theta_max", "required with a 2θ grid");
+    if (!o.wavelength) fail_option("wavelength", "required with a 2θ grid");
+    return two_theta_q_grid(*o.two_theta_min, *o.two_theta_max, *o.qpoints, *o.wavelength);
+  }
+  if (!o.qmax) fail_option("qmax", "required (or give --two-theta-min/--two-theta-max/--wavelength for a 2θ grid)");
+  return uniform_q_grid(o.qmin.value_or(0.0), *o.qmax, *o.qpoints);
 }
 
 namespace debye {

@@ -38,9 +38,10 @@ bool same_amplitude(const ParticleKind& a, const ParticleKind& b) {
   return true;
 }
 
-AmplitudeCache::AmplitudeCache(std::size_t slot_values, std::size_t budget_bytes)
+AmplitudeCache::AmplitudeCache(std::size_t slot_values, std::size_t budget_bytes, Storage storage)
     : slot_values_(slot_values),
-      capacity_(slot_values == 0 ? 0 : budget_bytes / (slot_values * sizeof(Complex))) {}
+      capacity_(slot_values == 0 ? 0 : budget_bytes / (slot_values * sizeof(Complex))),
+      storage_(storage) {}
 
 void AmplitudeCache::bind(const std::vector<LayoutPlan>& layouts) {
   ++clock_;
@@ -62,7 +63,12 @@ void AmplitudeCache::bind(const std::vector<LayoutPlan>& layouts) {
     if (bound_[k] >= 0) continue;
     std::ptrdiff_t s = -1;
     if (slots_.size() < keep) {
+      // The lowest position no living slot holds.
+      std::vector<bool> held(slots_.size() + 1, false);
+      for (const Slot& other : slots_)
+        if (other.position < held.size()) held[other.position] = true;
       slots_.emplace_back();
+      slots_.back().position = std::size_t(std::find(held.begin(), held.end(), false) - held.begin());
       taken.push_back(false);
       s = std::ptrdiff_t(slots_.size() - 1);
     } else {
@@ -73,7 +79,7 @@ void AmplitudeCache::bind(const std::vector<LayoutPlan>& layouts) {
     Slot& slot = slots_[std::size_t(s)];
     slot.kind = *kinds[k];
     for (Component& c : slot.kind.components) c.table.reset();  // the plan's tables are not the cache's
-    slot.values.resize(slot_values_);
+    if (storage_ == Storage::host) slot.values.resize(slot_values_);
     slot.ready = false;
     taken[std::size_t(s)] = true;
     bound_[k] = s;
@@ -94,8 +100,13 @@ void AmplitudeCache::bind(const std::vector<LayoutPlan>& layouts) {
 }
 
 Complex* AmplitudeCache::slot(std::size_t kind) {
-  if (!bound_valid_ || bound_[kind] < 0) return nullptr;
+  if (!bound_valid_ || bound_[kind] < 0 || storage_ != Storage::host) return nullptr;
   return slots_[std::size_t(bound_[kind])].values.data();
+}
+
+std::ptrdiff_t AmplitudeCache::position(std::size_t kind) const {
+  if (!bound_valid_ || bound_[kind] < 0) return -1;
+  return std::ptrdiff_t(slots_[std::size_t(bound_[kind])].position);
 }
 
 bool AmplitudeCache::ready(std::size_t kind) const {

@@ -11,6 +11,11 @@
 // mixture. Slots are matched to the plan's kinds by that description
 // (same_amplitude), so the order of the particles, or edits elsewhere in
 // the sample, do not matter.
+//
+// The analytic GPU path keeps its amplitudes on the device with the same
+// binding (api.cpp, analytic_cuda.cu): a cache with external storage holds
+// no values here, and each slot's stable position names the device buffer
+// that holds its kind's amplitudes.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -26,9 +31,12 @@ bool same_amplitude(const ParticleKind& a, const ParticleKind& b);
 
 class AmplitudeCache {
  public:
+  // Where the values live: in the slots (host) or in buffers the caller
+  // keeps, one per position (external).
+  enum class Storage { host, external };
   // slot_values: complex values of one kind (beams × pixels, index
   // beam · pixels + pixel); budget_bytes: what all slots may hold.
-  AmplitudeCache(std::size_t slot_values, std::size_t budget_bytes);
+  AmplitudeCache(std::size_t slot_values, std::size_t budget_bytes, Storage storage = Storage::host);
 
   // Binds the kinds of `layouts` (plan order) to slots: a filled slot of
   // the same description where there is one (its amplitudes are reused),
@@ -42,8 +50,14 @@ class AmplitudeCache {
   // Forgets the binding (new layouts); the slots stay for the next bind.
   void unbind() { bound_valid_ = false; }
 
-  // The kind's slot, or nullptr (no binding, or over the budget).
+  // The kind's slot, or nullptr (no binding, or over the budget; external
+  // storage).
   Complex* slot(std::size_t kind);
+  // The kind's slot's position, or −1 (no binding, or over the budget): a
+  // slot keeps its position while it lives, and positions stay below
+  // capacity(), so that external buffers need not move.
+  std::ptrdiff_t position(std::size_t kind) const;
+  std::size_t capacity() const { return capacity_; }
   bool ready(std::size_t kind) const;
   // After an execute() that filled every bound slot (its pixels).
   void mark_filled();
@@ -54,11 +68,13 @@ class AmplitudeCache {
     std::vector<Complex> values;
     bool ready = false;
     std::uint64_t used = 0;  // bind() count of its last binding
+    std::size_t position = 0;
   };
   std::vector<Slot> slots_;
   std::vector<std::ptrdiff_t> bound_;  // per kind: its slot, or −1
   bool bound_valid_ = false;
   std::size_t slot_values_ = 0, capacity_ = 0;  // capacity_: slots the budget holds
+  Storage storage_ = Storage::host;
   std::uint64_t clock_ = 0;
 };
 

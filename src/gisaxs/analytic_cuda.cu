@@ -1,7 +1,11 @@
 // CUDA path of the analytic GPU path (analytic_backend.hpp): one thread per
 // pixel runs analytic::pixel_intensity over the device copy of the tables.
 // The geometry stays resident between executes; the output of a pixel range
-// comes back through one device buffer sized for the whole image.
+// comes back through one device buffer sized for the whole image. A
+// re-evaluated plan keeps each kind's amplitudes in a buffer of its own:
+// one launch fills the buffers of the kinds that changed
+// (analytic::pixel_amplitude, one thread per pixel and kind), then the
+// pixel function combines them.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -26,6 +30,17 @@ __global__ void analytic_pixel_kernel(analytic::PixelView view, std::size_t firs
   out[i] = analytic::pixel_intensity<Real>(view, first + i);
 }
 
+// kinds[blockIdx.y]'s amplitudes at pixels [first, first + count) into its
+// kept buffer (unreachable pixels are never read).
+template <class Real>
+__global__ void analytic_amplitude_kernel(analytic::PixelView view, const std::int32_t* kinds, std::size_t first,
+                                          std::size_t count) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= count || !view.reachable[first + i]) return;
+  const std::int32_t k = kinds[blockIdx.y];
+  view.amplitudes[k][first + i] = analytic::pixel_amplitude<Real>(view, k, first + i);
+}
+
 // One image per set: blockIdx.y picks the set's view (the same geometry,
 // its own particle tables), out + y·pixels its image.
 template <class Real>
@@ -45,7 +60,11 @@ struct AnalyticCudaState {
   DeviceBuffer<analytic::Field> outgoing, incident;
   DeviceBuffer<analytic::Kind> kinds;
   DeviceBuffer<analytic::LayoutTerms> layouts;
-  analytic::PixelView view;  // device pointers into the buffers above
+  analytic::PixelView view;  // device pointers into the buffers above (no kept amplitudes)
+  // Kept amplitudes: one buffer per position, and per kind of the current
+  // particles its buffer or null (bind_kept_amplitudes).
+  std::vector<DeviceBuffer<analytic::Cx<double>>> kept;
+  DeviceBuffer<analytic::Cx<double>*> kept_of_kind;
 };
 
 void AnalyticCudaStateDeleter::operator()(AnalyticCudaState* s) const { delete s; }
@@ -81,16 +100,62 @@ void upload_particles(AnalyticCudaState& s, const AnalyticParticles& a) {
 }
 
 void analytic_pixels_cuda(const AnalyticCudaState& s, Precision precision, std::size_t first, std::size_t count,
-                          double* out) {
+                          double* out, bool kept) {
   if (count == 0) return;
   if (first + count > s.view.pixels) fail("analytic_pixels_cuda: pixel range beyond the detector");
+  analytic::PixelView view = s.view;
+  if (kept) view.amplitudes = s.kept_of_kind.data();
   const unsigned blocks = static_cast<unsigned>((count + kThreadsPerBlock - 1) / kThreadsPerBlock);
   if (precision == Precision::float32)
-    analytic_pixel_kernel<float><<<blocks, kThreadsPerBlock>>>(s.view, first, count, s.out.data());
+    analytic_pixel_kernel<float><<<blocks, kThreadsPerBlock>>>(view, first, count, s.out.data());
   else
-    analytic_pixel_kernel<double><<<blocks, kThreadsPerBlock>>>(s.view, first, count, s.out.data());
+    analytic_pixel_kernel<double><<<blocks, kThreadsPerBlock>>>(view, first, count, s.out.data());
   NS_CUDA_CHECK_LAUNCH();
   NS_CUDA_CHECK(cudaMemcpy(out, s.out.data(), count * sizeof(double), cudaMemcpyDeviceToHost));
+}
+
+void bind_kept_amplitudes(AnalyticCudaState& s, const std::vector<std::ptrdiff_t>& position) {
+  std::vector<analytic::Cx<double>*> of_kind(position.size(), nullptr);
+  for (std::size_t k = 0; k < position.size(); ++k) {
+    if (position[k] < 0) continue;
+    const std::size_t p = std::size_t(position[k]);
+    if (p >= s.kept.size()) s.kept.resize(p + 1);
+    if (s.kept[p].size() != s.view.pixels) s.kept[p] = DeviceBuffer<analytic::Cx<double>>(s.view.pixels);
+    of_kind[k] = s.kept[p].data();
+  }
+  // Never empty, so that its data() is a valid table for a plan of no kinds too.
+  if (of_kind.empty()) of_kind.push_back(nullptr);
+  s.kept_of_kind = DeviceBuffer<analytic::Cx<double>*>(of_kind);
+}
+
+void fill_kept_amplitudes(const AnalyticCudaState& s, Precision precision, const std::vector<std::size_t>& kinds,
+                          std::size_t first, std::size_t count) {
+  if (kinds.empty() || count == 0) return;
+  if (first + count > s.view.pixels) fail("fill_kept_amplitudes: pixel range beyond the detector");
+  analytic::PixelView view = s.view;
+  view.amplitudes = s.kept_of_kind.data();
+  const unsigned blocks = static_cast<unsigned>((count + kThreadsPerBlock - 1) / kThreadsPerBlock);
+  // gridDim.y is at most 65535: that many kinds per launch.
+  constexpr std::size_t kKindsPerLaunch = 65535;
+  for (std::size_t from = 0; from < kinds.size(); from += kKindsPerLaunch) {
+    const std::size_t n = std::min(kKindsPerLaunch, kinds.size() - from);
+    std::vector<std::int32_t> part(n);
+    for (std::size_t j = 0; j < n; ++j) part[j] = static_cast<std::int32_t>(kinds[from + j]);
+    const DeviceBuffer<std::int32_t> device_kinds(part);
+    const dim3 grid(blocks, static_cast<unsigned>(n));
+    if (precision == Precision::float32)
+      analytic_amplitude_kernel<float><<<grid, kThreadsPerBlock>>>(view, device_kinds.data(), first, count);
+    else
+      analytic_amplitude_kernel<double><<<grid, kThreadsPerBlock>>>(view, device_kinds.data(), first, count);
+    NS_CUDA_CHECK_LAUNCH();
+    // device_kinds is freed here (cudaFree waits for the launch).
+  }
+}
+
+std::size_t kept_amplitude_bytes(const AnalyticCudaState& s) {
+  std::size_t bytes = 0;
+  for (const auto& buffer : s.kept) bytes += buffer.size() * sizeof(analytic::Cx<double>);
+  return bytes;
 }
 
 void analytic_images_batch_cuda(const AnalyticCudaState& s, Precision precision,

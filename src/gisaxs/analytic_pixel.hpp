@@ -9,6 +9,10 @@
 //   local monodisperse I = ρ S Σ w|A|²,
 //   SSCA (ssca.hpp)   I = ρ [Σ w|A|² + e^{−q∥²⟨u²⟩} 2 Re(A' B ω/(1 − P ω))],
 //   then I · ΔΩ · I_beam/sin α_i + background.
+// A kind's A may come from a buffer instead (PixelView::amplitudes): the
+// amplitudes kept on the device per kind (analytic_cuda.cu, filled by
+// pixel_amplitude), so that a re-evaluation after set_layouts computes the
+// changed kinds only and recombines the others' (api.cpp).
 // Precision: Real = float evaluates only the form factors in float32; the
 // coefficients, the sums over kinds and the SSCA's 1/(1 − P ω), which
 // cancels as q∥ → 0 (P ω → 1), stay in float64.
@@ -74,6 +78,10 @@ struct PixelView {
   std::int32_t layout_count = 0;
   const double* structure = nullptr;
   MathTables tables;
+  // Per kind: its A(pixel) (the prefactor and contrast included), kept
+  // from an earlier launch, or null: computed in pixel_intensity. Null
+  // altogether: every kind computed (one fused pass).
+  Cx<double>* const* amplitudes = nullptr;
 };
 
 // BornAgain's FTDistribution1D φ(q) (interference/profiles.cpp).
@@ -119,6 +127,44 @@ NS_GISAXS_HD int pixel_terms(const PixelView& v, std::size_t pixel, std::int32_t
   return terms;
 }
 
+// The terms of a pixel for the kinds of one layer and depth (a size
+// distribution's samples all share them): recomputed only when those change.
+template <class Real>
+struct PixelTerms {
+  std::int32_t layer = -1;
+  double depth = 0;
+  int count = 0;
+  Cx<double> qz[kMaxTerms], coefficient[kMaxTerms];
+  Cx<Real> qz_real[kMaxTerms];
+
+  NS_GISAXS_HD void update(const PixelView& v, std::size_t pixel, const Kind& kind) {
+    if (kind.layer == layer && kind.depth == depth) return;
+    count = pixel_terms(v, pixel, kind.layer, kind.depth, qz, coefficient);
+    for (int t = 0; t < count; ++t) qz_real[t] = Cx<Real>(qz[t]);
+    layer = kind.layer;
+    depth = kind.depth;
+  }
+};
+
+// A = (π/λ²) (n_p² − n_host²) Σ_t c_t F(q_t) of a kind at a pixel (F in Real).
+template <class Real>
+NS_GISAXS_HD Cx<double> kind_amplitude(const PixelView& v, const Kind& kind, double qx, double qy,
+                                       const PixelTerms<Real>& terms) {
+  Cx<Real> f[kMaxTerms];
+  form_factors<Real>(kind.shape, Real(qx), Real(qy), terms.qz_real, terms.count, f, v.tables);
+  Cx<double> sum;
+  for (int t = 0; t < terms.count; ++t) sum += terms.coefficient[t] * Cx<double>(f[t]);
+  return v.amplitude_prefactor * (kind.contrast * sum);
+}
+
+// Kind k's A at a reachable pixel, alone (the kept amplitudes' fill).
+template <class Real>
+NS_GISAXS_HD Cx<double> pixel_amplitude(const PixelView& v, std::int32_t k, std::size_t pixel) {
+  PixelTerms<Real> terms;
+  terms.update(v, pixel, v.kinds[k]);
+  return kind_amplitude<Real>(v, v.kinds[k], v.qx[pixel], v.qy[pixel], terms);
+}
+
 template <class Real>
 NS_GISAXS_HD double pixel_intensity(const PixelView& v, std::size_t pixel) {
   if (!v.reachable[pixel]) return v.background;
@@ -130,25 +176,17 @@ NS_GISAXS_HD double pixel_intensity(const PixelView& v, std::size_t pixel) {
     const bool ssca = layout.mixture == Mixture::ssca;
     double incoherent = 0;
     Cx<double> coherent, coherent_conjugate, coupling;
-    // Kinds of one layer and depth share their terms (a size distribution's
-    // samples all do): recomputed only when those change.
-    std::int32_t term_layer = -1;
-    double term_depth = 0;
-    int terms = 0;
-    Cx<double> qz[kMaxTerms], coefficient[kMaxTerms];
-    Cx<Real> qz_real[kMaxTerms], f[kMaxTerms];
+    PixelTerms<Real> terms;
     for (std::int32_t k = layout.first_kind; k < layout.first_kind + layout.kind_count; ++k) {
       const Kind& kind = v.kinds[k];
-      if (kind.layer != term_layer || kind.depth != term_depth) {
-        terms = pixel_terms(v, pixel, kind.layer, kind.depth, qz, coefficient);
-        for (int t = 0; t < terms; ++t) qz_real[t] = Cx<Real>(qz[t]);
-        term_layer = kind.layer;
-        term_depth = kind.depth;
+      const Cx<double>* kept = v.amplitudes ? v.amplitudes[k] : nullptr;
+      Cx<double> a;
+      if (kept) {
+        a = kept[pixel];
+      } else {
+        terms.update(v, pixel, kind);
+        a = kind_amplitude<Real>(v, kind, qx, qy, terms);
       }
-      form_factors<Real>(kind.shape, Real(qx), Real(qy), qz_real, terms, f, v.tables);
-      Cx<double> sum;
-      for (int t = 0; t < terms; ++t) sum += coefficient[t] * Cx<double>(f[t]);
-      const Cx<double> a = v.amplitude_prefactor * (kind.contrast * sum);
       incoherent += kind.weight * norm(a);
       if (ssca) {
         const Cx<double> c = exp_i(Cx<double>(layout.coupling * q_par * kind.ssca_offset));

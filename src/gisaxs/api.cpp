@@ -13,7 +13,9 @@
 //   resolution (a convolution of the whole image, in execute()).
 // With device gpu and only analytic shapes the per-pixel work above runs on
 // the GPU instead (analytic_tables.hpp, analytic_cuda.cu); choose_path()
-// decides and device_summary() reports it.
+// decides and device_summary() reports it. Either path keeps the amplitudes
+// of each kind for a re-evaluated plan (amplitude_cache.hpp): the CPU loop
+// in host memory, the GPU path in device buffers.
 #include <omp.h>
 
 #include <algorithm>
@@ -132,6 +134,10 @@ struct GisaxsPlan::Impl {
 #if NANOSCATTER_HAVE_CUDA
   AnalyticCudaStatePtr cuda;
   mutable std::mutex cuda_mutex;  // one output buffer per plan
+  // The GPU path's amplitudes per kind (external storage: the device
+  // buffers of `cuda`), made at the first execute of a re-evaluated plan
+  // with the room the device budget leaves beside the tables.
+  mutable std::optional<AmplitudeCache> device_amplitudes;
 #endif
 
   Impl(const Sample& sample, GisaxsOptions opts)
@@ -157,6 +163,9 @@ struct GisaxsPlan::Impl {
     kind_count = 0;
     for (const LayoutPlan& l : layouts) kind_count += l.kinds.size();
     amplitude_cache.unbind();
+#if NANOSCATTER_HAVE_CUDA
+    if (device_amplitudes) device_amplitudes->unbind();
+#endif
     choose_path();
   }
   // The filled mesh tables of old kinds go to the new kinds of the same
@@ -182,8 +191,13 @@ struct GisaxsPlan::Impl {
   mutable std::vector<std::size_t> last_computed_kinds;
   // Picks the analytic GPU path or the CPU pixel loop and says why.
   void choose_path();
-  // Pixels [first, first + count) on the analytic GPU path.
-  void compute_gpu(std::size_t first, std::size_t count, double* out) const;
+  // Pixels [first, first + count) on the analytic GPU path; `kept`: the
+  // bound device cache (kept_amplitudes), whose unfilled kinds are
+  // computed first, or nullptr (every kind computed in one fused pass).
+  void compute_gpu(std::size_t first, std::size_t count, double* out, const AmplitudeCache* kept = nullptr) const;
+  // The amplitude cache of the path taken, bound to the current kinds, for
+  // execute() of a re-evaluated plan; nullptr before (amplitudes_wanted).
+  AmplitudeCache* kept_amplitudes() const;
 
   mutable std::mutex tables_mutex;
 
@@ -204,7 +218,28 @@ struct GisaxsPlan::Impl {
   // GPU or float32 runs: fills the mesh components' tables once (before the
   // pixel loop).
   void ensure_tables() const;
+  // The pixels [first, first + count) of the blocks this part owns
+  // (options.share), in order; `merged`: runs of adjacent blocks as one
+  // range (a whole image is one GPU launch).
+  struct PixelRange {
+    std::size_t first = 0, count = 0;
+  };
+  std::vector<PixelRange> owned_ranges(bool merged = false) const;
 };
+
+std::vector<GisaxsPlan::Impl::PixelRange> GisaxsPlan::Impl::owned_ranges(bool merged) const {
+  const std::size_t n = pixels.size();
+  std::vector<PixelRange> ranges;
+  for (std::size_t b = 0; b * block < n; ++b) {
+    if (!options.share.owns(b)) continue;
+    const std::size_t first = b * block, count = std::min(block, n - first);
+    if (merged && !ranges.empty() && ranges.back().first + ranges.back().count == first)
+      ranges.back().count += count;
+    else
+      ranges.push_back({first, count});
+  }
+  return ranges;
+}
 
 void GisaxsPlan::Impl::choose_path() {
   analytic_gpu = false;
@@ -238,14 +273,48 @@ void GisaxsPlan::Impl::choose_path() {
   if (!options.compute.quiet) std::fprintf(stderr, "gisaxs: --device gpu: %s\n", summary.c_str());
 }
 
-void GisaxsPlan::Impl::compute_gpu(std::size_t first, std::size_t count, double* out) const {
+void GisaxsPlan::Impl::compute_gpu(std::size_t first, std::size_t count, double* out,
+                                   const AmplitudeCache* kept) const {
 #if NANOSCATTER_HAVE_CUDA
   const std::lock_guard<std::mutex> lock(cuda_mutex);
-  analytic_pixels_cuda(*cuda, options.compute.precision, first, count, out);
+  if (kept) {
+    std::vector<std::size_t> fill;
+    for (std::size_t k = 0; k < kind_count; ++k)
+      if (kept->position(k) >= 0 && !kept->ready(k)) fill.push_back(k);
+    fill_kept_amplitudes(*cuda, options.compute.precision, fill, first, count);
+  }
+  analytic_pixels_cuda(*cuda, options.compute.precision, first, count, out, kept != nullptr);
 #else
-  (void)first, (void)count, (void)out;
+  (void)first, (void)count, (void)out, (void)kept;
   fail("gisaxs: the analytic GPU path needs a CUDA build");
 #endif
+}
+
+AmplitudeCache* GisaxsPlan::Impl::kept_amplitudes() const {
+  if (!amplitudes_wanted) return nullptr;
+#if NANOSCATTER_HAVE_CUDA
+  if (analytic_gpu) {
+    const std::lock_guard<std::mutex> lock(cuda_mutex);
+    if (!device_amplitudes) {
+      // Slots of one kind's A(pixel) (complex float64) in what the budget
+      // leaves beside the tables; none fit: every kind computed in the
+      // fused pass on every execute (Stats::kinds_computed says so).
+      const std::size_t budget = analytic_device_budget(options.compute.max_device_memory);
+      const std::size_t resident = analytic_device_bytes(*geometry, particles);
+      device_amplitudes.emplace(pixels.size(), budget > resident ? budget - resident : 0,
+                                AmplitudeCache::Storage::external);
+    }
+    if (!device_amplitudes->bound()) {
+      device_amplitudes->bind(layouts);
+      std::vector<std::ptrdiff_t> position(kind_count);
+      for (std::size_t k = 0; k < kind_count; ++k) position[k] = device_amplitudes->position(k);
+      bind_kept_amplitudes(*cuda, position);
+    }
+    return &*device_amplitudes;
+  }
+#endif
+  if (!amplitude_cache.bound()) amplitude_cache.bind(layouts);
+  return &amplitude_cache;
 }
 
 void GisaxsPlan::Impl::prepare_block(const BeamState& beam, std::size_t first, std::size_t count,
@@ -454,14 +523,12 @@ void GisaxsPlan::Impl::ensure_tables() const {
       // entries stay 0 and are never read).
       q.clear();
       at.clear();
-      for (std::size_t b = 0; b * block < n; ++b) {
-        if (!options.share.owns(b)) continue;
-        const std::size_t first = b * block, count = std::min(block, n - first);
-        prepare_block(beams.front(), first, count, ws);
-        kind_terms(beams.front(), kind, count, ws);
-        for (std::size_t j = 0; j < count * terms; ++j) {
+      for (const PixelRange& r : owned_ranges()) {
+        prepare_block(beams.front(), r.first, r.count, ws);
+        kind_terms(beams.front(), kind, r.count, ws);
+        for (std::size_t j = 0; j < r.count * terms; ++j) {
           q.push_back(ws.q[j]);
-          at.push_back(first * terms + j);
+          at.push_back(r.first * terms + j);
         }
       }
       for (const Component& c : kind.components) {
@@ -553,7 +620,8 @@ std::vector<std::vector<double>> GisaxsPlan::execute_batch(const std::vector<std
     const std::size_t n = impl_->pixels.size();
     images.assign(sets.size(), std::vector<double>(n));
     const std::size_t budget = analytic_device_budget(impl_->options.compute.max_device_memory);
-    const std::size_t resident = analytic_device_bytes(*impl_->geometry, impl_->particles);
+    const std::size_t resident =
+        analytic_device_bytes(*impl_->geometry, impl_->particles) + kept_amplitude_bytes(*impl_->cuda);
     const std::size_t room = budget > resident ? budget - resident : 0;
     // Launches of as many sets as fit beside the resident tables (at least one).
     for (std::size_t first = 0; first < tables.size();) {
@@ -599,66 +667,49 @@ GisaxsResult GisaxsPlan::execute() const {
   result.cols = impl_->pixels.cols;
   result.pixels = impl_->pixels;
   result.particle_kinds = impl_->kind_count;
-  const std::size_t n = impl_->pixels.size();
-  result.intensity.assign(n, 0.0);
+  result.intensity.assign(impl_->pixels.size(), 0.0);
   impl_->ensure_tables();
-  const std::size_t block = impl_->block;
-  const std::size_t n_blocks = (n + block - 1) / block;
-  const int threads = impl_->options.compute.threads > 0 ? impl_->options.compute.threads : omp_get_max_threads();
   const WorkShare& share = impl_->options.share;
-  std::size_t mine = 0;  // this part's pixels
-  for (std::size_t b = 0; b < n_blocks; ++b)
-    if (share.owns(b)) mine += std::min(block, n - b * block);
-  result.computed_pixels = mine;
-  if (impl_->analytic_gpu) {
-    // The pixel function computes every kind's amplitude anew (it keeps no
-    // amplitudes between launches).
-    impl_->kinds_computed += impl_->kind_count;
-    impl_->last_computed_kinds.resize(impl_->kind_count);
-    for (std::size_t k = 0; k < impl_->kind_count; ++k) impl_->last_computed_kinds[k] = k;
-    // One launch for the whole image, or one per owned block of a share.
-    if (share.whole())
-      impl_->compute_gpu(0, n, result.intensity.data());
-    else
-      for (std::size_t b = 0; b < n_blocks; ++b)
-        if (share.owns(b))
-          impl_->compute_gpu(b * block, std::min(block, n - b * block), result.intensity.data() + b * block);
-    if (share.whole())
-      impl_->resolution.apply(result.rows, result.cols, result.intensity);
-    else
-      result.pending_resolution = impl_->resolution;
-    result.seconds = start.seconds();
-    return result;
-  }
-  // Amplitudes kept per kind for the next set_layouts (amplitude_cache.hpp).
-  AmplitudeCache& cache = impl_->amplitude_cache;
-  if (impl_->amplitudes_wanted && !cache.bound()) cache.bind(impl_->layouts);
+  // This part's pixels: one range per run of owned blocks on the GPU (one
+  // launch for a whole image), one per block for the CPU threads.
+  const std::vector<Impl::PixelRange> ranges = impl_->owned_ranges(impl_->analytic_gpu);
+  for (const Impl::PixelRange& r : ranges) result.computed_pixels += r.count;
+  // Amplitudes kept per kind for the next set_layouts (amplitude_cache.hpp),
+  // on the GPU path in device buffers: the kinds not ready are computed,
+  // the image recombined from all.
+  AmplitudeCache* cache = impl_->kept_amplitudes();
   impl_->last_computed_kinds.clear();
   for (std::size_t k = 0; k < impl_->kind_count; ++k) {
-    if (cache.ready(k)) {
+    if (cache && cache->ready(k)) {
       ++impl_->kinds_reused;
     } else {
       ++impl_->kinds_computed;
       impl_->last_computed_kinds.push_back(k);
     }
   }
-  Progress progress("gisaxs", mine, ProgressOptions{impl_->options.compute.quiet});
-  OmpErrors errors;
+  if (impl_->analytic_gpu) {
+    for (const Impl::PixelRange& r : ranges)
+      impl_->compute_gpu(r.first, r.count, result.intensity.data() + r.first, cache);
+  } else {
+    const int threads =
+        impl_->options.compute.threads > 0 ? impl_->options.compute.threads : omp_get_max_threads();
+    Progress progress("gisaxs", result.computed_pixels, ProgressOptions{impl_->options.compute.quiet});
+    OmpErrors errors;
 #pragma omp parallel num_threads(threads)
-  {
-    Workspace ws;
+    {
+      Workspace ws;
 #pragma omp for schedule(dynamic)
-    for (std::size_t b = 0; b < n_blocks; ++b) {
-      if (!share.owns(b)) continue;
-      const std::size_t first = b * block;
-      const std::size_t count = std::min(block, n - first);
-      errors.capture([&] { impl_->compute_block(first, count, result.intensity.data() + first, ws, true); });
-      progress.advance(count);
+      for (std::size_t i = 0; i < ranges.size(); ++i) {
+        const Impl::PixelRange r = ranges[i];
+        errors.capture(
+            [&] { impl_->compute_block(r.first, r.count, result.intensity.data() + r.first, ws, cache != nullptr); });
+        progress.advance(r.count);
+      }
     }
+    errors.rethrow();
+    progress.finish();
   }
-  errors.rethrow();
-  progress.finish();
-  cache.mark_filled();
+  if (cache) cache->mark_filled();
   // The resolution convolves the whole image: now for one part, after the
   // merge (reduce) for several.
   if (share.whole())

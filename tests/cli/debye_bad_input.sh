@@ -44,6 +44,9 @@ expect_error "--energy: anomalous scattering applies to X-rays only" au2.xyz --r
 expect_error "--energy: must be a finite photon energy > 0 keV, got -8" au2.xyz --anomalous --energy -8 "${q[@]}" --output o.dat
 expect_error "--wavelength: required with a 2θ grid" au2.xyz --two-theta-min 10 --two-theta-max 100 --qpoints 50 --output o.dat
 expect_error "--qmin: give either --qmin/--qmax or --two-theta-min/--two-theta-max/--wavelength" au2.xyz --qmin 0.1 --two-theta-min 10 --two-theta-max 100 --wavelength 1.54 --qpoints 50 --output o.dat
+expect_error "--qmax: give either --qmin/--qmax or --two-theta-min/--two-theta-max/--wavelength" au2.xyz --qmax 5 --two-theta-min 10 --two-theta-max 100 --wavelength 1.54 --qpoints 50 --output o.dat
+expect_error "--two-theta-max: required with a 2θ grid" au2.xyz --two-theta-min 10 --wavelength 1.54 --qpoints 50 --output o.dat
+expect_error "--qmax: required (or give --two-theta-min/--two-theta-max/--wavelength for a 2θ grid)" au2.xyz --qpoints 50 --output o.dat
 expect_error "--wavelength: must be > 0 Å, got 0" au2.xyz --two-theta-min 10 --two-theta-max 100 --wavelength 0 --qpoints 50 --output o.dat
 expect_error "o.xyz: --output: debye writes text (.dat, .txt, .csv), HDF5 (.h5, .hdf5), a picture (.png) or a powder pattern (.xye)" au2.xyz "${q[@]}" --output o.xyz
 expect_error "o.cif: --output: unknown extension '.cif'; debye writes text (.dat, .txt, .csv), HDF5 (.h5, .hdf5), a picture (.png) or a powder pattern (.xye)" au2.xyz "${q[@]}" --output o.cif

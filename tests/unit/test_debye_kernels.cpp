@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <ostream>
 #include <random>
 
@@ -194,6 +195,17 @@ TEST(DebyeQGrid, GridsAndTheirErrors) {
   EXPECT_EQ(field_of([] { two_theta_q_grid(-1, 20, 10, 1); }), "two_theta_min");
   EXPECT_EQ(field_of([] { two_theta_q_grid(30, 20, 10, 1); }), "two_theta_max");
   EXPECT_EQ(field_of([] { two_theta_q_grid(30, 181, 10, 1); }), "two_theta_max");
+  // The front ends' grid rules (make_q_grid): which fields go together.
+  // Fields: qmin, qmax, qpoints, two_theta_min, two_theta_max, wavelength.
+  const auto grid_field = [&](QGridOptions o) { return field_of([&] { make_q_grid(o); }); };
+  const std::nullopt_t no = std::nullopt;
+  EXPECT_EQ(grid_field(QGridOptions{no, 5, no, no, no, no}), "qpoints");
+  EXPECT_EQ(grid_field(QGridOptions{0.1, no, 10, no, no, no}), "qmax");
+  EXPECT_EQ(grid_field(QGridOptions{no, 5, 10, 10, 80, 1.5}), "qmax");
+  EXPECT_EQ(grid_field(QGridOptions{no, no, 10, no, 80, 1.5}), "two_theta_min");
+  EXPECT_EQ(grid_field(QGridOptions{no, no, 10, no, no, 1.5}), "two_theta_min");
+  EXPECT_EQ(make_q_grid(QGridOptions{no, 2, 5, no, no, no}), uniform_q_grid(0, 2, 5));  // qmin defaults to 0
+  EXPECT_EQ(make_q_grid(QGridOptions{no, no, 8, 10, 150, 1.5406}), two_theta_q_grid(10, 150, 8, 1.5406));
 }
 
 // Histogram kernel against brute-force binning of every pair (float64 both;

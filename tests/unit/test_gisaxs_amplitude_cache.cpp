@@ -14,6 +14,7 @@
 #include <random>
 
 #include "gisaxs/amplitude_cache.hpp"
+#include "gisaxs_reuse_step.hpp"
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs.hpp"
 #include "nanoscatter/gisaxs_mesh.hpp"
@@ -85,80 +86,29 @@ TEST(GisaxsPlanReuse, UnchangedParticlesKeepTheirAmplitudesOnDrawnEdits) {
 
 namespace {
 
-// The computed-kind counts of one execute() of a re-evaluated plan.
-struct Step {
-  std::vector<std::size_t> computed;
-  std::size_t reused = 0, pixels = 0;
-};
-
-Step execute_counting(const GisaxsPlan& plan, GisaxsResult* result = nullptr) {
-  const GisaxsPlan::Stats before = plan.stats();
-  GisaxsResult r = plan.execute();
-  const GisaxsPlan::Stats after = plan.stats();
-  EXPECT_EQ(after.kinds_computed - before.kinds_computed, after.last_computed_kinds.size());
-  if (result) *result = std::move(r);
-  return {after.last_computed_kinds, after.kinds_reused - before.kinds_reused,
-          after.amplitude_pixels - before.amplitude_pixels};
-}
+using Step = test::ReuseStep;
+using test::execute_counting;
 
 const std::string kTwoKinds = std::string(NS_TEST_DATA_DIR) + "/gisaxs/mixture_paracrystal.toml";
 
 }  // namespace
 
-// Issue 21's acceptance on the CPU loop: cylinders and spheroids (two
-// kinds); a drawn radius of one of them recomputes that kind alone, and the
-// image is the fresh plan's of the edited sample.
+// Issue 21's acceptance on the CPU loop (test::run_two_kinds): a drawn
+// radius of one of two kinds recomputes that kind alone — its pixels once —
+// and each edit's image is the fresh plan's of the edited sample.
 TEST(GisaxsPlanReuse, ChangingOneKindRecomputesThatKindOnly) {
   for (int k = 0; k < kCases; ++k) {
     const auto seed = test::case_seed(k);
     NS_PROPERTY_CASE(seed);
     std::mt19937_64 rng(seed);
-    const auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
-    SampleDocument doc = SampleDocument::read(kTwoKinds);
-    GisaxsPlan plan(doc.sample(), cpu_options());
-    ASSERT_EQ(plan.particle_kinds(), 2u);
-    const std::size_t pixels = plan.pixels().size();
-    EXPECT_EQ(execute_counting(plan).computed, (std::vector<std::size_t>{0, 1}));  // no cache for a plan run once
-    plan.set_layouts(doc.sample());
-    EXPECT_EQ(execute_counting(plan).computed, (std::vector<std::size_t>{0, 1}));  // re-evaluated: cached from here
-
-    const std::size_t changed = std::uniform_int_distribution<std::size_t>(0, 1)(rng);
-    const std::string radius = "particle[" + std::to_string(changed) + "].radius";
-    const double original = std::get<double>(doc.get(radius));
-    doc.set(radius, ConfigValue(uniform(2, 9)));
-    plan.set_layouts(doc.sample());
-    GisaxsResult got;
-    Step step = execute_counting(plan, &got);
-    ASSERT_EQ(step.computed, std::vector<std::size_t>{changed});
-    EXPECT_EQ(step.reused, 1u);
-    EXPECT_EQ(step.pixels, pixels);
-    expect_same_image(got, GisaxsPlan(doc.sample(), cpu_options()).execute());
+    const test::TwoKindsRun run = test::run_two_kinds(cpu_options(), rng);
+    const Step& step = run.steps[0];
+    EXPECT_EQ(step.pixels, run.pixels);
+    for (std::size_t i = 1; i < 3; ++i) EXPECT_EQ(run.steps[i].pixels, 0u) << "edit " << i;
+    EXPECT_EQ(run.steps[3].pixels, 2 * run.pixels);
     std::fprintf(stderr, "[two kinds] %s changed: computed kinds {%zu}, reused %zu, amplitude pixels %zu of %zu\n",
-                 radius.c_str(), step.computed.front(), step.reused, step.pixels, 2 * pixels);
-
-    // Abundances weight the kinds: nothing computed.
-    doc.set("particle[0].abundance", ConfigValue(uniform(0.1, 0.9)));
-    plan.set_layouts(doc.sample());
-    step = execute_counting(plan, &got);
-    EXPECT_TRUE(step.computed.empty());
-    EXPECT_EQ(step.reused, 2u);
-    expect_same_image(got, GisaxsPlan(doc.sample(), cpu_options()).execute());
-
-    // The radius set back (a finite-difference step undone): the earlier
-    // kind's amplitudes were kept beside the current ones.
-    doc.set(radius, ConfigValue(original));
-    plan.set_layouts(doc.sample());
-    step = execute_counting(plan, &got);
-    EXPECT_TRUE(step.computed.empty());
-    expect_same_image(got, GisaxsPlan(doc.sample(), cpu_options()).execute());
-
-    // Both particles' materials changed at once: both kinds.
-    doc.set({{"particle[0].material.delta", ConfigValue(uniform(1e-4, 9e-4))},
-             {"particle[1].material.beta", ConfigValue(uniform(1e-9, 5e-8))}});
-    plan.set_layouts(doc.sample());
-    step = execute_counting(plan, &got);
-    EXPECT_EQ(step.computed, (std::vector<std::size_t>{0, 1}));
-    expect_same_image(got, GisaxsPlan(doc.sample(), cpu_options()).execute());
+                 run.radius.c_str(), step.computed.empty() ? 0 : step.computed.front(), step.reused, step.pixels,
+                 2 * run.pixels);
   }
 }
 
