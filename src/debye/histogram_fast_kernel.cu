@@ -251,42 +251,59 @@ __device__ __forceinline__ void pair_batch(const Centred* stage, const unsigned*
   }
 }
 
-// Staged j atoms [0, n) of a far shell against a full group: whole j tiles
+// Staged j atoms [0, n) of a far shell against a full group, in j tiles
 // of 8 on the tensor cores (kMmaWarps warps per tile, each warp its four i
-// tiles, A fragments fa), the last n mod 8 atoms by pair_batch.
-// fi: hist::dither_i of the lane's row in each i tile; dither_i as pair_batch.
+// tiles, A fragments fa). The last tile, when n is not a multiple of 8,
+// takes the DMMA too, its columns past n masked: every pair of the shell
+// gets its r² from the DMMA whatever its place in the staged order, which
+// pass 1 sets by atomics (by pair_batch's direct difference for the last
+// n mod 8 atoms, as before, the same pair's r² and so its bin or offset
+// word could differ in the last bit from run to run).
+// fi: hist::dither_i of the lane's row in each i tile.
 template <class Code, int W>
 __device__ __forceinline__ void mma_batch(const Centred* stage, const unsigned* stage_dither, int n,
-                                          const Centred* igroup, const double (&fa)[kMmaTiles],
-                                          const double (&fc)[kMmaTiles], const unsigned (&fi)[kMmaTiles],
-                                          unsigned dither_i, const Window& win, unsigned* ring, const FastArgs& p) {
+                                          const double (&fa)[kMmaTiles], const double (&fc)[kMmaTiles],
+                                          const unsigned (&fi)[kMmaTiles], const Window& win, unsigned* ring,
+                                          const FastArgs& p) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, t = lane & 3;
-  const int tiles = n >> 3;
-  for (int jt = warp / kMmaWarps<Code>; jt < tiles; jt += kWarps / kMmaWarps<Code>) {
+  const int tiles = n >> 3, all_tiles = (n + 7) >> 3;
+  for (int jt = warp / kMmaWarps<Code>; jt < all_tiles; jt += kWarps / kMmaWarps<Code>) {
     __syncwarp();  // the DMMA needs the whole warp
     // B: component t of atom lane/4 as stored (x, y, z, n2), one load per
-    // lane; C, the rows' n2, stays in registers for the whole group.
-    const double b = (&stage[8 * jt + (lane >> 2)].x)[t];
-    // Software-pipelined: tile m + 1's distances are computed before tile
-    // m's atomics, whose drain branches would otherwise hold them back.
+    // lane (a masked column reads the last atom: in the stage, never added);
+    // C, the rows' n2, stays in registers for the whole group.
+    const double b = (&stage[min(8 * jt + (lane >> 2), n - 1)].x)[t];
     // The lane's D entries are columns 2t and 2t + 1 of the j tile.
-    const unsigned dj0 = stage_dither[8 * jt + 2 * t], dj1 = stage_dither[8 * jt + 2 * t + 1];
+    const int c0 = 8 * jt + 2 * t;
+    const unsigned dj0 = stage_dither[min(c0, n - 1)], dj1 = stage_dither[min(c0 + 1, n - 1)];
     double d0, d1;
-    dmma_r2(d0, d1, fa[0], b, fc[0], fc[0]);
-    hist::PairFix f0 = hist::pair_fix_r2(d0, win.magic), f1 = hist::pair_fix_r2(d1, win.magic);
+    if (jt < tiles) {
+      // Software-pipelined: tile m + 1's distances are computed before tile
+      // m's atomics, whose drain branches would otherwise hold them back.
+      dmma_r2(d0, d1, fa[0], b, fc[0], fc[0]);
+      hist::PairFix f0 = hist::pair_fix_r2(d0, win.magic), f1 = hist::pair_fix_r2(d1, win.magic);
 #pragma unroll
-    for (int m = 1; m < kMmaTiles; ++m) {
-      dmma_r2(d0, d1, fa[m], b, fc[m], fc[m]);
-      const hist::PairFix g0 = hist::pair_fix_r2(d0, win.magic), g1 = hist::pair_fix_r2(d1, win.magic);
-      add_fix<Code, true, W>(f0, win, ring, p, fi[m - 1] + dj0);
-      add_fix<Code, true, W>(f1, win, ring, p, fi[m - 1] + dj1);
-      f0 = g0;
-      f1 = g1;
+      for (int m = 1; m < kMmaTiles; ++m) {
+        dmma_r2(d0, d1, fa[m], b, fc[m], fc[m]);
+        const hist::PairFix g0 = hist::pair_fix_r2(d0, win.magic), g1 = hist::pair_fix_r2(d1, win.magic);
+        add_fix<Code, true, W>(f0, win, ring, p, fi[m - 1] + dj0);
+        add_fix<Code, true, W>(f1, win, ring, p, fi[m - 1] + dj1);
+        f0 = g0;
+        f1 = g1;
+      }
+      add_fix<Code, true, W>(f0, win, ring, p, fi[kMmaTiles - 1] + dj0);
+      add_fix<Code, true, W>(f1, win, ring, p, fi[kMmaTiles - 1] + dj1);
+    } else {
+      // The partial tile (warp-uniform branch): lanes whose columns lie
+      // past n add nothing, so the drain test is per lane.
+#pragma unroll
+      for (int m = 0; m < kMmaTiles; ++m) {
+        dmma_r2(d0, d1, fa[m], b, fc[m], fc[m]);
+        if (c0 < n) add_r2<Code, false, W>(d0, win, ring, p, fi[m] + dj0);
+        if (c0 + 1 < n) add_r2<Code, false, W>(d1, win, ring, p, fi[m] + dj1);
+      }
     }
-    add_fix<Code, true, W>(f0, win, ring, p, fi[kMmaTiles - 1] + dj0);
-    add_fix<Code, true, W>(f1, win, ring, p, fi[kMmaTiles - 1] + dj1);
   }
-  pair_batch<Code, true, W>(stage, stage_dither, tiles * 8, n, igroup, Code::kGroupAtoms, dither_i, win, ring, p);
 }
 
 template <class Code, bool Triangle, int W>
@@ -400,7 +417,7 @@ __global__ void __launch_bounds__(kThreads, 1) fast_histogram_kernel(FastArgs p)
         __syncthreads();
         if (tid < min(kStage, end - b0 - kStage)) next = p.j[next_j = scratch[b0 + kStage + tid]];
         if (mma)
-          mma_batch<Code, W>(stage, stage_dither, n, igroup, fa, fc, fi, dither_i, win, ring, p);
+          mma_batch<Code, W>(stage, stage_dither, n, fa, fc, fi, win, ring, p);
         else if (full)
           pair_batch<Code, true, W>(stage, stage_dither, 0, n, igroup, g.count, dither_i, win, ring, p);
         else

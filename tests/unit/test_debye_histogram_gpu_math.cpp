@@ -155,7 +155,7 @@ PairHistogram emulate_fast(const AtomBlock& a, const AtomBlock& b, PairSet set, 
       const bool mma = full && hist::mma_shell(g, s);
       for (std::size_t b0 = 0; b0 < list.size(); b0 += kStage) {
         const std::size_t n = std::min<std::size_t>(kStage, list.size() - b0);
-        const std::size_t tiled = mma ? n / 8 * 8 : 0;
+        const std::size_t tiled = mma ? n : 0;  // the kernel's last, partial tile takes the DMMA too
         for (std::size_t jj = 0; jj < n; ++jj) {
           const hist::Centred cj = hist::centred(g, J[std::size_t(list[b0 + jj])]);
           if (jj < tiled) st.mma_pairs += g.count;
