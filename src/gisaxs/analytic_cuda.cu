@@ -65,6 +65,10 @@ struct AnalyticCudaState {
   // particles its buffer or null (bind_kept_amplitudes).
   std::vector<DeviceBuffer<analytic::Cx<double>>> kept;
   DeviceBuffer<analytic::Cx<double>*> kept_of_kind;
+  // The kinds a fill launch computes, kept between launches: a fit's step
+  // then allocates nothing (a cudaMalloc/cudaFree pair costs more than the
+  // GALAXI image's launch).
+  mutable DeviceBuffer<std::int32_t> fill_kinds;
 };
 
 void AnalyticCudaStateDeleter::operator()(AnalyticCudaState* s) const { delete s; }
@@ -125,7 +129,10 @@ void bind_kept_amplitudes(AnalyticCudaState& s, const std::vector<std::ptrdiff_t
   }
   // Never empty, so that its data() is a valid table for a plan of no kinds too.
   if (of_kind.empty()) of_kind.push_back(nullptr);
-  s.kept_of_kind = DeviceBuffer<analytic::Cx<double>*>(of_kind);
+  if (s.kept_of_kind.size() == of_kind.size())
+    s.kept_of_kind.upload(of_kind);  // each set_layouts rebinds: no new allocation
+  else
+    s.kept_of_kind = DeviceBuffer<analytic::Cx<double>*>(of_kind);
 }
 
 void fill_kept_amplitudes(const AnalyticCudaState& s, Precision precision, const std::vector<std::size_t>& kinds,
@@ -141,14 +148,14 @@ void fill_kept_amplitudes(const AnalyticCudaState& s, Precision precision, const
     const std::size_t n = std::min(kKindsPerLaunch, kinds.size() - from);
     std::vector<std::int32_t> part(n);
     for (std::size_t j = 0; j < n; ++j) part[j] = static_cast<std::int32_t>(kinds[from + j]);
-    const DeviceBuffer<std::int32_t> device_kinds(part);
+    if (s.fill_kinds.size() < n) s.fill_kinds = DeviceBuffer<std::int32_t>(n);
+    s.fill_kinds.upload(part.data(), n);  // a blocking copy: the previous launch has read it
     const dim3 grid(blocks, static_cast<unsigned>(n));
     if (precision == Precision::float32)
-      analytic_amplitude_kernel<float><<<grid, kThreadsPerBlock>>>(view, device_kinds.data(), first, count);
+      analytic_amplitude_kernel<float><<<grid, kThreadsPerBlock>>>(view, s.fill_kinds.data(), first, count);
     else
-      analytic_amplitude_kernel<double><<<grid, kThreadsPerBlock>>>(view, device_kinds.data(), first, count);
+      analytic_amplitude_kernel<double><<<grid, kThreadsPerBlock>>>(view, s.fill_kinds.data(), first, count);
     NS_CUDA_CHECK_LAUNCH();
-    // device_kinds is freed here (cudaFree waits for the launch).
   }
 }
 
