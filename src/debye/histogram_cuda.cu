@@ -79,12 +79,11 @@ bool histogram_by_weight_class(const AtomBlock& a, const AtomBlock& b, PairSet s
 // once this block's kernel is queued (or, on the generic path, first).
 void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
                      const CudaDebyeOptions& options, FastPipeline& pipe) {
-  if (!(hist.bin_width > 0)) fail("pair_histogram_cuda: bin width must be positive");
   const bool triangle = set == PairSet::triangle;
   if (a.size() == 0 || (!triangle && b.size() == 0)) return;
   // Every distance is below the bounding-box diagonal: the bins are sized
   // for it (the fast path does it once its kernel is queued, while the
-  // kernels run; checked here, before any work).
+  // kernels run; bins_for checks the bin width here, before any work).
   const double r_max = pair_diagonal(a, b, set);
   const std::size_t bins = hist.bins_for(r_max);  // = histogram_bins_needed(a, b, set, Δr), one box pass
   // Measured while a pending block may still hold its buffers: conservative.
