@@ -18,6 +18,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "nanoscatter/constants.hpp"  // kPi: a constexpr scalar, usable in device code
+
 #if defined(__CUDACC__)
 #define NS_GISAXS_HD __host__ __device__ __forceinline__
 #else
@@ -43,8 +45,6 @@ template <class R> NS_GISAXS_HD R rsinh(R x) { return NS_GISAXS_MATH(sinh)(x); }
 template <class R> NS_GISAXS_HD R rcosh(R x) { return NS_GISAXS_MATH(cosh)(x); }
 template <class R> NS_GISAXS_HD R rceil(R x) { return NS_GISAXS_MATH(ceil)(x); }
 template <class R> NS_GISAXS_HD R rfma(R x, R y, R z) { return NS_GISAXS_MATH(fma)(x, y, z); }
-
-inline constexpr double kPi = 3.14159265358979323846;
 
 // ---- complex numbers --------------------------------------------------------
 template <class R>

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
 #include <sstream>
 
 #include "nanoscatter/builder.hpp"
+#include "nanoscatter/constants.hpp"
 #include "nanoscatter/error.hpp"
 
 namespace nanoscatter {
@@ -166,7 +166,6 @@ double bounding_radius(const Shape& shape) {
 }
 
 double shape_volume(const Shape& shape) {
-  constexpr double kPi = std::numbers::pi;
   return std::visit(Overloaded{
                         [](const Sphere& s) { return 4 * kPi / 3 * s.radius * s.radius * s.radius; },
                         [](const Cube& s) { return s.edge * s.edge * s.edge; },
