@@ -39,15 +39,6 @@ std::string error_field(const std::function<void()>& f) {
   return "no error";
 }
 
-std::string error_text(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
 }  // namespace
 
 TEST(DebyeSpecies, GroupsByElementChargeAndB) {
@@ -103,11 +94,11 @@ TEST(DebyeSpecies, RejectsBadAtoms) {
   s.atoms[1] = atom("Fe", {1, 0, 0}, 0, -1.0);
   EXPECT_EQ(error_field([&] { debye::group_by_species(s); }), "atom 2");
   // The message says what is wrong (one rule set decides and words it).
-  EXPECT_NE(error_text([&] { debye::group_by_species(s); }).find("B = -1"), std::string::npos);
+  EXPECT_NE(test::error_of([&] { debye::group_by_species(s); }).find("B = -1"), std::string::npos);
   s.atoms[1] = atom("Fe", {1, 0, 0}, 0, 0, 1.5);
-  EXPECT_NE(error_text([&] { debye::group_by_species(s); }).find("occupancy 1.5"), std::string::npos);
+  EXPECT_NE(test::error_of([&] { debye::group_by_species(s); }).find("occupancy 1.5"), std::string::npos);
   s.atoms[1] = atom("Fe", {INFINITY, 0, 0});
-  EXPECT_NE(error_text([&] { debye::group_by_species(s); }).find("position is not finite"), std::string::npos);
+  EXPECT_NE(test::error_of([&] { debye::group_by_species(s); }).find("position is not finite"), std::string::npos);
   s.atoms[1] = atom("Fe", {1, 0, 0}, 0, 0, 0.0);
   s.atoms[0].occupancy = 0;
   EXPECT_EQ(error_field([&] { debye::group_by_species(s); }), "structure");

@@ -19,22 +19,13 @@
 namespace nanoscatter {
 namespace {
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 TEST(OneLine, LineBreaksBecomeSeparatorsAndTrailingOnesGo) {
   EXPECT_EQ(one_line("a\nb\n"), "a; b");
   EXPECT_EQ(one_line("value  \r\n   next\n\n"), "value; next");
   EXPECT_EQ(one_line("plain  text"), "plain  text");
   EXPECT_EQ(one_line(""), "");
   // Every Error is one line, whatever text a third party handed it.
-  EXPECT_EQ(message_of([] { fail_at({"s.toml", 3, "density"}, "Error while parsing value\n(error occurred at line 3)\n"); }),
+  EXPECT_EQ(test::error_of([] { fail_at({"s.toml", 3, "density"}, "Error while parsing value\n(error occurred at line 3)\n"); }),
             "s.toml:3: density: Error while parsing value; (error occurred at line 3)");
 }
 
@@ -63,7 +54,7 @@ TEST(ResourceGuard, AvailableMemoryFollowsTheDataLimit) {
   ASSERT_EQ(setrlimit(RLIMIT_DATA, &lowered), 0);
   const double available = available_host_bytes();
   const std::string message =
-      message_of([] { require_host_memory({"", 0, "qpoints", true}, "2000000000 Q points", 32e9); });
+      test::error_of([] { require_host_memory({"", 0, "qpoints", true}, "2000000000 Q points", 32e9); });
   setrlimit(RLIMIT_DATA, &saved);
   EXPECT_LE(available, double(limit));
   EXPECT_EQ(message.rfind("qpoints: 2000000000 Q points needs ~32 GB, ", 0), 0u) << message;
@@ -81,7 +72,7 @@ TEST(ResourceGuard, SmallRequestsPassHugeOnesFail) {
 
 TEST(ResourceGuard, DeclaredCountsMustFitTheBytesPresent) {
   EXPECT_NO_THROW(require_present({"f", 1, "count"}, "records", 10, 8, 80));
-  EXPECT_EQ(message_of([] { require_present({"f", 1, "count"}, "records", 5555555552, 8, 11); }),
+  EXPECT_EQ(test::error_of([] { require_present({"f", 1, "count"}, "records", 5555555552, 8, 11); }),
             "f:1: count: 5555555552 records declared, but the file has only 11 bytes (at least 8 per record)");
 }
 
@@ -89,7 +80,7 @@ TEST(ResourceGuard, XyzCountBeyondTheFileFailsBeforeAllocating) {
   test::TempDir dir("guard_xyz");
   std::ofstream(dir / "huge.xyz") << "5555555552\n";
   const std::string path = (dir / "huge.xyz").string();
-  EXPECT_EQ(message_of([&] { read_xyz(path); }),
+  EXPECT_EQ(test::error_of([&] { read_xyz(path); }),
             path + ":1: atom count: the file declares 5555555552 atoms but has only 0 atom lines");
 }
 
@@ -110,7 +101,7 @@ TEST(FiniteInputs, CellsWhoseVolumeLeavesTheRangeOfNumbersAreRefused) {
   EXPECT_THROW(cell_from_vectors({1e308, 0, 0}, {0, 1e308, 0}, {0, 0, 1e308}), Error);
   Cell tiny;
   tiny.a = tiny.b = tiny.c = 1e-300;
-  EXPECT_EQ(message_of([&] { validate_cell(tiny); }).rfind("a: cell lengths", 0), 0u);
+  EXPECT_EQ(test::error_of([&] { validate_cell(tiny); }).rfind("a: cell lengths", 0), 0u);
 }
 
 TEST(OutputDirectory, CheckedBeforeWorkWithoutCreatingIt) {
@@ -118,7 +109,7 @@ TEST(OutputDirectory, CheckedBeforeWorkWithoutCreatingIt) {
   EXPECT_NO_THROW(check_output_directory(dir / "new/deeper", "output_dir"));
   EXPECT_FALSE(std::filesystem::exists(dir / "new"));
   std::ofstream(dir / "file") << "x";
-  EXPECT_EQ(message_of([&] { check_output_directory(dir / "file", "output_dir"); }),
+  EXPECT_EQ(test::error_of([&] { check_output_directory(dir / "file", "output_dir"); }),
             (dir / "file").string() + ": output_dir: exists and is not a directory");
   EXPECT_THROW(check_output_directory(dir / "file/sub", "output_dir"), Error);
   make_output_directory(dir / "new/deeper", "output_dir");

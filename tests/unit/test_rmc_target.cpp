@@ -24,15 +24,6 @@ Image2D ramp(std::size_t rows, std::size_t cols) {
   return img;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
 // A minimal little-endian baseline TIFF (one strip, uncompressed), written
 // from the TIFF 6.0 specification (tags 256–279, 339), independent of
 // libtiff.
@@ -129,27 +120,27 @@ TEST(RmcTarget, MaskIsApplied) {
 }
 
 TEST(RmcTarget, BadInputErrors) {
-  EXPECT_EQ(error_of([] { make_rmc_target(ramp(4, 6), nullptr, {}, "a.h5:/img"); }),
+  EXPECT_EQ(test::error_of([] { make_rmc_target(ramp(4, 6), nullptr, {}, "a.h5:/img"); }),
             "a.h5: target is 4×6, not square; take its central square with --crop");
   const Image2D mask = ramp(5, 5);
-  EXPECT_EQ(error_of([&] { make_rmc_target(ramp(4, 4), &mask, {}, "a.h5", "m.h5:/mask"); }),
+  EXPECT_EQ(test::error_of([&] { make_rmc_target(ramp(4, 4), &mask, {}, "a.h5", "m.h5:/mask"); }),
             "m.h5: mask: mask is 5×5, target is 4×4");
-  EXPECT_EQ(error_of([] { make_rmc_target(Image2D{4, 4, std::vector<double>(16, 0.0)}, nullptr, {}, "z.txt"); }),
+  EXPECT_EQ(test::error_of([] { make_rmc_target(Image2D{4, 4, std::vector<double>(16, 0.0)}, nullptr, {}, "z.txt"); }),
             "z.txt: the target is zero at every used pixel");
   TargetOptions big;
   big.model_size = 8;
-  EXPECT_EQ(error_of([&] { make_rmc_target(ramp(4, 4), nullptr, big, "a.txt"); }),
+  EXPECT_EQ(test::error_of([&] { make_rmc_target(ramp(4, 4), nullptr, big, "a.txt"); }),
             "tile: model size 8 is larger than the 4×4 target");
   TargetOptions rebin;
   rebin.model_size = 3;
   rebin.resample = Resample::rebin;
-  EXPECT_EQ(error_of([&] { make_rmc_target(ramp(8, 8), nullptr, rebin, "a.txt"); }),
+  EXPECT_EQ(test::error_of([&] { make_rmc_target(ramp(8, 8), nullptr, rebin, "a.txt"); }),
             "resample: rebin needs the target size 8 to be a multiple of the model size 3");
   Image2D inf = ramp(4, 4);
   inf.data[6] = INFINITY;
-  EXPECT_EQ(error_of([&] { make_rmc_target(inf, nullptr, {}, "i.txt"); }), "i.txt: pixel (1, 2) is infinite");
-  EXPECT_EQ(error_of([] { read_image("missing.h5:/x"); }), "missing.h5: no such file");
-  EXPECT_EQ(error_of([] { parse_resample("zoom"); }), "resample: unknown resampling 'zoom' (expected crop or rebin)");
+  EXPECT_EQ(test::error_of([&] { make_rmc_target(inf, nullptr, {}, "i.txt"); }), "i.txt: pixel (1, 2) is infinite");
+  EXPECT_EQ(test::error_of([] { read_image("missing.h5:/x"); }), "missing.h5: no such file");
+  EXPECT_EQ(test::error_of([] { parse_resample("zoom"); }), "resample: unknown resampling 'zoom' (expected crop or rebin)");
 }
 
 // HDF5 (named dataset and first 2D dataset) and text read back exactly.
@@ -208,6 +199,6 @@ TEST(RmcTarget, ReadsTiff) {
     EXPECT_EQ(c.data[i], double(f32[i]));
   }
   std::ofstream(dir / "bad.tif") << "not a tiff";
-  EXPECT_NE(error_of([&] { read_image((dir / "bad.tif").string()); }).find("bad.tif: cannot read as TIFF"),
+  EXPECT_NE(test::error_of([&] { read_image((dir / "bad.tif").string()); }).find("bad.tif: cannot read as TIFF"),
             std::string::npos);
 }
