@@ -66,6 +66,25 @@ void expect_no_children() {
   EXPECT_EQ(errno, ECHILD);
 }
 
+// An HDF5 file with a side × side int32 image /data, every pixel `value`,
+// and a root attribute "default" of type `str` and space `aspace` holding
+// `data` (the NeXus @default the reader follows).
+void write_image_with_default(const std::filesystem::path& path, hsize_t side, std::int32_t value, hid_t str,
+                              hid_t aspace, const void* data) {
+  const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  const hsize_t dims[2] = {side, side};
+  const hid_t space = H5Screate_simple(2, dims, nullptr);
+  const hid_t d = H5Dcreate2(f, "/data", H5T_NATIVE_INT32, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  const std::vector<std::int32_t> v(side * side, value);
+  H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+  const hid_t a = H5Acreate2(f, "default", str, aspace, H5P_DEFAULT, H5P_DEFAULT);
+  H5Awrite(a, str, data);
+  H5Aclose(a);
+  H5Dclose(d);
+  H5Sclose(space);
+  H5Fclose(f);
+}
+
 TEST(ContainedRead, CrashIsOneLineErrorNamingTheSignal) {
   const Outcome o = run_failing([](ResultWriter&) { std::raise(SIGSEGV); });
   EXPECT_EQ(o.message.rfind("img.h5: the HDF5 library failed on this file (signal 11 in its reader", 0), 0)
@@ -305,24 +324,13 @@ TEST(ContainedRead, CorruptHdf5FilesEndInOneLineErrors) {
   test::TempDir dir("contained_hdf5");
   const auto good = dir / "good.h5";
   {
-    const hid_t f = H5Fcreate(good.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    const hsize_t dims[2] = {16, 16};
-    const hid_t space = H5Screate_simple(2, dims, nullptr);
-    const hid_t d = H5Dcreate2(f, "/data", H5T_NATIVE_INT32, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    std::vector<std::int32_t> v(256, 5);
-    H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
     const hid_t aspace = H5Screate(H5S_SCALAR);
     const hid_t str = H5Tcopy(H5T_C_S1);
     H5Tset_size(str, H5T_VARIABLE);
-    const hid_t a = H5Acreate2(f, "default", str, aspace, H5P_DEFAULT, H5P_DEFAULT);
     const char* value = "data";
-    H5Awrite(a, str, &value);
-    for (hid_t h : {a}) H5Aclose(h);
+    write_image_with_default(good, 16, 5, str, aspace, &value);
     H5Tclose(str);
     H5Sclose(aspace);
-    H5Dclose(d);
-    H5Sclose(space);
-    H5Fclose(f);
   }
   std::ifstream in(good, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), {});
@@ -363,30 +371,15 @@ TEST(ContainedRead, StringAttributeArraysAreNotReadIntoOneString) {
     SCOPED_TRACE(variable ? "variable length" : "fixed length");
     const auto path = dir / (variable ? "vlen.h5" : "fixed.h5");
     {
-      const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-      const hsize_t dims[2] = {4, 4};
-      const hid_t space = H5Screate_simple(2, dims, nullptr);
-      const hid_t d = H5Dcreate2(f, "/data", H5T_NATIVE_INT32, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-      std::vector<std::int32_t> v(16, 3);
-      H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
       const hsize_t n = 3;
       const hid_t aspace = H5Screate_simple(1, &n, nullptr);
       const hid_t str = H5Tcopy(H5T_C_S1);
       H5Tset_size(str, variable ? H5T_VARIABLE : 4);
-      const hid_t a = H5Acreate2(f, "default", str, aspace, H5P_DEFAULT, H5P_DEFAULT);
       const char* values[3] = {"data", "xxxx", "yyyy"};
       const char fixed[12] = {'d', 'a', 't', 'a', 'x', 'x', 'x', 'x', 'y', 'y', 'y', 'y'};
-      if (variable) {
-        H5Awrite(a, str, values);
-      } else {
-        H5Awrite(a, str, fixed);
-      }
-      H5Aclose(a);
+      write_image_with_default(path, 4, 3, str, aspace, variable ? static_cast<const void*>(values) : fixed);
       H5Tclose(str);
       H5Sclose(aspace);
-      H5Dclose(d);
-      H5Sclose(space);
-      H5Fclose(f);
     }
     DetectorReadOptions options;
     options.contain.in_process = true;
