@@ -61,6 +61,35 @@ void write_tiff(const std::filesystem::path& path, std::size_t rows, std::size_t
   TIFFClose(tif);
 }
 
+// Tiled, as some detector software and image tools write: tile sides are
+// multiples of 16 (TIFF 6.0) and may overhang the image; the overhang is
+// written as zeros.
+template <class T>
+void write_tiled_tiff(const std::filesystem::path& path, std::size_t rows, std::size_t cols, const std::vector<T>& v,
+                      std::uint32_t tile_rows, std::uint32_t tile_cols) {
+  TIFF* tif = TIFFOpen(path.c_str(), "w");
+  ASSERT_NE(tif, nullptr);
+  TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, std::uint32_t(cols));
+  TIFFSetField(tif, TIFFTAG_IMAGELENGTH, std::uint32_t(rows));
+  TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, std::uint16_t(8 * sizeof(T)));
+  TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, std::uint16_t(1));
+  TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, tiff_sample_format<T>());
+  TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
+  TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+  TIFFSetField(tif, TIFFTAG_TILEWIDTH, tile_cols);
+  TIFFSetField(tif, TIFFTAG_TILELENGTH, tile_rows);
+  std::vector<T> tile(std::size_t(tile_rows) * tile_cols);
+  for (std::size_t y0 = 0; y0 < rows; y0 += tile_rows)
+    for (std::size_t x0 = 0; x0 < cols; x0 += tile_cols) {
+      std::fill(tile.begin(), tile.end(), T(0));
+      for (std::size_t y = y0; y < std::min(rows, y0 + tile_rows); ++y)
+        for (std::size_t x = x0; x < std::min(cols, x0 + tile_cols); ++x)
+          tile[(y - y0) * tile_cols + (x - x0)] = v[y * cols + x];
+      ASSERT_GE(TIFFWriteTile(tif, tile.data(), std::uint32_t(x0), std::uint32_t(y0), 0, 0), 0);
+    }
+  TIFFClose(tif);
+}
+
 void gzip_file(const std::filesystem::path& in, const std::filesystem::path& out) {
   std::ifstream f(in, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(f)), {});
@@ -116,6 +145,17 @@ TEST(DetectorImage, PropertyRoundTripTiffAndHdf5) {
     tiff_round_trip<std::uint32_t>(dir, rng, "u32.tif");
     tiff_round_trip<std::uint16_t>(dir, rng, "u16.tiff");
     tiff_round_trip<float>(dir, rng, "f32.tif");
+    {
+      std::uniform_int_distribution<std::size_t> side(1, 70);
+      std::uniform_int_distribution<std::uint32_t> tile_side(1, 4);
+      const std::size_t rows = side(rng), cols = side(rng);
+      const std::uint32_t tile_rows = 16 * tile_side(rng), tile_cols = 16 * tile_side(rng);
+      const auto v = random_values<std::uint16_t>(rng, rows * cols);
+      write_tiled_tiff(dir / "tiled.tif", rows, cols, v, tile_rows, tile_cols);
+      SCOPED_TRACE("tiled " + std::to_string(rows) + "x" + std::to_string(cols) + " tiles " +
+                   std::to_string(tile_rows) + "x" + std::to_string(tile_cols));
+      expect_same(read_detector_image((dir / "tiled.tif").string()), rows, cols, v);
+    }
 
     std::uniform_int_distribution<std::size_t> side(1, 30);
     const std::size_t frames = side(rng) % 4 + 1, rows = side(rng), cols = side(rng);
@@ -296,6 +336,26 @@ TEST(DetectorImage, BadInputs) {
   // libtiff writes the directory after the pixels: a cut file has none.
   expect_one_line_error([&] { read_detector_image((dir / "cut.tif").string()); }, "cut.tif", "cut.tif: cannot read as TIFF");
   expect_one_line_error([&] { read_detector_image((dir / "cut.tif.gz").string()); }, "cut.tif.gz", "gzip");
+
+  // A tiled TIFF whose header claims 65536 × 1048576-pixel tiles (a fuzzer
+  // finding: the tile buffer was sized from the header before any check).
+  {
+    TIFF* tif = TIFFOpen((dir / "huge-tile.tif").c_str(), "w");
+    ASSERT_NE(tif, nullptr);
+    TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, std::uint32_t(16));
+    TIFFSetField(tif, TIFFTAG_IMAGELENGTH, std::uint32_t(16));
+    TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, std::uint16_t(8));
+    TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, std::uint16_t(1));
+    TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
+    TIFFSetField(tif, TIFFTAG_TILEWIDTH, std::uint32_t(1) << 20);
+    TIFFSetField(tif, TIFFTAG_TILELENGTH, std::uint32_t(1) << 16);
+    const unsigned char raw[16] = {};
+    ASSERT_GE(TIFFWriteRawTile(tif, 0, const_cast<unsigned char*>(raw), sizeof raw), 0);
+    TIFFClose(tif);
+    const std::string file = (dir / "huge-tile.tif").string();
+    EXPECT_EQ(error_of([&] { read_detector_image(file); }),
+              file + ": TileWidth: 65536 × 1048576 pixels (~550 GB): a side exceeds the limit of 65536 (max_side)");
+  }
 
   // EDF header claiming 1e5 × 1e5 pixels.
   std::ofstream(dir / "huge.edf", std::ios::binary)

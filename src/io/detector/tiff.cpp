@@ -128,7 +128,12 @@ DetectorImage read_tiff(const std::string& name, const std::vector<unsigned char
     TIFFGetField(tif.get(), TIFFTAG_TILEWIDTH, &tw);
     TIFFGetField(tif.get(), TIFFTAG_TILELENGTH, &th);
     if (tw == 0 || th == 0) fail_at({name, 0, "TileWidth"}, "zero tile size");
+    // A tile may overhang the image, but one buffer holds a whole tile: the
+    // header's tile size is held to the image limits before it is allocated.
+    check_size({name, 0, "TileWidth"}, th, tw, options);
     std::vector<unsigned char> buf(std::size_t(TIFFTileSize(tif.get())));
+    if (buf.size() < std::size_t(tw) * th * bytes_per_sample)
+      fail_at({name, 0, "TileWidth"}, "inconsistent tile size", suffix(message));
     for (std::uint32_t y0 = 0; y0 < height; y0 += th)
       for (std::uint32_t x0 = 0; x0 < width; x0 += tw) {
         if (TIFFReadTile(tif.get(), buf.data(), x0, y0, 0, 0) < 0)
