@@ -50,7 +50,7 @@ Structure displaced(Structure s, double sigma) {
   return s;
 }
 
-DebyeOptions gpu_histogram_options() {
+DebyeOptions histogram_mode_options() {
   DebyeOptions options;
   options.compute.device = Device::gpu;
   options.method = DebyeMethod::histogram;
@@ -60,7 +60,7 @@ DebyeOptions gpu_histogram_options() {
 // A histogram plan of `particle` made and executed on 1456 Q, end to end,
 // reported in unique pairs per second against the target.
 void run_histogram_plan(benchmark::State& state, const Structure& particle, const std::string& what) {
-  const DebyeOptions options = gpu_histogram_options();
+  const DebyeOptions options = histogram_mode_options();
   const auto q = uniform_q_grid(0.1, 12.0, kQPoints);
   for (auto _ : state) {
     const DebyePlan plan(particle, options);
@@ -74,12 +74,12 @@ void run_histogram_plan(benchmark::State& state, const Structure& particle, cons
                  " NQ=1456|pairs/s (vs target)");
 }
 
-// The GPU histogram's bin layout of a benchmark argument: 0 reproducible
+// The histogram mode of a benchmark argument: 0 precise
 // (two words per bin, the default), 1 fast (one word).
-GpuHistogram layout_arg(std::int64_t arg) { return arg == 0 ? GpuHistogram::reproducible : GpuHistogram::fast; }
+HistogramMode layout_arg(std::int64_t arg) { return arg == 0 ? HistogramMode::precise : HistogramMode::fast; }
 
 void run_case(benchmark::State& state, DebyeMethod method, Precision precision,
-              GpuHistogram gpu_histogram = GpuHistogram::reproducible) {
+              HistogramMode histogram_mode = HistogramMode::precise) {
   if (cuda_device_count() == 0) {
     state.SkipWithError("no CUDA device");
     return;
@@ -89,7 +89,7 @@ void run_case(benchmark::State& state, DebyeMethod method, Precision precision,
   options.compute.device = Device::gpu;
   options.method = method;
   options.compute.precision = precision;
-  options.gpu_histogram = gpu_histogram;
+  options.histogram_mode = histogram_mode;
   const auto q = uniform_q_grid(0.1, 12.0, kQPoints);
   // End to end: the plan builds the histograms (histogram mode), execute
   // evaluates the pair sums or the histogram transform.
@@ -104,7 +104,7 @@ void run_case(benchmark::State& state, DebyeMethod method, Precision precision,
   state.counters["throughput"] = benchmark::Counter(work, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["floor"] = method == DebyeMethod::exact ? kExactFloor : kHistogramTarget;
   state.SetLabel(std::string("debye|") +
-                 (method == DebyeMethod::exact ? "exact " : std::string("histogram ") + to_string(gpu_histogram) + " ") +
+                 (method == DebyeMethod::exact ? "exact " : std::string("histogram ") + to_string(histogram_mode) + " ") +
                  to_string(precision) + " CoO N=" + std::to_string(particle.atoms.size()) + " NQ=1456|" +
                  (method == DebyeMethod::exact ? "pair*Q/s" : "pairs/s (vs target)"));
 }
@@ -134,7 +134,7 @@ void BM_DebyeHistogramExecute(benchmark::State& state) {
   const Structure crystal = coo_sphere(static_cast<double>(state.range(0)));
   const Structure particle = state.range(1) ? displaced(crystal, 0.05) : crystal;  // displaced: every bin filled
   const auto q = uniform_q_grid(0.1, 12.0, kQPoints);
-  const DebyePlan plan(particle, gpu_histogram_options());
+  const DebyePlan plan(particle, histogram_mode_options());
   for (auto _ : state) benchmark::DoNotOptimize(plan.execute(q));
   state.counters["throughput"] = benchmark::Counter(1.0, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["floor"] = 0;
@@ -259,7 +259,7 @@ void BM_DebyeHistogramKernel(benchmark::State& state) {
     blk.w.push_back(1.0);
   }
   debye::CudaDebyeOptions options;
-  options.gpu_histogram = layout_arg(state.range(1));
+  options.histogram_mode = layout_arg(state.range(1));
   {  // context creation and first-launch costs outside the timing
     debye::PairHistogram warm;
     debye::pair_histogram_cuda(co, co, debye::PairSet::triangle, warm, options);
@@ -277,7 +277,7 @@ void BM_DebyeHistogramKernel(benchmark::State& state) {
   state.counters["throughput"] =
       benchmark::Counter(0.5 * nc * (nc - 1) + nc * no, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["floor"] = kHistogramTarget;
-  state.SetLabel(std::string("debye|histogram kernel ") + to_string(options.gpu_histogram) +
+  state.SetLabel(std::string("debye|histogram kernel ") + to_string(options.histogram_mode) +
                  " Co-Co + Co-O N=" + std::to_string(particle.atoms.size()) +
                  "|pairs/s (vs target)");
 }

@@ -47,7 +47,7 @@ for name, qmin, qmax, n in rows:
     ref, t64 = debye(xyz, qmin, qmax, n, ["--method", "exact", "--precision", "double"])
     f32, t32 = debye(xyz, qmin, qmax, n, ["--method", "exact", "--precision", "single"])
     hist, th = debye(xyz, qmin, qmax, n, ["--method", "histogram"])
-    fast, tf = debye(xyz, qmin, qmax, n, ["--method", "histogram", "--gpu-histogram", "fast"])
+    fast, tf = debye(xyz, qmin, qmax, n, ["--method", "histogram", "--histogram-mode", "fast"])
     m = ref > 1e-3 * ref.max()
     e32 = np.max(np.abs(f32 - ref)[m] / ref[m])
     eh = np.max(np.abs(hist - ref)[m] / ref[m])

@@ -144,9 +144,9 @@ inline DebyeCase draw_debye_case(std::uint64_t seed, const DebyeCaseLimits& limi
 
 // I(Q) of a drawn case by one method, precision and device.
 inline std::vector<double> debye_intensity(const DebyeCase& c, DebyeMethod method, Precision precision, Device device,
-                                           GpuHistogram gpu_histogram = GpuHistogram::reproducible) {
+                                           HistogramMode histogram_mode = HistogramMode::precise) {
   DebyeOptions o;
-  o.gpu_histogram = gpu_histogram;
+  o.histogram_mode = histogram_mode;
   o.radiation = c.radiation;
   o.method = method;
   o.compute.precision = precision;

@@ -39,7 +39,7 @@ struct DebyeCliOptions {
   double two_theta_min = 0, two_theta_max = 0, wavelength = 0;
   std::string q_file, q_file_axis;
   std::string method = "exact";
-  std::string gpu_histogram = "reproducible";
+  std::string histogram_mode = "precise";
   std::string pdf;
   double energy = 0;
   bool anomalous = false;
@@ -92,7 +92,7 @@ void run(const CLI::App& sub, const DebyeCliOptions& o, const RunContext& contex
   DebyeOptions options = o.engine;
   options.radiation = parse_radiation(o.radiation);
   options.method = parse_debye_method(o.method);
-  options.gpu_histogram = parse_gpu_histogram(o.gpu_histogram);
+  options.histogram_mode = parse_histogram_mode(o.histogram_mode);
   const DebyeNormalization norm = parse_debye_normalization(o.normalize);
   const std::vector<double> q = q_grid(sub, o);
   const std::optional<double> wavelength = given(sub, "--wavelength") ? std::optional(o.wavelength) : std::nullopt;
@@ -186,9 +186,9 @@ void add_debye_command(CLI::App& app, const RunContext& context) {
   sub->add_option("--method", o.method, "exact|histogram")->capture_default_str();
   add_quantity_option(*sub, "--bin-width", o.engine.bin_width, angstrom, "histogram bin width Δr, Å")
       ->default_str(detail::concat(o.engine.bin_width));
-  sub->add_option("--gpu-histogram", o.gpu_histogram,
-                  "reproducible|fast: GPU histogram bins, within 1e-6 of the CPU histogram or within 1e-4 and "
-                  "faster (docs/debye.md)")
+  sub->add_option("--histogram-mode", o.histogram_mode,
+                  "precise|fast: the histogram's bins, the same function on the CPU and a GPU; fast is within "
+                  "1e-4 of precise and faster on a GPU (docs/debye.md)")
       ->capture_default_str();
   sub->add_flag("--partials", o.engine.partials, "one more column per species pair (sums to the total)");
   sub->add_option("--pdf", o.pdf, "also write R(r) and G(r) to this file (.dat/.txt/.csv, .h5, or .png: a plot of G(r))");

@@ -20,14 +20,16 @@ namespace nanoscatter {
 enum class DebyeMethod { exact, histogram };
 DebyeMethod parse_debye_method(const std::string& name);  // "exact", "histogram"
 
-// What the GPU histogram keeps per bin (histogram method on a CUDA device;
-// docs/debye.md). reproducible: two words per bin, the same function as the
-// CPU histogram within 1e-6 of I(Q), so results do not depend on the
-// device. fast: one word per bin, within 1e-4 of the CPU histogram, ~1.65×
-// the pairs per second at 10⁶ atoms.
-enum class GpuHistogram { reproducible, fast };
-GpuHistogram parse_gpu_histogram(const std::string& name);  // "reproducible", "fast"
-const char* to_string(GpuHistogram g);
+// Which pair-distance histogram the histogram method computes, on either
+// device (docs/debye.md): the device changes the speed, not the function.
+// precise: float64 moments per bin on the CPU, two words per bin on a GPU,
+// within 1e-6 of each other. fast: δ quantised to 511 dithered levels per
+// pair and one word per bin on a GPU (~1.65× the precise GPU histogram's
+// pairs per second at 10⁶ atoms), the CPU computing the same function
+// (histogram_fast_cpu.cpp), both within 1e-4 of the precise histogram.
+enum class HistogramMode { precise, fast };
+HistogramMode parse_histogram_mode(const std::string& name);  // "precise", "fast"
+const char* to_string(HistogramMode g);
 
 // The histograms' default bin width Δr, Å: its error bound (docs/debye.md,
 // "Histogram") keeps it within 1e-4 of exact to Q ≈ 50 Å⁻¹.
@@ -38,7 +40,7 @@ struct DebyeOptions {
   FactorOptions factors;
   DebyeMethod method = DebyeMethod::exact;
   double bin_width = kDefaultBinWidth;   // Å, histogram mode
-  GpuHistogram gpu_histogram = GpuHistogram::reproducible;  // histogram mode on a GPU
+  HistogramMode histogram_mode = HistogramMode::precise;  // histogram mode on a GPU
   bool partials = false;                 // one column per species pair
   DeviceOptions compute;                 // device, precision, memory, threads, quiet
   // This process's part of the pair blocks (MPI runs, docs/mpi.md): blocks

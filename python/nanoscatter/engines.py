@@ -133,7 +133,7 @@ class DebyePlan:
     """Orientation-averaged I(Q) (DebyePlan in debye.hpp).
 
     ``DebyePlan(structure, radiation="xray", method="exact", bin_width=1e-3,
-    gpu_histogram="reproducible", anomalous=False, energy=None, wavelength=None, no_debye_waller=False, partials=False,
+    histogram_mode="precise", anomalous=False, energy=None, wavelength=None, no_debye_waller=False, partials=False,
     precision="auto", device="auto", threads=0, quiet=True)``;
     ``execute(q, normalize="none")`` with normalize none|per-atom|sq|fq.
     ``anomalous=True, energy=E`` adds f', f'' at E keV, or at hc/λ of
@@ -185,7 +185,7 @@ def debye(structure, *, q=None, qmin=None, qmax=None, qpoints=None, two_theta_mi
         options["wavelength"] = wavelength  # also the anomalous terms' energy, as the CLI's --wavelength
     result = DebyePlan(s, **options).execute(grid, normalize=normalize)
     if pdf:
-        keep = {k: options[k] for k in ("radiation", "bin_width", "gpu_histogram", "anomalous", "energy", "wavelength",
+        keep = {k: options[k] for k in ("radiation", "bin_width", "histogram_mode", "anomalous", "energy", "wavelength",
                                         "device", "threads", "quiet") if k in options}
         result.pdf = globals()["pdf"](s, pdf_dr=pdf_dr, pdf_rmax=pdf_rmax, **keep)
     return result
@@ -193,7 +193,7 @@ def debye(structure, *, q=None, qmin=None, qmax=None, qpoints=None, two_theta_mi
 
 def pdf(structure, *, pdf_dr=0.01, pdf_rmax=0.0, **options):
     """R(r) and G(r) of a finite particle (debye_pdf.hpp) from float64 pair
-    histograms: options radiation, bin_width, gpu_histogram, energy, device,
+    histograms: options radiation, bin_width, histogram_mode, energy, device,
     threads."""
     return PdfResult(**_core.pair_distribution(as_structure(structure), pdf_dr=pdf_dr, pdf_rmax=pdf_rmax, **options))
 

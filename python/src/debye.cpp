@@ -22,7 +22,7 @@ namespace {
 // energy, wavelength and no_debye_waller, which set its factors), and the
 // device keywords. The checks are DebyeOptions::validate's (the plan calls it).
 const std::vector<std::string> kDebyeKeywords = {"radiation",       "method",    "bin_width",
-                                                 "gpu_histogram",   "anomalous", "energy",
+                                                 "histogram_mode",   "anomalous", "energy",
                                                  "wavelength",      "no_debye_waller", "partials"};
 const std::vector<std::string> kFactorKeywords = {"anomalous", "energy", "wavelength", "no_debye_waller"};
 
@@ -54,7 +54,7 @@ DebyeOptions debye_options(const Keywords& kw) {
   kw.get_parsed("radiation", o.radiation, parse_radiation);
   kw.get_parsed("method", o.method, parse_debye_method);
   kw.get_length("bin_width", o.bin_width, units::Length::angstrom);
-  kw.get_parsed("gpu_histogram", o.gpu_histogram, parse_gpu_histogram);
+  kw.get_parsed("histogram_mode", o.histogram_mode, parse_histogram_mode);
   o.factors = factor_options(kw);
   kw.get("partials", o.partials);
   kw.get_device(o.compute);
@@ -114,7 +114,7 @@ struct PyDebyePlan {
 
 void bind_debye(py::module_& m) {
   py::class_<PyDebyePlan>(m, "DebyePlan",
-                          "DebyePlan(structure, *, radiation='xray', method='exact', bin_width=1e-3, gpu_histogram='reproducible', anomalous=False, energy=None, wavelength=None, "
+                          "DebyePlan(structure, *, radiation='xray', method='exact', bin_width=1e-3, histogram_mode='precise', anomalous=False, energy=None, wavelength=None, "
                           "no_debye_waller=False, partials=False, precision='auto', device='auto', threads=0, "
                           "max_device_memory=0, quiet=True, comm=None): comm=nanoscatter.world() shares the work over the MPI ranks")
       .def(py::init([](const py::handle& structure, const py::kwargs& kwargs) {
@@ -168,7 +168,7 @@ void bind_debye(py::module_& m) {
       "pair_distribution",
       [](const py::handle& structure, const py::kwargs& kwargs) {
         auto names = with_device_keywords(
-            {"pdf_dr", "pdf_rmax", "radiation", "bin_width", "gpu_histogram", "anomalous", "energy", "wavelength"});
+            {"pdf_dr", "pdf_rmax", "radiation", "bin_width", "histogram_mode", "anomalous", "energy", "wavelength"});
         const Keywords kw(kwargs, names, "pair_distribution");
         PdfOptions pdf;
         kw.get_length("pdf_dr", pdf.dr, units::Length::angstrom);
@@ -192,7 +192,7 @@ void bind_debye(py::module_& m) {
         return out;
       },
       py::arg("structure"),
-      "pair_distribution(structure, *, pdf_dr=0.01, pdf_rmax=0, radiation='xray', bin_width=1e-3, gpu_histogram='reproducible', "
+      "pair_distribution(structure, *, pdf_dr=0.01, pdf_rmax=0, radiation='xray', bin_width=1e-3, histogram_mode='precise', "
       "anomalous=False, energy=None, wavelength=None, "
       "device='auto', threads=0, max_device_memory=0, quiet=True)");
 

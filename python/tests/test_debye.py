@@ -50,6 +50,17 @@ class DebyeBinding(ScratchTestCase):
             "--normalize", "sq", "--radiation", "neutron", "--device", "cpu", "--output", self.path("s.dat"), "-q")
         np.testing.assert_allclose(r.intensity, read_table(self.path("s.dat"))[1], rtol=1e-12)
 
+    def test_fast_histogram_mode_equals_cli_and_stays_near_precise(self):
+        fast = ns.debye(self.coo, qmin=0.5, qmax=12, qpoints=60, method="histogram", histogram_mode="fast",
+                        device="cpu")
+        precise = ns.debye(self.coo, qmin=0.5, qmax=12, qpoints=60, method="histogram", device="cpu")
+        cli("debye", self.path("coo.xyz"), "--qmin", 0.5, "--qmax", 12, "--qpoints", 60, "--method", "histogram",
+            "--histogram-mode", "fast", "--device", "cpu", "--output", self.path("f.dat"), "-q")
+        np.testing.assert_allclose(fast.intensity, read_table(self.path("f.dat"))[1], rtol=1e-12)
+        # Another function (δ to 511 dithered levels), within its 1e-4 of precise (docs/debye.md).
+        self.assertFalse(np.array_equal(fast.intensity, precise.intensity))
+        np.testing.assert_allclose(fast.intensity, precise.intensity, rtol=1e-4)
+
     def test_pdf_equals_cli(self):
         r = ns.debye(self.coo, qmax=5, qpoints=5, pdf=True, pdf_dr=0.05, device="cpu")
         cli("debye", self.path("coo.xyz"), "--qmax", 5, "--qpoints", 5, "--pdf", self.path("g.dat"),
@@ -91,11 +102,11 @@ class DebyeBinding(ScratchTestCase):
         self.assertEqual(e.exception.field, "radiation")
         self.assertTrue(e.exception.option)
         with self.assertRaises(ns.Error) as e:
-            ns.debye(self.coo, qmax=5, qpoints=10, method="histogram", gpu_histogram="exact")
+            ns.debye(self.coo, qmax=5, qpoints=10, method="histogram", histogram_mode="exact")
         self.assertEqual(str(e.exception), cli_error("debye", self.path("coo.xyz"), "--qmax", 5, "--qpoints", 10,
-                                                     "--method", "histogram", "--gpu-histogram", "exact",
+                                                     "--method", "histogram", "--histogram-mode", "exact",
                                                      "--output", self.path("x.dat")))
-        self.assertEqual(e.exception.field, "gpu_histogram")
+        self.assertEqual(e.exception.field, "histogram_mode")
         # Memory sizes: the CLI's parser on both sides, numbers and its text.
         for bad in (-1, "-2G", "3X"):
             with self.assertRaises(ns.Error) as e:
@@ -155,7 +166,7 @@ class DebyeBinding(ScratchTestCase):
             ns.DebyePlan(self.coo, bin_widht=1e-3)
         message = str(e.exception)
         self.assertIn("unknown keyword 'bin_widht'", message)
-        for valid in ("bin_width", "gpu_histogram", "method", "radiation", "device", "threads", "comm"):
+        for valid in ("bin_width", "histogram_mode", "method", "radiation", "device", "threads", "comm"):
             self.assertIn(valid, message)
         with self.assertRaises(ns.Error) as e:
             ns.DebyePlan(self.coo, threads="many")

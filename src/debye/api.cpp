@@ -57,13 +57,13 @@ DebyeMethod parse_debye_method(const std::string& name) {
   fail_option("method", "unknown method '", name, "' (expected exact or histogram)");
 }
 
-GpuHistogram parse_gpu_histogram(const std::string& name) {
-  if (name == "reproducible") return GpuHistogram::reproducible;
-  if (name == "fast") return GpuHistogram::fast;
-  fail_option("gpu_histogram", "unknown GPU histogram '", name, "' (expected reproducible or fast)");
+HistogramMode parse_histogram_mode(const std::string& name) {
+  if (name == "precise") return HistogramMode::precise;
+  if (name == "fast") return HistogramMode::fast;
+  fail_option("histogram_mode", "unknown histogram mode '", name, "' (expected precise or fast)");
 }
 
-const char* to_string(GpuHistogram g) { return g == GpuHistogram::fast ? "fast" : "reproducible"; }
+const char* to_string(HistogramMode g) { return g == HistogramMode::fast ? "fast" : "precise"; }
 
 
 void DebyeResult::reduce(const parallel::Communicator& comm) {
@@ -85,8 +85,8 @@ void validate_bin_width(double bin_width) {
 
 void DebyeOptions::validate() const {
   validate_bin_width(bin_width);
-  if (gpu_histogram != GpuHistogram::reproducible && gpu_histogram != GpuHistogram::fast)
-    fail_option("gpu_histogram", "must be reproducible or fast, got ", static_cast<int>(gpu_histogram));
+  if (histogram_mode != HistogramMode::precise && histogram_mode != HistogramMode::fast)
+    fail_option("histogram_mode", "must be precise or fast, got ", static_cast<int>(histogram_mode));
   if (factors.energy_kev) {
     if (radiation != Radiation::xray) fail_option("energy", "anomalous scattering applies to X-rays only");
     if (!(*factors.energy_kev > 0 && std::isfinite(*factors.energy_kev)))

@@ -58,7 +58,7 @@ CudaDebyeOptions cuda_options(const DebyeOptions& o) {
   CudaDebyeOptions c;
   c.precision = o.resolved_precision();
   c.max_device_memory = o.compute.max_device_memory;
-  c.gpu_histogram = o.gpu_histogram;
+  c.histogram_mode = o.histogram_mode;
   return c;
 }
 #endif
@@ -174,9 +174,18 @@ void run_exact(const DebyeOptions& o, const PairBlock& blk, std::span<const doub
   exact_pair_sums_cpu(*blk.a, *blk.b, blk.set, q, out, precision, o.compute.threads);
 }
 
+// Whether the histograms take the GPU's pieces (whole species, in input
+// order): on a GPU, and for the fast histogram on either device, whose
+// dithers depend on the pieces (histogram_fast_cpu.cpp).
+namespace {
+bool device_pieces(const DebyeOptions& options) {
+  return options.method == DebyeMethod::histogram &&
+         (options.compute.device == Device::gpu || options.histogram_mode == HistogramMode::fast);
+}
+}  // namespace
+
 AtomOrder atom_order_for(const DebyeOptions& options, std::size_t atoms) {
-  const bool gpu_histogram = options.method == DebyeMethod::histogram && options.compute.device == Device::gpu;
-  return gpu_histogram && atoms <= kPieceHistogramGpu ? AtomOrder::input : AtomOrder::spatial;
+  return device_pieces(options) && atoms <= kPieceHistogramGpu ? AtomOrder::input : AtomOrder::spatial;
 }
 
 std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOptions& options) {
@@ -200,15 +209,15 @@ std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOp
   };
   std::size_t atoms = 0;
   for (const auto& b : s.blocks) atoms += b.size();
-  // GPU: the fast path bins each pair relative to its i group's centre and
-  // estimates Σδ² from each bin's count and mean per piece, so another cut of the atoms
-  // moves pairs that lie near a bin edge and changes the estimate (within
-  // the fast path's distance from the CPU histogram, ~6e-7 of I); ranks
-  // deal the single process's pieces and so reproduce it. The CPU bins in
-  // float64 alike for any cut: finer pieces.
+  // GPU, and the fast histogram anywhere: each pair's dither depends on
+  // its atoms' places in the piece, and the fast histogram's Σδ² estimate
+  // is made per piece, so another cut of the atoms gives other dithers
+  // (within the fast histogram's bound, not the same function); ranks deal
+  // the single process's pieces and so reproduce it. The precise CPU
+  // histogram bins in float64 alike for any cut: finer pieces.
   const PairBlocks blocks = make_pair_blocks(
-      s, options.compute.device == Device::gpu ? kPieceHistogramGpu
-                                       : piece_for_share(kPieceHistogram, atoms, options.share.count, kMinPieceCpu));
+      s, device_pieces(options) ? kPieceHistogramGpu
+                                : piece_for_share(kPieceHistogram, atoms, options.share.count, kMinPieceCpu));
   const std::vector<int> owner = deal_blocks(blocks, options.share.count);
   double mine = 0;
   for (std::size_t b = 0; b < blocks.blocks.size(); ++b)
@@ -234,7 +243,10 @@ std::vector<PairHistogram> pair_histograms(const SpeciesBlocks& s, const DebyeOp
   for (std::size_t b = 0; b < blocks.blocks.size(); ++b) {
     if (owner[b] != options.share.index) continue;
     const PairBlock& blk = blocks.blocks[b];
-    pair_histogram_cpu(*blk.a, *blk.b, blk.set, hist[blk.pair], options.compute.threads);
+    if (options.histogram_mode == HistogramMode::fast)
+      pair_histogram_fast_cpu(*blk.a, *blk.b, blk.set, hist[blk.pair], options.compute.threads);
+    else
+      pair_histogram_cpu(*blk.a, *blk.b, blk.set, hist[blk.pair], options.compute.threads);
     progress.advance(std::uint64_t(blocks.blocks[b].pairs));
   }
   return hist;

@@ -26,54 +26,6 @@
 namespace nanoscatter::debye {
 namespace {
 
-// A block's atoms grouped by weight (in order of first appearance, each
-// group in the block's order), or nothing when there are more than
-// kMaxWeightClasses distinct weights.
-constexpr std::size_t kMaxWeightClasses = 8;
-
-std::vector<AtomBlock> weight_classes(const AtomBlock& block) {
-  std::vector<AtomBlock> classes;
-  for (std::size_t i = 0; i < block.size(); ++i) {
-    std::size_t c = 0;
-    while (c < classes.size() && classes[c].w[0] != block.w[i]) ++c;
-    if (c == classes.size()) {
-      if (classes.size() == kMaxWeightClasses) return {};
-      classes.emplace_back();
-    }
-    classes[c].x.push_back(block.x[i]);
-    classes[c].y.push_back(block.y[i]);
-    classes[c].z.push_back(block.z[i]);
-    classes[c].w.push_back(block.w[i]);
-  }
-  return classes;
-}
-
-void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
-                     const CudaDebyeOptions& options, FastPipeline& pipe);
-
-// Blocks whose weights take a few values (partial occupancies of a few
-// sites, the usual case in a CIF) are cut into blocks of one weight each,
-// which the fast path takes (pairs counted, scaled by w_a·w_b): a triangle
-// into the classes' triangles and the rectangles between classes, a
-// rectangle into all class pairs. False when there are too many weights.
-bool histogram_by_weight_class(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
-                               const CudaDebyeOptions& options, FastPipeline& pipe) {
-  const bool triangle = set == PairSet::triangle;
-  const std::vector<AtomBlock> ca = weight_classes(a);
-  const std::vector<AtomBlock> cb = triangle ? std::vector<AtomBlock>{} : weight_classes(b);
-  if (ca.empty() || (!triangle && cb.empty())) return false;
-  for (std::size_t i = 0; i < ca.size(); ++i) {
-    if (triangle) {
-      histogram_block(ca[i], ca[i], PairSet::triangle, hist, options, pipe);
-      for (std::size_t j = i + 1; j < ca.size(); ++j)
-        histogram_block(ca[i], ca[j], PairSet::rectangle, hist, options, pipe);
-    } else {
-      for (const AtomBlock& bj : cb) histogram_block(ca[i], bj, PairSet::rectangle, hist, options, pipe);
-    }
-  }
-  return true;
-}
-
 // One block into hist; a fast-path run may be left pending in the pipeline
 // (launched, not collected), and the pending run from before is collected
 // once this block's kernel is queued (or, on the generic path, first).
@@ -89,14 +41,20 @@ void histogram_block(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHi
   // Measured while a pending block may still hold its buffers: conservative.
   const std::size_t budget = device_memory_budget(options.max_device_memory);
   const hist::BinWords words =
-      options.gpu_histogram == GpuHistogram::fast ? hist::BinWords::one : hist::BinWords::two;
+      options.histogram_mode == HistogramMode::fast ? hist::BinWords::one : hist::BinWords::two;
   const int window = fast_window_for_device(words);
   const std::size_t kernel_bins = hist::kSubBins * bins;
   const bool fast_bins = window > 0 && kernel_bins <= std::size_t(hist::kMaxFastBins);
-  const bool uniform = uniform_weights(a) && (triangle || uniform_weights(b));
-  if (fast_bins && !uniform && histogram_by_weight_class(a, b, set, hist, options, pipe)) return;
-  if (fast_bins && uniform) {
-    fast_histogram_cuda(a, b, set, hist, r_max, bins, words, window, budget, pipe);
+  // One weight, or a few (partial occupancies of a few sites, the usual
+  // case in a CIF): the fast path, part by part (FastParts), each part's
+  // pairs counted and scaled by w_a·w_b. Its CPU twin takes the same parts.
+  FastParts parts;
+  if (fast_bins && parts.split(a, b, set)) {
+    for (const FastPart& part : parts.parts()) {
+      const double part_r_max = pair_diagonal(*part.a, *part.b, part.set);
+      fast_histogram_cuda(*part.a, *part.b, part.set, hist, part_r_max, hist.bins_for(part_r_max), words, window,
+                          budget, pipe);
+    }
     return;
   }
   drain(pipe);

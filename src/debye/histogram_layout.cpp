@@ -290,6 +290,50 @@ struct Packer {
 
 }  // namespace
 
+namespace {
+// A block's atoms grouped by weight (in order of first appearance, each
+// group in the block's order), or nothing when there are more than
+// kMaxWeightClasses distinct weights.
+std::vector<AtomBlock> weight_classes(const AtomBlock& block) {
+  std::vector<AtomBlock> classes;
+  for (std::size_t i = 0; i < block.size(); ++i) {
+    std::size_t c = 0;
+    while (c < classes.size() && classes[c].w[0] != block.w[i]) ++c;
+    if (c == classes.size()) {
+      if (classes.size() == kMaxWeightClasses) return {};
+      classes.emplace_back();
+    }
+    classes[c].x.push_back(block.x[i]);
+    classes[c].y.push_back(block.y[i]);
+    classes[c].z.push_back(block.z[i]);
+    classes[c].w.push_back(block.w[i]);
+  }
+  return classes;
+}
+}  // namespace
+
+bool FastParts::split(const AtomBlock& a, const AtomBlock& b, PairSet set) {
+  parts_.clear();
+  const bool triangle = set == PairSet::triangle;
+  if (uniform_weights(a) && (triangle || uniform_weights(b))) {
+    parts_.push_back({&a, triangle ? &a : &b, set});
+    return true;
+  }
+  classes_a_ = weight_classes(a);
+  classes_b_ = triangle ? std::vector<AtomBlock>{} : weight_classes(b);
+  if (classes_a_.empty() || (!triangle && classes_b_.empty())) return false;
+  for (std::size_t i = 0; i < classes_a_.size(); ++i) {
+    if (triangle) {
+      parts_.push_back({&classes_a_[i], &classes_a_[i], PairSet::triangle});
+      for (std::size_t j = i + 1; j < classes_a_.size(); ++j)
+        parts_.push_back({&classes_a_[i], &classes_a_[j], PairSet::rectangle});
+    } else {
+      for (const AtomBlock& bj : classes_b_) parts_.push_back({&classes_a_[i], &bj, PairSet::rectangle});
+    }
+  }
+  return true;
+}
+
 bool uniform_weights(const AtomBlock& block) {
   const std::size_t n = block.size();
   const double* w = block.w.data();

@@ -18,6 +18,36 @@ namespace nanoscatter::debye {
 // histograms unweighted pairs and scales by w_a·w_b at the end).
 bool uniform_weights(const AtomBlock& block);
 
+// How the fast path takes a block of pairs (the GPU kernel and its CPU
+// twin alike, so that both histogram the same parts with the same atom
+// indices, which the dither depends on): as it is when its atoms share one
+// weight; otherwise cut into classes of one weight each (in order of first
+// appearance, each in the block's order), a triangle into the classes'
+// triangles and the rectangles between classes, a rectangle into all class
+// pairs. No parts (false) when there are more than kMaxWeightClasses
+// weights: the block then takes the generic path.
+inline constexpr std::size_t kMaxWeightClasses = 8;
+struct FastPart {
+  const AtomBlock* a;
+  const AtomBlock* b;  // a itself for a triangle
+  PairSet set;
+  double weight() const { return a->w[0] * b->w[0]; }
+};
+class FastParts {
+ public:
+  bool split(const AtomBlock& a, const AtomBlock& b, PairSet set);
+  const std::vector<FastPart>& parts() const { return parts_; }
+
+ private:
+  std::vector<AtomBlock> classes_a_, classes_b_;  // the parts point into these
+  std::vector<FastPart> parts_;
+};
+
+// The ring (kernel bins) of the one-word fast kernel on an H100/H200, which
+// its CPU twin lays its atoms out for (the layout's k-d order, and so each
+// pair's dither, depends on it).
+inline constexpr int kTwinWindowBins = hist::BinCode<hist::BinWords::one>::kRingSizes[0];
+
 // Bins a pair set can reach: floor(box diagonal / Δr) + 2, as
 // PairHistogram::resize_for sizes them for pair_diagonal.
 std::size_t histogram_bins_needed(const AtomBlock& a, const AtomBlock& b, PairSet set, double bin_width);

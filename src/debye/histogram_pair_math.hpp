@@ -55,9 +55,9 @@
 // histogram's own bins): its layout, window and rings are in kernel-bin
 // units. What a kernel bin keeps is the bin code, a template parameter of
 // the kernel, the layout and the emulation (BinCode below; the option
-// DebyeOptions::gpu_histogram picks it, docs/debye.md):
+// DebyeOptions::histogram_mode picks it, docs/debye.md):
 //
-// Two words (BinWords::two, GpuHistogram::reproducible, the default). A
+// Two words (BinWords::two, HistogramMode::precise, the default). A
 // kernel bin keeps two 32-bit words, one in each of two rings of W words
 // (so a pair costs two native 32-bit shared atomics; a 64-bit shared
 // atomic add is a compare-and-swap loop on sm_90):
@@ -77,7 +77,7 @@
 // bins, 24.6 Å at Δr = 1e-3 Å), so groups are of 64 atoms (radius ~10 Å
 // in CoO) with ~5 Å shells, and a pair costs a second atomic.
 //
-// One word (BinWords::one, GpuHistogram::fast). A kernel bin keeps one
+// One word (BinWords::one, HistogramMode::fast). A kernel bin keeps one
 // 32-bit word [count : 12 | Σq : 20], q = floor(511·δ' + U) ∈ [0, 511]
 // (E[q]/511 = δ': Σq/511 is an unbiased estimate of Σδ' whose error is
 // noise, ~0.3·√n/511 bin for n pairs, never more than n/511), so a pair

@@ -245,7 +245,7 @@ std::vector<std::string> debye_run_lines(const std::string& structure_name, cons
   os << "method: " << (options.method == DebyeMethod::exact ? "exact" : "histogram");
   if (options.method == DebyeMethod::histogram)
     os << " (bin width " << options.bin_width << " Å, second-order Taylor correction"
-       << (options.compute.device == Device::gpu ? std::string(", GPU histogram ") + to_string(options.gpu_histogram) : "")
+       << ", " << to_string(options.histogram_mode)
        << ")";
   os << ", precision " << to_string(options.resolved_precision()) << ", device " << to_string(options.compute.device);
   lines.push_back(os.str());

@@ -39,8 +39,8 @@ struct CudaDebyeOptions {
   // chunk is chunk_q: 32, 48 or 64 Q per thread (48 fastest, 4.0e12).
   int slab_chunks = 16;
   int chunk_q = 48;
-  // Histograms: the fast kernel's bin code (DebyeOptions::gpu_histogram).
-  GpuHistogram gpu_histogram = GpuHistogram::reproducible;
+  // Histograms: the fast kernel's bin code (DebyeOptions::histogram_mode).
+  HistogramMode histogram_mode = HistogramMode::precise;
   // float32 exact: the Q points with Q·D below this (D the largest pair
   // distance of the call) are summed in float64. There, in the particle's
   // low-angle fringes, the intensity's minima are cancellations of terms
@@ -76,6 +76,10 @@ struct PairHistogram {
 
 void pair_histogram_cpu(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
                         int threads);
+// The GPU's fast histogram (HistogramMode::fast) on the CPU: the same
+// function of the atoms (histogram_fast_cpu.cpp says what that takes).
+void pair_histogram_fast_cpu(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
+                             int threads);
 #if NANOSCATTER_HAVE_CUDA
 void pair_histogram_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, PairHistogram& hist,
                          const CudaDebyeOptions& options);

@@ -33,7 +33,7 @@ expect_error "--qpoints: need at least 1 point, got -5" au2.xyz --qmin 0.2 --qma
 expect_error "--qpoints: required" au2.xyz --qmin 0.2 --qmax 12 --output o.dat
 expect_error "--radiation: unknown radiation 'gamma'" au2.xyz --radiation gamma "${q[@]}" --output o.dat
 expect_error "--method: unknown method 'fast'" au2.xyz --method fast "${q[@]}" --output o.dat
-expect_error "--gpu-histogram: unknown GPU histogram 'exact'" au2.xyz --method histogram --gpu-histogram exact "${q[@]}" --output o.dat
+expect_error "--histogram-mode: unknown histogram mode 'exact'" au2.xyz --method histogram --histogram-mode exact "${q[@]}" --output o.dat
 expect_error "--bin-width: must be a finite value > 0 Å, got 0" au2.xyz --method histogram --bin-width 0 "${q[@]}" --output o.dat
 expect_error "--bin-width: must be a finite value > 0 Å, got -0.001" au2.xyz --method histogram --bin-width -1e-3 "${q[@]}" --output o.dat
 expect_error "--bin-width: must be a finite value > 0 Å, got 0" au2.xyz --bin-width 0 --pdf g.dat "${q[@]}" --output o.dat

@@ -38,9 +38,9 @@ Structure disordered_coo() {
 }
 
 DebyeResult run(const Structure& s, Device device, Precision precision, DebyeMethod method,
-                const std::vector<double>& q, GpuHistogram gpu_histogram = GpuHistogram::reproducible) {
+                const std::vector<double>& q, HistogramMode histogram_mode = HistogramMode::precise) {
   DebyeOptions options;
-  options.gpu_histogram = gpu_histogram;
+  options.histogram_mode = histogram_mode;
   options.compute.device = device;
   options.compute.precision = precision;
   options.method = method;
@@ -106,7 +106,7 @@ TEST(DebyeGpuPhysics, DisorderedTwoSpeciesExactAndHistogram) {
   const auto hist_gpu = run(coo, Device::gpu, Precision::float64, DebyeMethod::histogram, q);
   const double err_gpu_cpu = test::max_rel_error(hist_gpu.intensity, hist_cpu.intensity, 0.0);
   const double err_gpu_exact = test::max_rel_error(hist_gpu.intensity, ref.intensity, 1e-3);
-  const auto fast_gpu = run(coo, Device::gpu, Precision::float64, DebyeMethod::histogram, q, GpuHistogram::fast);
+  const auto fast_gpu = run(coo, Device::gpu, Precision::float64, DebyeMethod::histogram, q, HistogramMode::fast);
   const double err_fast_cpu = test::max_rel_error(fast_gpu.intensity, hist_cpu.intensity, 0.0);
   const double err_fast_exact = test::max_rel_error(fast_gpu.intensity, ref.intensity, 1e-3);
   std::printf("histogram mode: GPU vs CPU histogram %.3e, GPU vs exact %.3e; fast: vs CPU histogram %.3e, vs exact %.3e\n",

@@ -19,6 +19,7 @@
 #include "debye/histogram_layout.hpp"
 #include "debye/pair_sums.hpp"
 #include "nanoscatter/device.hpp"
+#include "property_seed.hpp"
 #include "test_histogram_compare.hpp"
 #include "test_util.hpp"
 
@@ -41,18 +42,18 @@ PairHistogram cpu_histogram(const AtomBlock& a, const AtomBlock& b, PairSet set)
   return h;
 }
 
-// The fast path's two bin codes (DebyeOptions::gpu_histogram): every fast-path
+// The fast path's two bin codes (DebyeOptions::histogram_mode): every fast-path
 // test runs both, each against its own bounds (check_fast_histogram).
-constexpr GpuHistogram kLayouts[] = {GpuHistogram::reproducible, GpuHistogram::fast};
-hist::BinWords words_of(GpuHistogram g) { return g == GpuHistogram::fast ? hist::BinWords::one : hist::BinWords::two; }
+constexpr HistogramMode kLayouts[] = {HistogramMode::precise, HistogramMode::fast};
+hist::BinWords words_of(HistogramMode g) { return g == HistogramMode::fast ? hist::BinWords::one : hist::BinWords::two; }
 
-PairHistogram gpu_histogram(const AtomBlock& a, const AtomBlock& b, PairSet set, GpuHistogram layout,
+PairHistogram gpu_histogram(const AtomBlock& a, const AtomBlock& b, PairSet set, HistogramMode layout,
                             std::size_t cap = 0) {
   PairHistogram h;
   h.bin_width = 1e-3;
   CudaDebyeOptions options;
   options.max_device_memory = cap;
-  options.gpu_histogram = layout;
+  options.histogram_mode = layout;
   pair_histogram_cuda(a, set == PairSet::triangle ? a : b, set, h, options);
   return h;
 }
@@ -67,7 +68,7 @@ TEST(DebyeHistogramCuda, FastPathCrystalTriangleAndRectangle) {
   SKIP_WITHOUT_GPU();
   const AtomBlock co = test::rocksalt_block(30.0, 0, 1.0), o = test::rocksalt_block(28.0, 1, 0.75);
   ASSERT_GE(co.size(), 4000u);
-  for (const GpuHistogram g : kLayouts) {
+  for (const HistogramMode g : kLayouts) {
     SCOPED_TRACE(to_string(g));
     test::check_fast_histogram("crystal triangle", co, co, PairSet::triangle, cpu_histogram(co, co, PairSet::triangle),
                                gpu_histogram(co, co, PairSet::triangle, g), words_of(g));
@@ -79,7 +80,7 @@ TEST(DebyeHistogramCuda, FastPathCrystalTriangleAndRectangle) {
 TEST(DebyeHistogramCuda, FastPathDisorderedTriangleAndRectangle) {
   SKIP_WITHOUT_GPU();
   const AtomBlock a = test::uniform_ball(2500, 20.0, 7, 0.8), b = test::uniform_ball(1300, 20.0, 8, 0.6);
-  for (const GpuHistogram g : kLayouts) {
+  for (const HistogramMode g : kLayouts) {
     SCOPED_TRACE(to_string(g));
     test::check_fast_histogram("disordered triangle", a, a, PairSet::triangle, cpu_histogram(a, a, PairSet::triangle),
                                gpu_histogram(a, a, PairSet::triangle, g), words_of(g));
@@ -102,7 +103,7 @@ TEST(DebyeHistogramCuda, FastPathCoincidentAndSparse) {
     a.w.push_back(1.0);
   }
   const PairHistogram cpu = cpu_histogram(a, a, PairSet::triangle);
-  for (const GpuHistogram g : kLayouts) {
+  for (const HistogramMode g : kLayouts) {
     SCOPED_TRACE(to_string(g));
     const PairHistogram gpu = gpu_histogram(a, a, PairSet::triangle, g);
     EXPECT_EQ(gpu.count[0], cpu.count[0]);
@@ -119,7 +120,7 @@ TEST(DebyeHistogramCuda, FallbackForMixedWeights) {
   const AtomBlock b = test::random_ball(900, 18.0, {3.0, -1.0, 0.0}, 4, 0.5);
   ASSERT_FALSE(uniform_weights(b));
   const PairHistogram cpu = cpu_histogram(a, b, PairSet::rectangle),
-                      gpu = gpu_histogram(a, b, PairSet::rectangle, GpuHistogram::reproducible);
+                      gpu = gpu_histogram(a, b, PairSet::rectangle, HistogramMode::precise);
   double max_count = 0, worst_n = 0, worst_d = 0, worst_d2 = 0;
   for (std::size_t k = 0; k < std::min(cpu.count.size(), gpu.count.size()); ++k) {
     max_count = std::max(max_count, cpu.count[k]);
@@ -145,7 +146,7 @@ TEST(DebyeHistogramCuda, MemoryCapSplitsWithoutChangingTheResult) {
   // half the cap: a few thousand bytes of atoms per block.
   const std::size_t cap = 2 * (hist::kSubBins * bins * sizeof(FastBin) + (1 << 16) + 20000);
   const PairHistogram cpu = cpu_histogram(a, a, PairSet::triangle);
-  for (const GpuHistogram g : kLayouts) {
+  for (const HistogramMode g : kLayouts) {
     SCOPED_TRACE(to_string(g));
     const PairHistogram whole = gpu_histogram(a, a, PairSet::triangle, g);
     const PairHistogram capped = gpu_histogram(a, a, PairSet::triangle, g, cap);
@@ -239,11 +240,11 @@ TEST(DebyeHistogramCuda, QueueGivesTheSameHistogramsAsSeparateCalls) {
     h.bin_width = 1e-3;
     return h;
   };
-  for (const GpuHistogram g : kLayouts) {
+  for (const HistogramMode g : kLayouts) {
     SCOPED_TRACE(to_string(g));
     PairHistogram q1 = fresh(), q2 = fresh(), q3 = fresh(), s1 = fresh(), s2 = fresh(), s3 = fresh();
     CudaDebyeOptions options;
-    options.gpu_histogram = g;
+    options.histogram_mode = g;
     {
       CudaHistogramQueue queue;
       queue.add(co, co, PairSet::triangle, q1, options);
@@ -304,7 +305,7 @@ TEST(DebyeHistogramCuda, FewWeightsTakeTheFastPathByClass) {
   for (std::size_t i = 0; i < o.size(); i += 4) o.w[i] = 1.0;
   ASSERT_FALSE(uniform_weights(co));
   ASSERT_FALSE(uniform_weights(o));
-  for (const GpuHistogram g : kLayouts) {
+  for (const HistogramMode g : kLayouts) {
     SCOPED_TRACE(to_string(g));
     test::check_fast_histogram("three weights, triangle", co, co, PairSet::triangle,
                                cpu_histogram(co, co, PairSet::triangle), gpu_histogram(co, co, PairSet::triangle, g),
@@ -312,6 +313,59 @@ TEST(DebyeHistogramCuda, FewWeightsTakeTheFastPathByClass) {
     test::check_fast_histogram("three and two weights, rectangle", co, o, PairSet::rectangle,
                                cpu_histogram(co, o, PairSet::rectangle), gpu_histogram(co, o, PairSet::rectangle, g),
                                words_of(g));
+  }
+}
+
+// The fast histogram is one function on both devices: the GPU's one-word
+// kernel against its CPU twin (histogram_fast_cpu.cpp) on drawn particles
+// (perfect crystals, whose shells put thousands of pairs at one distance;
+// displaced ones; one or a few weights; triangle and rectangle), as the
+// pair sums Σ w·sinc(Qr) on Q 0.5–20 Å⁻¹ against their peak. Only pairs
+// within the kernel's distance error of a level of q or of a bin edge can
+// differ (by one level): bound 1e-8 of the peak, the pair-sum form of the
+// 1e-6 of I(Q) that DebyePropertyGpu checks.
+TEST(DebyeHistogramCuda, FastHistogramIsItsCpuTwinsFunction) {
+  SKIP_WITHOUT_GPU();
+  std::vector<double> q(400);
+  for (std::size_t i = 0; i < q.size(); ++i) q[i] = 0.5 + 19.5 * double(i) / double(q.size() - 1);
+  const auto sums = [&](const PairHistogram& h) {
+    std::vector<double> s(q.size(), 0.0);
+    histogram_sinc_sums(h, q, s);
+    return s;
+  };
+  for (int k = 0; k < test::property_cases(6); ++k) {
+    const std::uint64_t seed = test::case_seed(k);
+    NS_PROPERTY_CASE(seed);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> uni(0.0, 1.0);
+    const double radius = 15.0 + 20.0 * uni(rng), sigma = k % 2 == 0 ? 0.0 : 0.05 * uni(rng);
+    AtomBlock a = test::rocksalt_block(radius, 0, 1.0), b = test::rocksalt_block(radius, 1, 0.5);
+    std::normal_distribution<double> shift(0.0, sigma > 0 ? sigma : 1.0);
+    for (AtomBlock* blk : {&a, &b})
+      for (std::size_t i = 0; i < blk->size() && sigma > 0; ++i) {
+        blk->x[i] += shift(rng);
+        blk->y[i] += shift(rng);
+        blk->z[i] += shift(rng);
+      }
+    if (k % 3 == 2)  // partial occupancies of three values: the parts of FastParts
+      for (std::size_t i = 0; i < a.size(); ++i) a.w[i] = 0.5 + 0.25 * double(i % 3);
+    for (const PairSet set : {PairSet::triangle, PairSet::rectangle}) {
+      const PairHistogram gpu = gpu_histogram(a, b, set, HistogramMode::fast);
+      PairHistogram twin;
+      twin.bin_width = gpu.bin_width;
+      pair_histogram_fast_cpu(a, set == PairSet::triangle ? a : b, set, twin, 0);
+      const std::vector<double> sg = sums(gpu), st = sums(twin);
+      double peak = 0, worst = 0;
+      for (std::size_t i = 0; i < q.size(); ++i) peak = std::max(peak, std::abs(st[i]));
+      for (std::size_t i = 0; i < q.size(); ++i) worst = std::max(worst, std::abs(sg[i] - st[i]));
+      std::size_t differ = 0;
+      for (std::size_t i = 0; i < std::min(gpu.count.size(), twin.count.size()); ++i) differ += gpu.count[i] != twin.count[i];
+      std::printf("case %d: %zu + %zu atoms, R %.1f Å, sigma %.3f Å, %s: GPU vs CPU twin %.2e of the peak, "
+                  "%zu bins with other counts\n",
+                  k, a.size(), b.size(), radius, sigma, set == PairSet::triangle ? "triangle" : "rectangle",
+                  worst / peak, differ);
+      EXPECT_LE(worst / peak, 1e-8);
+    }
   }
 }
 #endif

@@ -30,7 +30,7 @@ DebyeOptions on(Device device) {
   return o;
 }
 
-constexpr double kGpuHistogramBound = 1e-4;  // docs/debye.md, where I > kIntensityFloor · max I
+constexpr double kHistogramModeBound = 1e-4;  // docs/debye.md, where I > kIntensityFloor · max I
 constexpr double kIntensityFloor = 1e-3;
 
 }  // namespace
@@ -73,7 +73,7 @@ TEST(PowderGpu, BinSumsMatchCpuOnDrawnBins) {
 #endif
 }
 
-TEST(PowderGpu, ModelAndPatternWithinTheGpuHistogramBoundOfCpu) {
+TEST(PowderGpu, ModelAndPatternWithinTheHistogramModeBoundOfCpu) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
   for (int k = 0; k < test::property_cases(6); ++k) {
     const auto seed = test::case_seed(k);
@@ -97,7 +97,7 @@ TEST(PowderGpu, ModelAndPatternWithinTheGpuHistogramBoundOfCpu) {
     const double e = test::max_rel_where_above(gpu.intensity(p, q), cpu.intensity(p, q), kIntensityFloor);
     std::printf("case %d: %zu atoms, %d Q in [%.2f, %.2f], eps %.4f: GPU vs CPU %.2e\n", k, s.atoms.size(), n, qmin,
                 qmax, p.lattice_expansion, e);
-    EXPECT_LE(e, kGpuHistogramBound);
+    EXPECT_LE(e, kHistogramModeBound);
 
     PowderInstrument in;
     in.wavelength2 = 1.544390;
@@ -107,6 +107,6 @@ TEST(PowderGpu, ModelAndPatternWithinTheGpuHistogramBoundOfCpu) {
     for (int i = 0; i <= 600; ++i) two_theta.push_back(20 + 0.1 * i);
     PowderPattern pc(cpu, in, two_theta), pg(gpu, in, two_theta);
     const double ep = test::max_rel_where_above(pg.evaluate(p, ip), pc.evaluate(p, ip), kIntensityFloor);
-    EXPECT_LE(ep, kGpuHistogramBound) << "whole pattern";
+    EXPECT_LE(ep, kHistogramModeBound) << "whole pattern";
   }
 }

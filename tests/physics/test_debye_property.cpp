@@ -4,7 +4,9 @@
 // sum, where I > 1e-3·max I:
 //  - exact float32 (the dithered recurrence, docs/debye.md) within
 //    kFloat32Bound;
-//  - histogram (Δr = 1e-3 Å, float64 Taylor moments) within kHistogramBound.
+//  - histogram (Δr = 1e-3 Å), precise (float64 Taylor moments) and fast
+//    (δ to 511 dithered levels: the GPU's fast kernel's function, computed
+//    by its CPU twin), each within kHistogramBound.
 // A failure prints the case's seed (NS_TEST_SEED replays it) and the case.
 // CI draws 500–2,500 atoms and 50–1,500 Q so that 20 cases take about a
 // minute on two cores; the GPU twin (tests/gpu) draws the full ranges.
@@ -26,15 +28,16 @@ constexpr double kHistogramBound = 1e-4;
 constexpr double kIntensityFloor = 1e-3;
 constexpr int kCases = 20;
 
-std::vector<double> intensity(const test::DebyeCase& c, DebyeMethod method, Precision precision) {
-  return test::debye_intensity(c, method, precision, Device::cpu);
+std::vector<double> intensity(const test::DebyeCase& c, DebyeMethod method, Precision precision,
+                              HistogramMode mode = HistogramMode::precise) {
+  return test::debye_intensity(c, method, precision, Device::cpu, mode);
 }
 
 // kCases drawn cases within `limits`: exact float32 (and, with
 // `histogram`, the histogram method) against exact float64, each within its
 // bound where I > kIntensityFloor·max I.
 void check_drawn_cases(const test::DebyeCaseLimits& limits, bool histogram, const char* what) {
-  double worst32 = 0, worst_hist = 0;
+  double worst32 = 0, worst_hist = 0, worst_fast = 0;
   for (int k = 0; k < kCases; ++k) {
     const auto seed = test::case_seed(k);
     NS_PROPERTY_CASE(seed);
@@ -44,15 +47,21 @@ void check_drawn_cases(const test::DebyeCaseLimits& limits, bool histogram, cons
     const double e32 = test::max_rel_where_above(intensity(c, DebyeMethod::exact, Precision::float32), ref, kIntensityFloor);
     const double eh =
         histogram ? test::max_rel_where_above(intensity(c, DebyeMethod::histogram, Precision::float64), ref, kIntensityFloor) : 0;
-    std::printf("case %2d seed %llu: float32 %.2e, histogram %.2e  (%s)\n", k, static_cast<unsigned long long>(seed),
-                e32, eh, c.description.c_str());
+    const double ef = histogram ? test::max_rel_where_above(intensity(c, DebyeMethod::histogram, Precision::float64,
+                                                                      HistogramMode::fast),
+                                                            ref, kIntensityFloor)
+                                : 0;
+    std::printf("case %2d seed %llu: float32 %.2e, histogram %.2e, fast histogram %.2e  (%s)\n", k,
+                static_cast<unsigned long long>(seed), e32, eh, ef, c.description.c_str());
     EXPECT_LE(e32, kFloat32Bound);
     EXPECT_LE(eh, kHistogramBound);
+    EXPECT_LE(ef, kHistogramBound);
     worst32 = std::max(worst32, e32);
     worst_hist = std::max(worst_hist, eh);
+    worst_fast = std::max(worst_fast, ef);
   }
-  std::printf("worst of %d drawn %s cases: float32 %.2e (bound %.0e), histogram %.2e (bound %.0e)\n", kCases, what,
-              worst32, kFloat32Bound, worst_hist, kHistogramBound);
+  std::printf("worst of %d drawn %s cases: float32 %.2e (bound %.0e), histogram %.2e, fast histogram %.2e (bound %.0e)\n",
+              kCases, what, worst32, kFloat32Bound, worst_hist, worst_fast, kHistogramBound);
 }
 
 }  // namespace

@@ -150,13 +150,13 @@ TEST(DebyePlan, OptionErrorsNameTheOption) {
   EXPECT_EQ(error_field([] { parse_debye_method("fast"); }), "method");
   EXPECT_EQ(parse_debye_method("histogram"), DebyeMethod::histogram);
   // The GPU histogram's bin layout: parsed and checked once, here.
-  EXPECT_EQ(parse_gpu_histogram("reproducible"), GpuHistogram::reproducible);
-  EXPECT_EQ(parse_gpu_histogram("fast"), GpuHistogram::fast);
-  EXPECT_EQ(error_field([] { parse_gpu_histogram("exact"); }), "gpu_histogram");
-  EXPECT_EQ(DebyeOptions{}.gpu_histogram, GpuHistogram::reproducible);
+  EXPECT_EQ(parse_histogram_mode("precise"), HistogramMode::precise);
+  EXPECT_EQ(parse_histogram_mode("fast"), HistogramMode::fast);
+  EXPECT_EQ(error_field([] { parse_histogram_mode("exact"); }), "histogram_mode");
+  EXPECT_EQ(DebyeOptions{}.histogram_mode, HistogramMode::precise);
   o.bin_width = 1e-3;
-  o.gpu_histogram = static_cast<GpuHistogram>(7);
-  EXPECT_EQ(error_field([&] { DebyePlan(s, o); }), "gpu_histogram");
+  o.histogram_mode = static_cast<HistogramMode>(7);
+  EXPECT_EQ(error_field([&] { DebyePlan(s, o); }), "histogram_mode");
 }
 
 // (h) Device dispatch without a GPU: asking for one is a clear error naming
