@@ -19,7 +19,7 @@ constexpr std::size_t kFuzzMaxPixels = kFuzzMaxSide * kFuzzMaxSide;
 // protocol, the checks of what comes back).
 // What a contained execution costs decides how many a core runs (the
 // issue asks 10^6 per parser): measured on the 2-core VM, one job, one
-// corpus, 30 s each (bench/results/2026-11-27-fuzz-hdf5.md):
+// corpus, 30 s each (bench/results/2026-11-26-fuzz-hdf5-million.md):
 // - An input on which libhdf5 loops costs the whole time limit, and its
 //   mutants loop too. At 1 s that was most of the fuzzer's time (25
 //   executions/s per core with two jobs). A few kB take ~8 ms even under
