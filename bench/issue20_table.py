@@ -5,8 +5,10 @@
 
 For each row: the particle (nanoscatter build), I(Q) by the exact sum in
 float64 on the GPU (the reference; the GPU float64 path is checked against the
-CPU float64 sum in tests/gpu), then exact float32 and histogram on the GPU;
-prints max |I − I_ref|/I_ref where I_ref > 1e-3·max I_ref, and the seconds.
+CPU float64 sum in tests/gpu), then exact float32 and histogram (both modes)
+on the GPU; prints max |I − I_ref|/I_ref where I_ref > 1e-3·max I_ref, and
+the seconds; then each histogram mode's GPU result against the same mode on
+the CPU (issue 20 item 3: the same function, within 1e-6).
 Needs numpy (the device machine's python3 has it).
 """
 import subprocess, sys, time, os, tempfile
@@ -30,15 +32,15 @@ def run(args):
     if r.returncode != 0:
         sys.exit(f"failed: {' '.join(args)}\n{r.stdout}{r.stderr}")
 
-def debye(xyz, qmin, qmax, n, extra):
+def debye(xyz, qmin, qmax, n, extra, device="gpu"):
     out = os.path.join(work, "i.dat")
     t = time.time()
     run(["debye", xyz, "--radiation", "xray", "--qmin", str(qmin), "--qmax", str(qmax), "--qpoints", str(n),
-         "--device", "gpu", "--quiet", "--output", out] + extra)
+         "--device", device, "--quiet", "--output", out] + extra)
     return np.loadtxt(out, comments="#")[:, 1], time.time() - t
 
 print(f"{'case':28s} {'grid':18s} {'atoms':>7s} {'float32 err':>12s} {'hist err':>10s} {'fast hist':>10s} "
-      f"{'t64 s':>7s} {'t32 s':>7s} {'thist s':>7s} {'tfast s':>7s}")
+      f"{'t64 s':>7s} {'t32 s':>7s} {'thist s':>7s} {'tfast s':>7s} {'hist GPU/CPU':>12s} {'fast GPU/CPU':>12s}")
 for name, qmin, qmax, n in rows:
     xyz = os.path.join(work, name.split()[0] + name.split()[1] + ".xyz")
     if not os.path.exists(xyz):
@@ -52,5 +54,10 @@ for name, qmin, qmax, n in rows:
     e32 = np.max(np.abs(f32 - ref)[m] / ref[m])
     eh = np.max(np.abs(hist - ref)[m] / ref[m])
     ef = np.max(np.abs(fast - ref)[m] / ref[m])
+    hist_cpu, _ = debye(xyz, qmin, qmax, n, ["--method", "histogram"], "cpu")
+    fast_cpu, _ = debye(xyz, qmin, qmax, n, ["--method", "histogram", "--histogram-mode", "fast"], "cpu")
+    mc = hist_cpu > 1e-3 * hist_cpu.max()
+    dh = np.max(np.abs(hist - hist_cpu)[mc] / hist_cpu[mc])
+    df = np.max(np.abs(fast - fast_cpu)[mc] / fast_cpu[mc])
     print(f"{name:28s} {f'{qmin}-{qmax} x {n}':18s} {atoms:7d} {e32:12.2e} {eh:10.2e} {ef:10.2e} "
-          f"{t64:7.2f} {t32:7.2f} {th:7.2f} {tf:7.2f}", flush=True)
+          f"{t64:7.2f} {t32:7.2f} {th:7.2f} {tf:7.2f} {dh:12.2e} {df:12.2e}", flush=True)

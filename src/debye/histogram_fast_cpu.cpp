@@ -48,7 +48,7 @@ inline void add_pair(const hist::PackedAtom& i, const hist::PackedAtom& j, std::
   const double r = std::sqrt(std::fma(dx, dx, std::fma(dy, dy, std::fma(dz, dz, hist::kTinyR2))));
   const double k = std::floor(r);
   // floor(δ'·2^32): δ' = r − k is exact, and so is its product with 2^32.
-  const auto lo = std::uint32_t(std::ldexp(r - k, 32));
+  const auto lo = std::uint32_t((r - k) * 0x1p32);
   const std::uint32_t word = OneWord::words(lo, dither).w[0];
   TwinBin& b = bins[std::size_t(k)];
   b.count += hist::word_count(word);
