@@ -37,6 +37,9 @@ namespace {
 
 using OneWord = hist::BinCode<hist::BinWords::one>;
 
+// Atoms per tile of the pair loops (as the precise CPU histogram's).
+constexpr std::size_t kTwinTile = 256;
+
 // A kernel bin's integer sums on one thread (count, Σq).
 struct TwinBin {
   std::uint64_t count, sum;
@@ -45,7 +48,9 @@ struct TwinBin {
 // Pairs (s, t) of the layout, s an i atom's place, t a j atom's, into bins.
 inline void add_pair(const hist::PackedAtom& i, const hist::PackedAtom& j, std::uint32_t dither, TwinBin* bins) {
   const double dx = j.x - i.x, dy = j.y - i.y, dz = j.z - i.z;
-  const double r = std::sqrt(std::fma(dx, dx, std::fma(dy, dy, std::fma(dz, dz, hist::kTinyR2))));
+  // Plain products (std::fma is a library call without an FMA target): the
+  // last bits of r² do not matter here (above).
+  const double r = std::sqrt(dx * dx + dy * dy + dz * dz + hist::kTinyR2);
   const double k = std::floor(r);
   // floor(δ'·2^32): δ' = r − k is exact, and so is its product with 2^32.
   const auto lo = std::uint32_t((r - k) * 0x1p32);
@@ -74,12 +79,21 @@ void twin_part(const FastPart& part, PairHistogram& hist, int threads) {
     std::vector<TwinBin>& mine = local[std::size_t(omp_get_thread_num())];
     mine.assign(nbins, TwinBin{0, 0});
     TwinBin* out = mine.data();
-    // A triangle's rows shorten: small dynamic chunks balance them.
-#pragma omp for schedule(dynamic, 16)
-    for (std::size_t s = 0; s < ni; ++s) {
-      const std::uint32_t di = hist::dither_i(std::uint32_t(s));
-      for (std::size_t t = layout.triangle ? s + 1 : 0; t < nj; ++t)
-        add_pair(I[s], J[t], di + hist::dither_j(std::uint32_t(t)), out);
+    // Tiles of consecutive places: the layout's k-d order makes each tile
+    // compact, so a tile pair's bins are few and stay in cache (integer
+    // sums: the order does not matter). A triangle's tile rows shorten:
+    // dynamic scheduling balances them.
+#pragma omp for schedule(dynamic, 1)
+    for (std::size_t s0 = 0; s0 < ni; s0 += kTwinTile) {
+      const std::size_t s1 = std::min(ni, s0 + kTwinTile);
+      for (std::size_t t0 = layout.triangle ? s0 : 0; t0 < nj; t0 += kTwinTile) {
+        const std::size_t t1 = std::min(nj, t0 + kTwinTile);
+        for (std::size_t s = s0; s < s1; ++s) {
+          const std::uint32_t di = hist::dither_i(std::uint32_t(s));
+          for (std::size_t t = layout.triangle ? std::max(t0, s + 1) : t0; t < t1; ++t)
+            add_pair(I[s], J[t], di + hist::dither_j(std::uint32_t(t)), out);
+        }
+      }
     }
   }
   std::vector<FastBin> sums(nbins, FastBin{0, 0, 0});
