@@ -40,13 +40,9 @@ constexpr std::uint16_t tiff_sample_format() {
   else return SAMPLEFORMAT_UINT;
 }
 
-// As Pilatus/ALBULA write: one channel, uncompressed, `rows_per_strip`
-// rows in each strip (rows for one strip).
+// One channel of T, rows × cols, uncompressed, chunky.
 template <class T>
-void write_tiff(const std::filesystem::path& path, std::size_t rows, std::size_t cols, const std::vector<T>& v,
-                std::size_t rows_per_strip, const char* description = nullptr) {
-  TIFF* tif = TIFFOpen(path.c_str(), "w");
-  ASSERT_NE(tif, nullptr);
+void set_image_fields(TIFF* tif, std::size_t rows, std::size_t cols) {
   TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, std::uint32_t(cols));
   TIFFSetField(tif, TIFFTAG_IMAGELENGTH, std::uint32_t(rows));
   TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, std::uint16_t(8 * sizeof(T)));
@@ -54,6 +50,16 @@ void write_tiff(const std::filesystem::path& path, std::size_t rows, std::size_t
   TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, tiff_sample_format<T>());
   TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
   TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+}
+
+// As Pilatus/ALBULA write: one channel, uncompressed, `rows_per_strip`
+// rows in each strip (rows for one strip).
+template <class T>
+void write_tiff(const std::filesystem::path& path, std::size_t rows, std::size_t cols, const std::vector<T>& v,
+                std::size_t rows_per_strip, const char* description = nullptr) {
+  TIFF* tif = TIFFOpen(path.c_str(), "w");
+  ASSERT_NE(tif, nullptr);
+  set_image_fields<T>(tif, rows, cols);
   TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, std::uint32_t(rows_per_strip));
   if (description) TIFFSetField(tif, TIFFTAG_IMAGEDESCRIPTION, description);
   for (std::size_t r = 0; r < rows; ++r)
@@ -69,13 +75,7 @@ void write_tiled_tiff(const std::filesystem::path& path, std::size_t rows, std::
                       std::uint32_t tile_rows, std::uint32_t tile_cols) {
   TIFF* tif = TIFFOpen(path.c_str(), "w");
   ASSERT_NE(tif, nullptr);
-  TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, std::uint32_t(cols));
-  TIFFSetField(tif, TIFFTAG_IMAGELENGTH, std::uint32_t(rows));
-  TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, std::uint16_t(8 * sizeof(T)));
-  TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, std::uint16_t(1));
-  TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, tiff_sample_format<T>());
-  TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
-  TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+  set_image_fields<T>(tif, rows, cols);
   TIFFSetField(tif, TIFFTAG_TILEWIDTH, tile_cols);
   TIFFSetField(tif, TIFFTAG_TILELENGTH, tile_rows);
   std::vector<T> tile(std::size_t(tile_rows) * tile_cols);
