@@ -1,4 +1,4 @@
-// Particle meshes for GISAXS (STL through Assimp, OBJ through our reader),
+// Particle meshes for GISAXS (STL and OBJ through our own readers),
 // chosen by the extension the build gives (fuzz/CMakeLists.txt).
 #include "harness.hpp"
 #include "nanoscatter/gisaxs_mesh.hpp"

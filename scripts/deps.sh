@@ -5,7 +5,6 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   libfftw3-dev libhdf5-dev libxrl-dev libtomlplusplus-dev libcli11-dev libpng-dev libtiff-dev
-  libassimp-dev
   libgtest-dev libbenchmark-dev
   libopenmpi-dev openmpi-bin
   python3-periodictable python3-ase python3-numpy python3-h5py

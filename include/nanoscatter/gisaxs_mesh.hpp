@@ -36,13 +36,13 @@ struct TriangleMesh {
   std::string source;
 };
 
-// Reads STL (ASCII or binary, through assimp) or OBJ (our own strict reader:
+// Reads STL (ASCII or binary; docs/gisaxs.md "STL files") or OBJ (strict:
 // `v` and `f`; planar convex polygons split into fans from their first
 // corner; the vertices that faces use, in file order; docs/gisaxs.md
 // "OBJ files"), triangles in file order; vertices with bit-identical
 // coordinates are welded. No triangle is dropped, degenerate or not.
 // Coordinates are taken as they are (scale them with place_mesh). Throws
-// Error naming the file (and for OBJ the line and statement) when it cannot
+// Error naming the file (and the line and statement, or the binary facet) when it cannot
 // be read or holds no triangles; does not validate (validate_mesh does).
 TriangleMesh read_mesh(const std::filesystem::path& path);
 

@@ -2,8 +2,8 @@
 // stores every triangle's corners separately and OBJ exporters repeat a
 // position at each normal or texture seam, and shared corners are written
 // with identical numbers. Nothing is merged by tolerance (validate_mesh
-// reports near-duplicates instead). Float coordinates (Assimp's) widen to
-// double exactly, so one key type serves both readers.
+// reports near-duplicates instead). Float coordinates (binary STL's) widen
+// to double exactly, so one key type serves both readers.
 #pragma once
 #include <cstdint>
 #include <cstring>
