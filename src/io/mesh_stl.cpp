@@ -7,13 +7,13 @@
 // the grammar allows. Anything else is refused with its line.
 #include "io/mesh_stl.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cctype>
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <optional>
@@ -212,7 +212,7 @@ TriangleMesh read_stl_mesh(const std::string& path) {
   const bool solid = bytes.size() - start >= 5 && iequals(std::string_view(
                                                               reinterpret_cast<const char*>(bytes.data()) + start, 5),
                                                           "solid");
-  const bool text = std::memchr(bytes.data(), 0, bytes.size()) == nullptr;
+  const bool text = std::find(bytes.begin(), bytes.end(), 0) == bytes.end();
   if (!solid || !text) {
     std::string binary = "shorter than a binary STL's 84-byte header";
     if (bytes.size() >= kHeaderBytes + kCountBytes) {
