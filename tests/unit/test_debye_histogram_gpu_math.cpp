@@ -438,6 +438,55 @@ TEST(DebyeHistogramGpuMath, FastCpuTwinTakesTheKernelsParts) {
   }
 }
 
+// The twin at the edge of the fast path's bins: two drawn clusters far
+// apart, the bin width drawn so that the histogram needs 10 kernel bins
+// fewer than hist::kMaxFastBins (the fast path: its layout must hold every
+// shell in the twin's window, and I(Q)'s pair sums stay within the fast
+// mode's 1e-4 of the precise histogram's) or 10 more (the precise
+// histogram, bit for bit, as the GPU's generic kernel).
+TEST(DebyeHistogramGpuMath, FastCpuTwinAtTheEdgeOfItsBins) {
+  for (int k = 0; k < test::property_cases(2); ++k) {
+    const std::uint64_t seed = test::case_seed(k);
+    NS_PROPERTY_CASE(seed);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0, 1);
+    AtomBlock a = test::uniform_ball(150, 2.0 + 10.0 * u(rng), rng(), 1.0);
+    const AtomBlock far = test::uniform_ball(150, 2.0 + 10.0 * u(rng), rng(), 1.0);
+    const Vec3 shift{200 + 3000 * u(rng), 1000 * u(rng), 1000 * u(rng)};
+    for (std::size_t i = 0; i < far.size(); ++i) {
+      a.x.push_back(far.x[i] + shift.x);
+      a.y.push_back(far.y[i] + shift.y);
+      a.z.push_back(far.z[i] + shift.z);
+      a.w.push_back(1.0);
+    }
+    const double diagonal = pair_diagonal(a, a, PairSet::triangle);
+    for (const int beyond : {-10, 10}) {
+      // bins_for: floor(diagonal / Δr) + 2 bins, hist::kSubBins kernel bins each.
+      const double bins = double(hist::kMaxFastBins / hist::kSubBins + beyond) - 1.5;
+      PairHistogram twin, precise;
+      twin.bin_width = precise.bin_width = diagonal / bins;
+      pair_histogram_fast_cpu(a, a, PairSet::triangle, twin, 0);
+      pair_histogram_cpu(a, a, PairSet::triangle, precise, 0);
+      ASSERT_EQ(twin.count.size(), precise.count.size());
+      EXPECT_EQ(std::size_t(hist::kSubBins) * twin.count.size(), std::size_t(hist::kMaxFastBins + beyond));
+      if (beyond > 0) {
+        EXPECT_EQ(twin.count, precise.count);
+        EXPECT_EQ(twin.sum_d, precise.sum_d);
+        EXPECT_EQ(twin.sum_d2, precise.sum_d2);
+        continue;
+      }
+      EXPECT_NE(twin.sum_d, precise.sum_d);  // the fast path's quantised offsets
+      EXPECT_EQ(std::accumulate(twin.count.begin(), twin.count.end(), 0.0), 300.0 * 299 / 2);
+      std::vector<double> q(400);
+      const double dr = twin.bin_width;
+      for (std::size_t i = 0; i < q.size(); ++i) q[i] = 0.5 + 24.5 * double(i) / double(q.size() - 1);
+      const double d = max_rel_to_peak(sinc_sums(twin, q), sinc_sums(precise, q));
+      std::printf("case %d: Δr %.3g Å, %zu bins: twin vs precise %.2e of the peak\n", k, dr, twin.count.size(), d);
+      EXPECT_LE(d, 1e-4);
+    }
+  }
+}
+
 // A 1024-bin window (1 Å) is narrower than full groups: the layout halves
 // them (down to single atoms where needed); draining at 3 pairs, at
 // Σq (Σq2) ≥ 3000 or (two words) at Σqa ≥ 3·2^20 exercises the drain path. Coincident atoms (30 at one site) exercise r = 0 and a
