@@ -11,6 +11,7 @@
 
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs_mesh.hpp"
+#include "mesh_file_test.hpp"
 #include "test_util.hpp"
 
 using namespace nanoscatter;
@@ -38,33 +39,9 @@ std::string triangle_faces(Corner corner) {
 
 std::string plain(int i) { return std::to_string(i); }
 
-class MeshObj : public ::testing::Test {
+class MeshObj : public test::MeshFileTest {
  protected:
-  test::TempDir dir{"mesh_obj"};
-  int files = 0;
-
-  std::string write(const std::string& text) {
-    const std::string path = (dir / ("m" + std::to_string(files++) + ".obj")).string();
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
-  TriangleMesh read(const std::string& text) { return read_mesh(write(text)); }
-
-  // The error for `text`, checked to be one line starting "path:line: field: ".
-  std::string error(const std::string& text, int line, const std::string& field) {
-    const std::string path = write(text);
-    try {
-      read_mesh(path);
-    } catch (const Error& e) {
-      const std::string message = e.what();
-      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-      const std::string prefix = path + ":" + (line > 0 ? std::to_string(line) + ":" : "") + " " + field + ": ";
-      EXPECT_EQ(message.rfind(prefix, 0), 0u) << message << "\n  expected to start with: " << prefix;
-      return message;
-    }
-    ADD_FAILURE() << "no error for:\n" << text;
-    return "";
-  }
+  MeshObj() : MeshFileTest("mesh_obj", ".obj") {}
 };
 
 void expect_same(const TriangleMesh& a, const TriangleMesh& b) {

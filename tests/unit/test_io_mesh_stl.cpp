@@ -17,6 +17,7 @@
 #include "nanoscatter/error.hpp"
 #include "nanoscatter/gisaxs_mesh.hpp"
 #include "property_seed.hpp"
+#include "mesh_file_test.hpp"
 #include "test_util.hpp"
 
 using namespace nanoscatter;
@@ -36,34 +37,9 @@ std::string tetrahedron() {
          "endsolid t\n";
 }
 
-class MeshStl : public ::testing::Test {
+class MeshStl : public test::MeshFileTest {
  protected:
-  test::TempDir dir{"mesh_stl"};
-  int files = 0;
-
-  std::string write(const std::string& bytes) {
-    const std::string path = (dir / ("m" + std::to_string(files++) + ".stl")).string();
-    std::ofstream(path, std::ios::binary) << bytes;
-    return path;
-  }
-  TriangleMesh read(const std::string& bytes) { return read_mesh(write(bytes)); }
-
-  // The error for `bytes`, checked to be one line starting "path:line: field: "
-  // (or "path: field: " for line 0).
-  std::string error(const std::string& bytes, int line, const std::string& field) {
-    const std::string path = write(bytes);
-    try {
-      read_mesh(path);
-    } catch (const Error& e) {
-      const std::string message = e.what();
-      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
-      const std::string prefix = path + ":" + (line > 0 ? std::to_string(line) + ":" : "") + " " + field + ": ";
-      EXPECT_EQ(message.rfind(prefix, 0), 0u) << message << "\n  expected to start with: " << prefix;
-      return message;
-    }
-    ADD_FAILURE() << "no error for:\n" << bytes;
-    return "";
-  }
+  MeshStl() : MeshFileTest("mesh_stl", ".stl") {}
 };
 
 // Binary STL bytes: `header` (padded to 80), the count, the facets.
