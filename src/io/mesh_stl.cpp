@@ -149,8 +149,9 @@ class Tokens {
   std::size_t next_ = 0;
 };
 
-TriangleMesh read_ascii(const std::string& path) {
-  Tokens tokens(path, read_lines(path));
+// `bytes`: the file's, already read (and checked to hold no NUL).
+TriangleMesh read_ascii(const std::string& path, const std::vector<unsigned char>& bytes) {
+  Tokens tokens(path, split_lines({reinterpret_cast<const char*>(bytes.data()), bytes.size()}));
   TriangleMesh mesh;
   mesh.source = path;
   VertexWelder weld(mesh.vertices);
@@ -225,7 +226,7 @@ TriangleMesh read_stl_mesh(const std::string& path) {
                                                            : "it does not start with 'solid' (ASCII STL)",
             "; ", binary);
   }
-  return read_ascii(path);
+  return read_ascii(path, bytes);
 }
 
 }  // namespace nanoscatter::io

@@ -2,6 +2,7 @@
 
 #include "core/number_text.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -44,6 +45,18 @@ double parse_finite(std::string_view token, const Where& where) {
   if (!value) fail_at(where, "not a number '", token, "'");
   if (!std::isfinite(*value)) fail_at(where, "not a finite number '", token, "'");
   return *value;
+}
+
+std::vector<std::string> split_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  while (!text.empty()) {
+    const std::size_t end = std::min(text.find('\n'), text.size());
+    std::string_view line = text.substr(0, end);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.emplace_back(line);
+    text.remove_prefix(std::min(end + 1, text.size()));
+  }
+  return lines;
 }
 
 std::vector<std::string> read_lines(const std::string& path) {

@@ -22,6 +22,9 @@ std::optional<double> to_double(std::string_view token);
 // A finite number, or Error at `where`: "not a number 'abc'" / "not a finite number 'nan'".
 double parse_finite(std::string_view token, const Where& where);
 
+// Lines of text already in memory, split as read_lines splits a file's.
+std::vector<std::string> split_lines(std::string_view text);
+
 // Lines of a text file without their line ends ("\n" or "\r\n").
 // Error "<path>: cannot open file" when it cannot be read.
 std::vector<std::string> read_lines(const std::string& path);
