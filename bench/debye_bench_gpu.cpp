@@ -240,6 +240,39 @@ void BM_DebyeExactKernelChunk(benchmark::State& state) {
                  std::to_string(state.range(1)) + " slab=" + std::to_string(state.range(2)) + "|pair*Q/s");
 }
 
+// The float64 exact kernel alone, as BM_DebyeExactKernelChunk, with range(1)
+// Q per thread (CudaDebyeOptions::float64_chunk_q) on range(2) Q of the
+// 1456-point grid's start: 38 is the low-angle part that float32 hands to
+// float64 on the GTX 470 case (Q·D < 100, D its box diagonal ≈ 242 Å).
+void BM_DebyeExactKernelDouble(benchmark::State& state) {
+  if (cuda_device_count() == 0) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  const Structure particle = coo_sphere(2.0 * static_cast<double>(state.range(0)));
+  debye::AtomBlock co;
+  for (const auto& a : particle.atoms)
+    if (a.element == "Co") co.x.push_back(a.position.x), co.y.push_back(a.position.y),
+                             co.z.push_back(a.position.z), co.w.push_back(1.0);
+  const auto full = uniform_q_grid(0.1, 12.0, kQPoints);
+  const std::vector<double> q(full.begin(), full.begin() + state.range(2));
+  debye::CudaDebyeOptions options;
+  options.precision = Precision::float64;
+  options.float64_chunk_q = static_cast<int>(state.range(1));
+  std::vector<double> out(q.size());
+  for (auto _ : state) {
+    std::fill(out.begin(), out.end(), 0.0);
+    debye::exact_pair_sums_cuda(co, co, debye::PairSet::triangle, q, out, options);
+    benchmark::DoNotOptimize(out.data());
+  }
+  const double n = static_cast<double>(co.size());
+  state.counters["throughput"] = benchmark::Counter(0.5 * n * (n - 1) * static_cast<double>(q.size()),
+                                                    benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["floor"] = kExactFloor;
+  state.SetLabel("debye|exact kernel float64 N=" + std::to_string(co.size()) + " K=" +
+                 std::to_string(state.range(1)) + " NQ=" + std::to_string(q.size()) + "|pair*Q/s");
+}
+
 // The histogram kernels alone (no Q work): the Co triangle and the Co–O
 // rectangle of a CoO sphere with range(0) atoms, queued as the histogram
 // mode queues them (the rectangle's layout overlaps the triangle's
@@ -316,6 +349,7 @@ BENCHMARK(BM_DebyeHistogramHostSteps)->Args({1000000, 0})->Args({1000000, 1})->U
 BENCHMARK(BM_DebyeHistogramKernel)->Args({150000, 0})->Args({1000000, 0})->Args({1000000, 1})->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_DebyeExactKernelChunk)->Args({75000, 32, 0})->Args({75000, 48, 0})->Args({75000, 64, 0})->Args({75000, 48, 8})->Args({75000, 48, 16})->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 // 1.5e5 atoms with 1456 Q is the seed case (CoO sphere R ≈ 70 Å).
+BENCHMARK(BM_DebyeExactKernelDouble)->Args({75000, 32, 38})->Args({75000, 64, 38})->Args({75000, 32, 256})->Args({75000, 64, 256})->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_DebyeExactSingle)->Arg(50000)->Arg(150000)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_DebyeExactSingle)->Arg(1000000)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_DebyeExactDouble)->Arg(50000)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);

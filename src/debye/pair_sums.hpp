@@ -39,6 +39,9 @@ struct CudaDebyeOptions {
   // chunk is chunk_q: 32, 48 or 64 Q per thread (48 fastest, 4.0e12).
   int slab_chunks = 16;
   int chunk_q = 48;
+  // float64 exact: Q per thread, 32 or 64 (uniform grids only), or 0 for
+  // the default (64 on uniform grids of more than 32 Q; pair_sums_cuda.cu).
+  int float64_chunk_q = 0;
   // Histograms: the fast kernel's bin code (DebyeOptions::histogram_mode).
   HistogramMode histogram_mode = HistogramMode::precise;
   // float32 exact: the Q points with Q·D below this (D the largest pair

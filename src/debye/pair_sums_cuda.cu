@@ -34,7 +34,7 @@ namespace {
 
 constexpr int kTile = 128;       // atoms per i tile (= threads per block) and per j tile
 constexpr int kRun = 16;         // j tiles per work item
-constexpr int kChunkQ = 32;      // Q values per thread, float64 and non-uniform grids
+constexpr int kChunkQ = 32;      // Q values per thread, non-uniform grids (float64: float64_chunk_q)
 // float32 on uniform grids, longer recurrences amortise the per-pair start:
 // 48 Q per thread fit 168 registers (3 blocks per SM), 64 take 255 (2 blocks).
 constexpr int kChunkQMid = 48;
@@ -99,7 +99,13 @@ __device__ __forceinline__ void tile_sums_float(const Atom4<double>& ai, int i, 
 }
 
 // Per-thread accumulation, float64 kernel: direct sines, the plain
-// recurrence in double (its 1/sin θ error growth stays ~1e-14 here).
+// recurrence in double (its error grows ~k²·ε/2 along a chunk of k steps:
+// ≤ 3e-13 of a term at 64 Q).
+// A pair's start is most of the float64 kernel's work at 32–64 Q per chunk
+// (sincos and the reciprocal distance cost ~20 DFMA each): one rsqrt gives
+// r and 1/r, and the second sine comes from the first by angle addition
+// with the half-angle sincos the recurrence needs anyway (two sincos, not
+// three sines).
 template <bool Uniform, int K>
 __device__ __forceinline__ void tile_sums_double(const Atom4<double>& ai, const Atom4<double>* tile, int j_lo,
                                                  int jj_begin, int jj_end, const double (&q)[K], double dq,
@@ -110,12 +116,16 @@ __device__ __forceinline__ void tile_sums_double(const Atom4<double>& ai, const 
     const double dx = ai.x - bj.x, dy = ai.y - bj.y, dz = ai.z - bj.z;
     const double d2 = fma(dx, dx, fma(dy, dy, dz * dz));
     if (d2 > 0.0) {
-      const double r = sqrt(d2);
-      const double scale = wij / r;
+      const double inv_r = rsqrt(d2);
+      const double r = d2 * inv_r;
+      const double scale = wij * inv_r;
       if constexpr (Uniform) {
-        double s0 = sin(q[0] * r) * scale;
-        double s1 = sin(q[1] * r) * scale;
-        const double sh = sin(0.5 * dq * r);
+        double s0, c0, sh, ch;
+        sincos(q[0] * r, &s0, &c0);
+        sincos(0.5 * dq * r, &sh, &ch);
+        // sin(a + b) = sin a + 2 sin(b/2)·(cos(b/2) cos a − sin(b/2) sin a), b = Δq·r
+        double s1 = fma(2.0 * sh, fma(ch, c0, -sh * s0), s0) * scale;
+        s0 *= scale;
         const double c2 = fma(-4.0 * sh, sh, 2.0);
         acc[0] += s0;
         acc[1] += s1;
@@ -470,20 +480,30 @@ void exact_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, std::s
     if (triangle) launch_slab<true, K, C>(d_a.data(), na, pb, nb, items, qp, o);
     else launch_slab<false, K, C>(d_a.data(), na, pb, nb, items, qp, o);
   };
-  // The long chunk only for float32 on uniform grids (float64 and explicit
-  // Q lists would spill registers at K = 64).
+  // The long chunk only on uniform grids (explicit Q lists would spill
+  // registers at K = 64); float64's chunk from float64_chunk_q.
   if constexpr (sizeof(Real) == 4) {
     if (uniform && slab_chunks == 8) slab(std::integral_constant<int, kChunkQMid>{}, std::integral_constant<int, 8>{});
     else if (uniform && slab_chunks == 16) slab(std::integral_constant<int, kChunkQMid>{}, std::integral_constant<int, 16>{});
     else if (uniform && chunk_q == kChunkQLong) launch(std::integral_constant<int, kChunkQLong>{});
     else if (uniform && chunk_q == kChunkQMid) launch(std::integral_constant<int, kChunkQMid>{});
     else launch(std::integral_constant<int, kChunkQ>{});
+  } else if (uniform && chunk_q == kChunkQLong) {
+    launch(std::integral_constant<int, kChunkQLong>{});
   } else {
     launch(std::integral_constant<int, kChunkQ>{});
   }
   NS_CUDA_CHECK(cudaDeviceSynchronize());
   const auto result = d_out.download();
   for (std::size_t k = 0; k < q.size(); ++k) out[k] += result[k] + coincident * q[k];
+}
+
+// Q per chunk of the float64 kernel: 64 on uniform grids longer than one
+// chunk of 32, so a pair's start (most of its cost, see tile_sums_double)
+// is paid half as often; its acc[64] fits the registers there (the
+// explicit-list kernel also holds its 64 Q and would spill).
+int float64_chunk_q(std::span<const double> q) {
+  return q.size() > std::size_t(kChunkQ) && uniform_q_step(q) ? kChunkQLong : kChunkQ;
 }
 
 // Device bytes one call needs: packed atoms, work items, Q and output.
@@ -520,13 +540,16 @@ void exact_pair_sums_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, s
     fail("exact_pair_sums_cuda: chunk_q must be 32, 48 or 64, got " + std::to_string(options.chunk_q));
   if (options.slab_chunks != 0 && options.slab_chunks != 8 && options.slab_chunks != 16)
     fail("exact_pair_sums_cuda: slab_chunks must be 0, 8 or 16, got " + std::to_string(options.slab_chunks));
+  if (options.float64_chunk_q != 0 && options.float64_chunk_q != kChunkQ && options.float64_chunk_q != kChunkQLong)
+    fail("exact_pair_sums_cuda: float64_chunk_q must be 0, 32 or 64, got " + std::to_string(options.float64_chunk_q));
+  const int chunk64 = options.float64_chunk_q != 0 && uniform_q_step(q) ? options.float64_chunk_q : float64_chunk_q(q);
   const std::size_t budget = device_memory_budget(options.max_device_memory);
   split_until_fits(
       a, b, set, kTile,
       [&](std::size_t na, std::size_t nb, PairSet s) { return exact_bytes(na, nb, s, q.size()) <= budget; },
       [&](const AtomBlock& pa, const AtomBlock& pb, PairSet s) {
         if (options.precision == Precision::float32) exact_on_device<float>(pa, pb, s, q, out, options.chunk_q, options.slab_chunks);
-        else exact_on_device<double>(pa, pb, s, q, out, kChunkQ, 0);
+        else exact_on_device<double>(pa, pb, s, q, out, chunk64, 0);
       });
 }
 

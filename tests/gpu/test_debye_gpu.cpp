@@ -75,20 +75,22 @@ TEST_P(DebyeCudaExact, MatchesFloat64Reference) {
   exact_pair_sums_reference(a, b, c.set, q, ref);
   const double scale = max_abs(ref);
 
-  // float32 with every recurrence chunk length of the per-thread kernel (32,
-  // 48, 64 Q per thread; slab_chunks = 0) and the slab kernel with 8 and 16
+  // float64 with 32 and 64 Q per thread; float32 with every recurrence
+  // chunk length of the per-thread kernel (32, 48, 64 Q per thread; slab_chunks = 0) and the slab kernel with 8 and 16
   // chunks per block (77 Q: one block, its last warps past the grid).
   struct Variant {
     Precision precision;
     int chunk, slab;
   };
-  const Variant variants[] = {{Precision::float64, 32, 0},   {Precision::float32, 32, 0}, {Precision::float32, 48, 0},
+  const Variant variants[] = {{Precision::float64, 32, 0},   {Precision::float64, 64, 0},
+                              {Precision::float32, 32, 0},   {Precision::float32, 48, 0},
                               {Precision::float32, 64, 0}, {Precision::float32, 48, 8}, {Precision::float32, 48, 16}};
   for (const auto& [p, chunk, slab] : variants) {
     std::vector<double> gpu(q.size(), 0.0);
     CudaDebyeOptions opt;
     opt.precision = p;
-    opt.chunk_q = chunk;
+    if (p == Precision::float64) opt.float64_chunk_q = chunk;  // 64: uniform grids only (else 32)
+    else opt.chunk_q = chunk;
     opt.slab_chunks = slab;
     exact_pair_sums_cuda(a, b, c.set, q, gpu, opt);
     const double err = max_abs_diff(gpu, ref) / scale;

@@ -319,11 +319,17 @@ TEST(DebyeHistogramCuda, FewWeightsTakeTheFastPathByClass) {
 // The fast histogram is one function on both devices: the GPU's one-word
 // kernel against its CPU twin (histogram_fast_cpu.cpp) on drawn particles
 // (perfect crystals, whose shells put thousands of pairs at one distance;
-// displaced ones; one or a few weights; triangle and rectangle), as the
-// pair sums Σ w·sinc(Qr) on Q 0.5–20 Å⁻¹ against their peak. Only pairs
-// within the kernel's distance error of a level of q or of a bin edge can
-// differ (by one level): bound 1e-8 of the peak, the pair-sum form of the
-// 1e-6 of I(Q) that DebyePropertyGpu checks.
+// displaced ones; one or a few weights), two species a and b. Measured as
+// issue 20 states it: the Debye intensity of a ∪ b with these weights,
+//   I(Q) = Σ w² + 2 [T_a(Q) + T_b(Q) + R_ab(Q)]
+// (T the triangles', R the rectangle's Σ w·sinc(Qr) from each device's
+// histograms) on Q 0.5–20 Å⁻¹, max |I_GPU − I_twin|/I_twin where I_twin >
+// 1e-3·max I_twin: bound 1e-6. Only pairs within the kernel's float32
+// distance error of a level of q or of a bin edge can differ (by one
+// level, ≤ 2e-6 Å at Δr = 1e-3 Å); perfect crystals put whole shells at
+// the same distance, so there some tens of bins differ in count. The pair
+// sums' largest difference against their peak is printed too (no bound:
+// it is not a relative error of anything a user sees).
 TEST(DebyeHistogramCuda, FastHistogramIsItsCpuTwinsFunction) {
   SKIP_WITHOUT_GPU();
   std::vector<double> q(400);
@@ -331,6 +337,11 @@ TEST(DebyeHistogramCuda, FastHistogramIsItsCpuTwinsFunction) {
   const auto sums = [&](const PairHistogram& h) {
     std::vector<double> s(q.size(), 0.0);
     histogram_sinc_sums(h, q, s);
+    return s;
+  };
+  const auto self = [](const AtomBlock& blk) {
+    double s = 0;
+    for (double w : blk.w) s += w * w;
     return s;
   };
   for (int k = 0; k < test::property_cases(6); ++k) {
@@ -349,23 +360,32 @@ TEST(DebyeHistogramCuda, FastHistogramIsItsCpuTwinsFunction) {
       }
     if (k % 3 == 2)  // partial occupancies of three values: the parts of FastParts
       for (std::size_t i = 0; i < a.size(); ++i) a.w[i] = 0.5 + 0.25 * double(i % 3);
-    for (const PairSet set : {PairSet::triangle, PairSet::rectangle}) {
-      const PairHistogram gpu = gpu_histogram(a, b, set, HistogramMode::fast);
+    std::vector<double> i_gpu(q.size(), self(a) + self(b)), i_twin = i_gpu;
+    double worst_pair_sum = 0;
+    std::size_t differ = 0;
+    const std::pair<const AtomBlock*, const AtomBlock*> parts[] = {{&a, &a}, {&b, &b}, {&a, &b}};
+    for (const auto& [x, y] : parts) {
+      const PairSet set = x == y ? PairSet::triangle : PairSet::rectangle;
+      const PairHistogram gpu = gpu_histogram(*x, *y, set, HistogramMode::fast);
       PairHistogram twin;
       twin.bin_width = gpu.bin_width;
-      pair_histogram_fast_cpu(a, set == PairSet::triangle ? a : b, set, twin, 0);
+      pair_histogram_fast_cpu(*x, *y, set, twin, 0);
       const std::vector<double> sg = sums(gpu), st = sums(twin);
       double peak = 0, worst = 0;
-      for (std::size_t i = 0; i < q.size(); ++i) peak = std::max(peak, std::abs(st[i]));
-      for (std::size_t i = 0; i < q.size(); ++i) worst = std::max(worst, std::abs(sg[i] - st[i]));
-      std::size_t differ = 0;
+      for (std::size_t i = 0; i < q.size(); ++i) {
+        peak = std::max(peak, std::abs(st[i]));
+        worst = std::max(worst, std::abs(sg[i] - st[i]));
+        i_gpu[i] += 2 * sg[i];
+        i_twin[i] += 2 * st[i];
+      }
+      worst_pair_sum = std::max(worst_pair_sum, worst / peak);
       for (std::size_t i = 0; i < std::min(gpu.count.size(), twin.count.size()); ++i) differ += gpu.count[i] != twin.count[i];
-      std::printf("case %d: %zu + %zu atoms, R %.1f Å, sigma %.3f Å, %s: GPU vs CPU twin %.2e of the peak, "
-                  "%zu bins with other counts\n",
-                  k, a.size(), b.size(), radius, sigma, set == PairSet::triangle ? "triangle" : "rectangle",
-                  worst / peak, differ);
-      EXPECT_LE(worst / peak, 1e-8);
     }
+    const double err = test::max_rel_error(i_gpu, i_twin, 1e-3);
+    std::printf("case %d: %zu + %zu atoms, R %.1f Å, sigma %.3f Å: I(Q) GPU vs CPU twin %.2e (pair sums %.2e of "
+                "their peak), %zu bins with other counts\n",
+                k, a.size(), b.size(), radius, sigma, err, worst_pair_sum, differ);
+    EXPECT_LE(err, 1e-6);
   }
 }
 #endif
