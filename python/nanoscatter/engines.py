@@ -147,6 +147,12 @@ class DebyePlan:
     def device(self):
         return self._plan.device
 
+    @property
+    def precision(self):
+        """The precision the plan runs in, "single" or "double" (``precision="auto"``
+        resolved: single on the GPU, double on the CPU)."""
+        return self._plan.precision
+
     def set_structure(self, structure):
         """New atoms (species, histograms and pair sums are made again)."""
         self._plan.set_structure(as_structure(structure))

@@ -162,6 +162,9 @@ void bind_debye(py::module_& m) {
                              })
       .def_property_readonly("device",
                              [](const PyDebyePlan& p) { return std::string(to_string(p.options.compute.device)); })
+      .def_property_readonly(
+          "precision", [](const PyDebyePlan& p) { return std::string(to_string(p.plan.options().compute.precision)); },
+          "the precision the plan runs in: 'single' or 'double' ('auto' resolved for the device)")
       .def_property_readonly("atom_count", [](const PyDebyePlan& p) { return p.structure.atoms.size(); });
 
   m.def(

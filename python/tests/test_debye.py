@@ -32,6 +32,12 @@ class DebyeBinding(ScratchTestCase):
                                       ns.DebyePlan(self.coo).execute(q).intensity)
         ns.DdaPlan(shape="sphere", grid=8, m=(1.5, 0), eq_rad=1.0, comm=None, quiet=True)
 
+    def test_plan_names_the_precision_it_runs_in(self):
+        # auto resolves on the device (double on the CPU); asked-for precisions stay.
+        self.assertEqual(ns.DebyePlan(self.coo, device="cpu").precision, "double")
+        self.assertEqual(ns.DebyePlan(self.coo, device="cpu", precision="single").precision, "single")
+        self.assertEqual(ns.DebyePlan(self.coo, device="cpu", precision="double").precision, "double")
+
     def test_partials_equal_cli(self):
         r = ns.debye(self.coo, qmin=0.1, qmax=8, qpoints=40, partials=True, device="cpu")
         cli("debye", self.path("coo.xyz"), "--qmin", 0.1, "--qmax", 8, "--qpoints", 40, "--partials",
