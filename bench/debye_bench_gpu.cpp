@@ -208,6 +208,17 @@ void BM_DebyeHistogram(benchmark::State& s) {
   run_case(s, DebyeMethod::histogram, Precision::float64, layout_arg(s.range(1)));
 }
 
+// The Co atoms of a CoO sphere with about n atoms, weight 1: one species'
+// block, as the exact kernel benchmarks take it.
+debye::AtomBlock cobalt_of_coo_sphere(double n_atoms) {
+  const Structure particle = coo_sphere(n_atoms);
+  debye::AtomBlock co;
+  for (const auto& a : particle.atoms)
+    if (a.element == "Co") co.x.push_back(a.position.x), co.y.push_back(a.position.y),
+                             co.z.push_back(a.position.z), co.w.push_back(1.0);
+  return co;
+}
+
 // The exact kernel alone on one species (a triangle of the Co atoms of a CoO
 // sphere with 2·range(0) atoms), float32, with range(1) Q per thread and
 // range(2) chunks per block of the slab kernel (0: the per-thread kernel):
@@ -217,11 +228,7 @@ void BM_DebyeExactKernelChunk(benchmark::State& state) {
     state.SkipWithError("no CUDA device");
     return;
   }
-  const Structure particle = coo_sphere(2.0 * static_cast<double>(state.range(0)));
-  debye::AtomBlock co;
-  for (const auto& a : particle.atoms)
-    if (a.element == "Co") co.x.push_back(a.position.x), co.y.push_back(a.position.y),
-                             co.z.push_back(a.position.z), co.w.push_back(1.0);
+  const debye::AtomBlock co = cobalt_of_coo_sphere(2.0 * static_cast<double>(state.range(0)));
   const auto q = uniform_q_grid(0.1, 12.0, kQPoints);
   debye::CudaDebyeOptions options;
   options.chunk_q = static_cast<int>(state.range(1));
@@ -249,11 +256,7 @@ void BM_DebyeExactKernelDouble(benchmark::State& state) {
     state.SkipWithError("no CUDA device");
     return;
   }
-  const Structure particle = coo_sphere(2.0 * static_cast<double>(state.range(0)));
-  debye::AtomBlock co;
-  for (const auto& a : particle.atoms)
-    if (a.element == "Co") co.x.push_back(a.position.x), co.y.push_back(a.position.y),
-                             co.z.push_back(a.position.z), co.w.push_back(1.0);
+  const debye::AtomBlock co = cobalt_of_coo_sphere(2.0 * static_cast<double>(state.range(0)));
   const auto full = uniform_q_grid(0.1, 12.0, kQPoints);
   const std::vector<double> q(full.begin(), full.begin() + state.range(2));
   debye::CudaDebyeOptions options;
