@@ -219,49 +219,16 @@ debye::AtomBlock cobalt_of_coo_sphere(double n_atoms) {
   return co;
 }
 
-// The exact kernel alone on one species (a triangle of the Co atoms of a CoO
-// sphere with 2·range(0) atoms), float32, with range(1) Q per thread and
-// range(2) chunks per block of the slab kernel (0: the per-thread kernel):
-// the comparison behind CudaDebyeOptions::chunk_q and slab_chunks.
-void BM_DebyeExactKernelChunk(benchmark::State& state) {
+// The exact kernel alone on the triangle of the Co atoms of a CoO sphere
+// with 2·range(0) atoms, timed on q with `options`: pair·Q per second
+// against the FMA floor, labelled with `what`.
+void time_exact_kernel(benchmark::State& state, const std::vector<double>& q, const debye::CudaDebyeOptions& options,
+                       const std::string& what) {
   if (cuda_device_count() == 0) {
     state.SkipWithError("no CUDA device");
     return;
   }
   const debye::AtomBlock co = cobalt_of_coo_sphere(2.0 * static_cast<double>(state.range(0)));
-  const auto q = uniform_q_grid(0.1, 12.0, kQPoints);
-  debye::CudaDebyeOptions options;
-  options.chunk_q = static_cast<int>(state.range(1));
-  options.slab_chunks = static_cast<int>(state.range(2));
-  std::vector<double> out(q.size());
-  for (auto _ : state) {
-    std::fill(out.begin(), out.end(), 0.0);
-    debye::exact_pair_sums_cuda(co, co, debye::PairSet::triangle, q, out, options);
-    benchmark::DoNotOptimize(out.data());
-  }
-  const double n = static_cast<double>(co.size());
-  state.counters["throughput"] =
-      benchmark::Counter(0.5 * n * (n - 1) * kQPoints, benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["floor"] = kExactFloor;
-  state.SetLabel("debye|exact kernel float32 N=" + std::to_string(co.size()) + " K=" +
-                 std::to_string(state.range(1)) + " slab=" + std::to_string(state.range(2)) + "|pair*Q/s");
-}
-
-// The float64 exact kernel alone, as BM_DebyeExactKernelChunk, with range(1)
-// Q per thread (CudaDebyeOptions::float64_chunk_q) on range(2) Q of the
-// 1456-point grid's start: 38 is the low-angle part that float32 hands to
-// float64 on the GTX 470 case (Q·D < 100, D its box diagonal ≈ 242 Å).
-void BM_DebyeExactKernelDouble(benchmark::State& state) {
-  if (cuda_device_count() == 0) {
-    state.SkipWithError("no CUDA device");
-    return;
-  }
-  const debye::AtomBlock co = cobalt_of_coo_sphere(2.0 * static_cast<double>(state.range(0)));
-  const auto full = uniform_q_grid(0.1, 12.0, kQPoints);
-  const std::vector<double> q(full.begin(), full.begin() + state.range(2));
-  debye::CudaDebyeOptions options;
-  options.precision = Precision::float64;
-  options.float64_chunk_q = static_cast<int>(state.range(1));
   std::vector<double> out(q.size());
   for (auto _ : state) {
     std::fill(out.begin(), out.end(), 0.0);
@@ -272,8 +239,31 @@ void BM_DebyeExactKernelDouble(benchmark::State& state) {
   state.counters["throughput"] = benchmark::Counter(0.5 * n * (n - 1) * static_cast<double>(q.size()),
                                                     benchmark::Counter::kIsIterationInvariantRate);
   state.counters["floor"] = kExactFloor;
-  state.SetLabel("debye|exact kernel float64 N=" + std::to_string(co.size()) + " K=" +
-                 std::to_string(state.range(1)) + " NQ=" + std::to_string(q.size()) + "|pair*Q/s");
+  state.SetLabel("debye|exact kernel " + what + " N=" + std::to_string(co.size()) + "|pair*Q/s");
+}
+
+// float32 with range(1) Q per thread and range(2) chunks per block of the
+// slab kernel (0: the per-thread kernel): the comparison behind
+// CudaDebyeOptions::chunk_q and slab_chunks.
+void BM_DebyeExactKernelChunk(benchmark::State& state) {
+  debye::CudaDebyeOptions options;
+  options.chunk_q = static_cast<int>(state.range(1));
+  options.slab_chunks = static_cast<int>(state.range(2));
+  time_exact_kernel(state, uniform_q_grid(0.1, 12.0, kQPoints), options,
+                    "float32 K=" + std::to_string(state.range(1)) + " slab=" + std::to_string(state.range(2)));
+}
+
+// float64 with range(1) Q per thread (CudaDebyeOptions::float64_chunk_q) on
+// range(2) Q of the 1456-point grid's start: 38 is the low-angle part that
+// float32 hands to float64 on the GTX 470 case (Q·D < 100, D its box
+// diagonal ≈ 242 Å).
+void BM_DebyeExactKernelDouble(benchmark::State& state) {
+  const auto full = uniform_q_grid(0.1, 12.0, kQPoints);
+  debye::CudaDebyeOptions options;
+  options.precision = Precision::float64;
+  options.float64_chunk_q = static_cast<int>(state.range(1));
+  time_exact_kernel(state, std::vector<double>(full.begin(), full.begin() + state.range(2)), options,
+                    "float64 K=" + std::to_string(state.range(1)) + " NQ=" + std::to_string(state.range(2)));
 }
 
 // The histogram kernels alone (no Q work): the Co triangle and the Co–O
