@@ -34,7 +34,7 @@ namespace {
 
 constexpr int kTile = 128;       // atoms per i tile (= threads per block) and per j tile
 constexpr int kRun = 16;         // j tiles per work item
-constexpr int kChunkQ = 32;      // Q values per thread, non-uniform grids (float64: float64_chunk_q)
+constexpr int kChunkQ = 32;      // Q values per thread, non-uniform grids (float64: see exact_on_device)
 // float32 on uniform grids, longer recurrences amortise the per-pair start:
 // 48 Q per thread fit 168 registers (3 blocks per SM), 64 take 255 (2 blocks).
 constexpr int kChunkQMid = 48;
@@ -481,14 +481,20 @@ void exact_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, std::s
     else launch_slab<false, K, C>(d_a.data(), na, pb, nb, items, qp, o);
   };
   // The long chunk only on uniform grids (explicit Q lists would spill
-  // registers at K = 64); float64's chunk from float64_chunk_q.
+  // registers at K = 64).
   if constexpr (sizeof(Real) == 4) {
     if (uniform && slab_chunks == 8) slab(std::integral_constant<int, kChunkQMid>{}, std::integral_constant<int, 8>{});
     else if (uniform && slab_chunks == 16) slab(std::integral_constant<int, kChunkQMid>{}, std::integral_constant<int, 16>{});
     else if (uniform && chunk_q == kChunkQLong) launch(std::integral_constant<int, kChunkQLong>{});
     else if (uniform && chunk_q == kChunkQMid) launch(std::integral_constant<int, kChunkQMid>{});
     else launch(std::integral_constant<int, kChunkQ>{});
-  } else if (uniform && chunk_q == kChunkQLong) {
+  } else if (uniform && (chunk_q == kChunkQLong || (chunk_q == 0 && q.size() > std::size_t(kChunkQ)))) {
+    // float64: 64 Q per thread on uniform grids longer than one chunk of
+    // 32 unless told otherwise (float64_chunk_q), so a pair's start (most
+    // of its cost, see tile_sums_double) is paid half as often. ptxas
+    // spills ~1 KB at K = 64 and it still runs 1.3× the pair·Q rate of
+    // K = 32 (BM_DebyeExactKernelDouble); Q lists, which also hold their
+    // 64 Q in registers, keep 32.
     launch(std::integral_constant<int, kChunkQLong>{});
   } else {
     launch(std::integral_constant<int, kChunkQ>{});
@@ -496,14 +502,6 @@ void exact_on_device(const AtomBlock& a, const AtomBlock& b, PairSet set, std::s
   NS_CUDA_CHECK(cudaDeviceSynchronize());
   const auto result = d_out.download();
   for (std::size_t k = 0; k < q.size(); ++k) out[k] += result[k] + coincident * q[k];
-}
-
-// Q per chunk of the float64 kernel: 64 on uniform grids longer than one
-// chunk of 32, so a pair's start (most of its cost, see tile_sums_double)
-// is paid half as often; its acc[64] fits the registers there (the
-// explicit-list kernel also holds its 64 Q and would spill).
-int float64_chunk_q(std::span<const double> q) {
-  return q.size() > std::size_t(kChunkQ) && uniform_q_step(q) ? kChunkQLong : kChunkQ;
 }
 
 // Device bytes one call needs: packed atoms, work items, Q and output.
@@ -542,14 +540,13 @@ void exact_pair_sums_cuda(const AtomBlock& a, const AtomBlock& b, PairSet set, s
     fail("exact_pair_sums_cuda: slab_chunks must be 0, 8 or 16, got " + std::to_string(options.slab_chunks));
   if (options.float64_chunk_q != 0 && options.float64_chunk_q != kChunkQ && options.float64_chunk_q != kChunkQLong)
     fail("exact_pair_sums_cuda: float64_chunk_q must be 0, 32 or 64, got " + std::to_string(options.float64_chunk_q));
-  const int chunk64 = options.float64_chunk_q != 0 && uniform_q_step(q) ? options.float64_chunk_q : float64_chunk_q(q);
   const std::size_t budget = device_memory_budget(options.max_device_memory);
   split_until_fits(
       a, b, set, kTile,
       [&](std::size_t na, std::size_t nb, PairSet s) { return exact_bytes(na, nb, s, q.size()) <= budget; },
       [&](const AtomBlock& pa, const AtomBlock& pb, PairSet s) {
         if (options.precision == Precision::float32) exact_on_device<float>(pa, pb, s, q, out, options.chunk_q, options.slab_chunks);
-        else exact_on_device<double>(pa, pb, s, q, out, chunk64, 0);
+        else exact_on_device<double>(pa, pb, s, q, out, options.float64_chunk_q, 0);
       });
 }
 
