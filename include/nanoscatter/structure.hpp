@@ -60,6 +60,10 @@ std::optional<int> find_atomic_number(const std::string& symbol);
 // Canonical capitalised symbol of atomic number z (1..118).
 const std::string& element_symbol(int z);
 
+// The largest formal charge magnitude a file may give: two digits, as a
+// species label ("Fe3+") can write it. Readers refuse larger ones.
+inline constexpr int max_formal_charge = 99;
+
 // Split a type label such as "Na1+", "Cl1-", "O2-", "Fe3+", "Au", "Cl-" into
 // (element, charge). Throws Error on unknown elements.
 std::pair<std::string, int> parse_species_label(const std::string& label);

@@ -216,8 +216,10 @@ Structure read_xyz(const std::string& path) {
     if (columns.charge >= 0) {
       const Where where{path, line_number, "charge"};
       const double q = io::parse_finite(column(columns.charge, "charge"), where);
-      if (q != std::round(q)) fail_at(where, "formal charge must be an integer, got ", q);
-      atom.charge = static_cast<int>(q);
+      const auto whole = whole_number(q, -max_formal_charge, max_formal_charge);
+      if (!whole)
+        fail_at(where, "formal charge must be a whole number within +-", max_formal_charge, ", got ", q);
+      atom.charge = static_cast<int>(*whole);
     }
     if (columns.occupancy >= 0) {
       const Where where{path, line_number, "occupancy"};

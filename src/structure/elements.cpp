@@ -70,7 +70,7 @@ std::pair<std::string, int> parse_species_label(const std::string& label) {
 
   // One or two digits: a charge magnitude, never a sign of its own.
   auto digits = [](const std::string& s) {
-    return s.empty() || s.front() == '+' || s.front() == '-' ? std::nullopt : whole_number(s, 0, 99);
+    return s.empty() || s.front() == '+' || s.front() == '-' ? std::nullopt : whole_number(s, 0, max_formal_charge);
   };
   std::int64_t magnitude = 0;
   char sign = 0;

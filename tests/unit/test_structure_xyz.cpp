@@ -154,6 +154,14 @@ TEST(StructureXyz, OtherErrors) {
   EXPECT_EQ(error_of("1\nLattice=\"1 0 0 0 1 0\"\nAu 0 0 0\n"), p + ":2: Lattice: expected 9 numbers, got 6");
   EXPECT_EQ(error_of("1\nProperties=species:S:1:velo:R:3\nAu 0 0 0\n"),
             p + ":2: Properties: no pos:R:3 column in 'species:S:1:velo:R:3'");
+  // A charge column holds whole numbers a species label could write; 1e11 once
+  // overflowed the cast to int (fuzz finding, CI of 2026-11-26).
+  const std::string charged = "1\nProperties=species:S:1:pos:R:3:charge:I:1\nMg 0 0 0 ";
+  EXPECT_EQ(error_of(charged + "111111111112\n"),
+            p + ":3: charge: formal charge must be a whole number within +-99, got 1.11111e+11");
+  EXPECT_EQ(error_of(charged + "1.5\n"), p + ":3: charge: formal charge must be a whole number within +-99, got 1.5");
+  EXPECT_EQ(error_of(charged + "-100\n"), p + ":3: charge: formal charge must be a whole number within +-99, got -100");
+  EXPECT_EQ(read_error(write_file(dir, "e.xyz", charged + "-99\n")), "");
   EXPECT_EQ(read_error((dir / "missing.xyz").string()), (dir / "missing.xyz").string() + ": no such file");
   EXPECT_NE(read_error((dir / "s.mol2").string()).find("unknown structure format '.mol2'"), std::string::npos);
 }
