@@ -147,9 +147,15 @@ Structure read_cif(const std::string& path) {
     const int col_ox = types->column("_atom_type_oxidation_number");
     if (col_symbol >= 0)
       for (const auto& row : types->rows) {
+        // Non-whole numbers (mixed valence, 2.5) are skipped: no formal charge
+        // has a table. A whole number beyond a label's two digits is an error.
         const auto number = io::cif_number(row[col_ox]);
-        if (number && *number == std::round(*number))
-          oxidation.emplace_back(io::to_lower(row[col_symbol].text), static_cast<int>(*number));
+        if (!number || *number != std::round(*number)) continue;
+        const auto charge = whole_number(*number, -max_formal_charge, max_formal_charge);
+        if (!charge)
+          fail_at({path, row[col_ox].line, "_atom_type_oxidation_number"}, "must lie within +-", max_formal_charge,
+                  ", got ", *number);
+        oxidation.emplace_back(io::to_lower(row[col_symbol].text), static_cast<int>(*charge));
       }
   }
 

@@ -235,5 +235,16 @@ TEST(StructureCif, ErrorsNameFileLineAndTag) {
   EXPECT_EQ(error_for("data_x\n_cell_length_a 4\n_cell_length_b 4\n_cell_length_c 4\n_cell_angle_alpha 90\n"
                       "_cell_angle_beta 90\n_cell_angle_gamma 190\n"),
             path + ":2: gamma: cell angle must lie strictly between 0 and 180 degrees, got 190");
+  // A whole oxidation number once went to int unchecked (the xyz charge
+  // column's overflow, found by fuzz_xyz, in the CIF reader).
+  const std::string types = "loop_\n_atom_type_symbol\n_atom_type_oxidation_number\nAu ";  // value on line 11
+  EXPECT_EQ(error_for("data_x\n" + cell + types + "1e11\n" + sites + "Au 0 0 0\n"),
+            path + ":11: _atom_type_oxidation_number: must lie within +-99, got 1e+11");
+  EXPECT_EQ(error_for("data_x\n" + cell + types + "-100\n" + sites + "Au 0 0 0\n"),
+            path + ":11: _atom_type_oxidation_number: must lie within +-99, got -100");
+  EXPECT_EQ(error_for("data_x\n" + cell + types + "2.5\n" + sites + "Au 0 0 0\n"), "");
+  EXPECT_EQ(read_cif(path).atoms.at(0).charge, 0);
+  EXPECT_EQ(error_for("data_x\n" + cell + types + "-99\n" + sites + "Au 0 0 0\n"), "");
+  EXPECT_EQ(read_cif(path).atoms.at(0).charge, -99);
   EXPECT_EQ(error_of((dir / "none.cif").string()), (dir / "none.cif").string() + ": no such file");
 }
